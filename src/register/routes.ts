@@ -1,0 +1,256 @@
+/**
+ * Every register route in ONE module (register-emulator.md), relative to the base address
+ * that ends in /v1. The emulator matches requests against these definitions, the REST client
+ * builds its URLs from them, and the OpenAPI document is generated from them, so swapping in
+ * the real register's paths is a change to this file only.
+ */
+import { z } from 'zod';
+import * as wire from './wire';
+
+export type HttpMethod = 'GET' | 'POST';
+
+export interface RouteDef {
+  /** Stable name, used for logs, metrics, fault injection and the OpenAPI operationId. */
+  readonly name: string;
+  readonly method: HttpMethod;
+  /** Template: `{param}` is one segment, `{param+}` keeps its slashes (reference-list paths). */
+  readonly path: string;
+  readonly summary: string;
+  readonly auth: 'basic' | 'bearer';
+  /** Bills the caller's FAS account (spec section 1); such routes take `fas` and `reference`. */
+  readonly chargeable: boolean;
+  /** Creates a case or deed: never re-sent on an unknown outcome. */
+  readonly creates: boolean;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  /** `pdf` for binary downloads. */
+  readonly response: z.ZodType | 'pdf';
+  readonly successStatus: number;
+}
+
+const define = <const R extends RouteDef>(r: R) => r;
+
+export const ROUTES = {
+  token: define({
+    name: 'token',
+    method: 'POST',
+    path: '/oauth/token',
+    summary: 'OAuth 2.0 client credentials token (HTTP Basic clientId:clientSecret, no body)',
+    auth: 'basic',
+    chargeable: false,
+    creates: false,
+    query: z.object({ grant_type: z.literal('client_credentials') }),
+    response: wire.TokenResponse,
+    successStatus: 200,
+  }),
+  titleSummary: define({
+    name: 'titleSummary',
+    method: 'GET',
+    path: '/titles/{titleNumber}/summary',
+    summary: 'Title summary (free, any status; reduced content unless registered)',
+    auth: 'bearer',
+    chargeable: false,
+    creates: false,
+    response: wire.TitleSummaryResponse,
+    successStatus: 200,
+  }),
+  titleDetails: define({
+    name: 'titleDetails',
+    method: 'GET',
+    path: '/titles/{titleNumber}/details',
+    summary: 'Title details (chargeable: title data and plans; registered titles only)',
+    auth: 'bearer',
+    chargeable: true,
+    creates: false,
+    query: wire.ChargeQuery,
+    response: wire.TitleDetailsResponse,
+    successStatus: 200,
+  }),
+  pendingApplications: define({
+    name: 'pendingApplications',
+    method: 'GET',
+    path: '/titles/{titleNumber}/pending-applications',
+    summary: 'Advance notices and pending applications (chargeable; registered and draft titles)',
+    auth: 'bearer',
+    chargeable: true,
+    creates: false,
+    query: wire.ChargeQuery,
+    response: wire.PendingApplicationsResponse,
+    successStatus: 200,
+  }),
+  orderDocument: define({
+    name: 'orderDocument',
+    method: 'POST',
+    path: '/titles/{titleNumber}/documents',
+    summary: 'Order a title document PDF (chargeable for the parts requested)',
+    auth: 'bearer',
+    chargeable: true,
+    creates: false,
+    query: wire.ChargeQuery,
+    body: wire.OrderDocumentRequest,
+    response: wire.OrderDocumentResponse,
+    successStatus: 201,
+  }),
+  downloadDocument: define({
+    name: 'downloadDocument',
+    method: 'GET',
+    path: '/titles/{titleNumber}/documents/{documentId}',
+    summary: 'Download an ordered title document (free; issuing client only, until end of day)',
+    auth: 'bearer',
+    chargeable: false,
+    creates: false,
+    response: 'pdf',
+    successStatus: 200,
+  }),
+  purchasePlans: define({
+    name: 'purchasePlans',
+    method: 'POST',
+    path: '/titles/{titleNumber}/plans',
+    summary: 'Purchase all plans of a title (chargeable; 200 with empty plans and no charge when none)',
+    auth: 'bearer',
+    chargeable: true,
+    creates: false,
+    query: wire.ChargeQuery,
+    response: wire.PurchasePlansResponse,
+    successStatus: 200,
+  }),
+  downloadPlan: define({
+    name: 'downloadPlan',
+    method: 'GET',
+    path: '/titles/{titleNumber}/plans/{planId}',
+    summary: 'Download a purchased plan (free; issuing client only, until end of day)',
+    auth: 'bearer',
+    chargeable: false,
+    creates: false,
+    response: 'pdf',
+    successStatus: 200,
+  }),
+  securities: define({
+    name: 'securities',
+    method: 'GET',
+    path: '/titles/{titleNumber}/securities',
+    summary: 'Registered securities of a title',
+    auth: 'bearer',
+    chargeable: false,
+    creates: false,
+    response: wire.SecuritiesResponse,
+    successStatus: 200,
+  }),
+  creditors: define({
+    name: 'creditors',
+    method: 'GET',
+    path: '/creditors',
+    summary: 'Search known creditors (at most 15 results)',
+    auth: 'bearer',
+    chargeable: false,
+    creates: false,
+    query: wire.CreditorQuery,
+    response: wire.CreditorsResponse,
+    successStatus: 200,
+  }),
+  createCase: define({
+    name: 'createCase',
+    method: 'POST',
+    path: '/cases',
+    summary: 'Create a case over one registered title',
+    auth: 'bearer',
+    chargeable: false,
+    creates: true,
+    body: wire.CreateCaseRequest,
+    response: wire.CreateCaseResponse,
+    successStatus: 201,
+  }),
+  addDeed: define({
+    name: 'addDeed',
+    method: 'POST',
+    path: '/cases/{caseId}/deeds',
+    summary: 'Add a deed (types 1, 11, 20) to a case of the caller organisation',
+    auth: 'bearer',
+    chargeable: false,
+    creates: true,
+    body: wire.AddDeedRequest,
+    response: wire.AddDeedResponse,
+    successStatus: 201,
+  }),
+  listPaths: define({
+    name: 'listPaths',
+    method: 'GET',
+    path: '/ref',
+    summary: 'Discover every reference-list path',
+    auth: 'bearer',
+    chargeable: false,
+    creates: false,
+    response: wire.ListPathsResponse,
+    successStatus: 200,
+  }),
+  referenceList: define({
+    name: 'referenceList',
+    method: 'GET',
+    path: '/ref/{path+}',
+    summary: 'One reference list: basic (default), detailed or ordered view; ETag and If-None-Match',
+    auth: 'bearer',
+    chargeable: false,
+    creates: false,
+    query: z.object({ view: wire.ListView.optional() }),
+    response: z.union([wire.BasicList, wire.DetailedList, wire.OrderedList]),
+    successStatus: 200,
+  }),
+  openapi: define({
+    name: 'openapi',
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This OpenAPI 3.1 description',
+    auth: 'basic',
+    chargeable: false,
+    creates: false,
+    response: z.record(z.string(), z.unknown()),
+    successStatus: 200,
+  }),
+} as const;
+
+export type RouteName = keyof typeof ROUTES;
+export const ROUTE_LIST: readonly RouteDef[] = Object.values(ROUTES);
+
+/** Fills a path template. Segments are URL-encoded; a `{name+}` parameter keeps its slashes. */
+export function buildPath(route: RouteDef, params: Record<string, string> = {}): string {
+  return route.path.replace(/\{(\w+)(\+?)\}/g, (_, key: string, greedy: string) => {
+    const value = params[key];
+    if (value === undefined) throw new Error(`missing path parameter ${key} for route ${route.name}`);
+    return greedy ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+  });
+}
+
+interface CompiledRoute {
+  route: RouteDef;
+  regex: RegExp;
+  keys: string[];
+}
+
+const compiled: CompiledRoute[] = ROUTE_LIST.map((route) => {
+  const keys: string[] = [];
+  const source = route.path.replace(/\{(\w+)(\+?)\}/g, (_, key: string, greedy: string) => {
+    keys.push(key);
+    return greedy ? '(.+)' : '([^/]+)';
+  });
+  return { route, keys, regex: new RegExp(`^${source}$`) };
+});
+
+/** Finds the route for a method and a path relative to the base (no /v1 prefix). */
+export function matchRoute(
+  method: string,
+  relativePath: string,
+): { route: RouteDef; params: Record<string, string> } | { route: undefined; pathMatched: boolean } {
+  let pathMatched = false;
+  for (const c of compiled) {
+    const m = c.regex.exec(relativePath);
+    if (!m) continue;
+    pathMatched = true;
+    if (c.route.method !== method) continue;
+    const params: Record<string, string> = {};
+    c.keys.forEach((k, i) => {
+      params[k] = decodeURIComponent(m[i + 1]!);
+    });
+    return { route: c.route, params };
+  }
+  return { route: undefined, pathMatched };
+}

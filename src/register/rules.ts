@@ -1,0 +1,62 @@
+/**
+ * The register's input rules (service-spec sections 1, 2.1 and 8), as plain data and
+ * predicates. Shared by the wire schemas, the emulator, the REST client and the GraphQL
+ * layer, so that every layer refuses exactly the same inputs.
+ */
+
+/** Title number: 3 uppercase letters then 1 to 8 digits (length 4 to 11 follows). */
+export const TITLE_NUMBER_PATTERN = /^[A-Z]{3}[0-9]{1,8}$/;
+/** FAS charging account: 4 to 6 digits, kept as a string. */
+export const FAS_PATTERN = /^[0-9]{4,6}$/;
+/** Case id as currently issued: RLP, 2 digits, 8 uppercase letters (may change, spec 9). */
+export const CASE_ID_PATTERN = /^RLP[0-9]{2}[A-Z]{8}$/;
+/** List paths: lowercase letters and '-', segments joined with '/'. */
+export const LIST_PATH_PATTERN = /^[a-z-]+(\/[a-z-]+)*$/;
+
+/**
+ * ISO-8859-1 printable text (spec 1): U+0020–U+007E, U+00A1–U+00AC, U+00AE–U+00FF, zero or
+ * more times. The pipe (U+007C) is inside the first range. U+00A0 (no-break space) and
+ * U+00AD (soft hyphen) are deliberately outside.
+ */
+export const LATIN1_TEXT_PATTERN = /^[\u0020-\u007E\u00A1-\u00AC\u00AE-\u00FF]*$/;
+
+export const LATIN1_RULE = 'must contain only ISO-8859-1 printable characters (U+0020-U+007E, U+00A1-U+00AC, U+00AE-U+00FF)';
+
+export const LIMITS = {
+  titleNumber: { min: 4, max: 11 },
+  fas: { min: 4, max: 6 },
+  chargeReference: { max: 75 },
+  creditorQuery: { min: 3, max: 20 },
+  creditorResults: { max: 15 },
+  caseReference: { max: 50 },
+  securityId: { min: 1, max: 20 },
+  mortgageNumbers: { maxItems: 25, min: 1, max: 50 },
+  notificationEmails: { maxItems: 4, max: 255 },
+  titlesPerRequest: { max: 100 },
+} as const;
+
+export function isLatin1Text(value: string): boolean {
+  return LATIN1_TEXT_PATTERN.test(value);
+}
+
+export function isTitleNumber(value: string): boolean {
+  return TITLE_NUMBER_PATTERN.test(value);
+}
+
+export function isFas(value: string): boolean {
+  return FAS_PATTERN.test(value);
+}
+
+export function isCaseId(value: string): boolean {
+  return CASE_ID_PATTERN.test(value);
+}
+
+/** First offending character of a non-Latin-1 string, as U+XXXX, for error messages. */
+export function firstNonLatin1(value: string): string | undefined {
+  for (const ch of value) {
+    if (!LATIN1_TEXT_PATTERN.test(ch)) {
+      return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    }
+  }
+  return undefined;
+}
