@@ -1,0 +1,111 @@
+/**
+ * The one error type of the register client, and the redaction rules for everything that
+ * goes into an error message, a `cause` or a logged field.
+ *
+ * Messages are built from route name + status + code only, plus the register's own message
+ * after redaction. Never a URL (query strings carry `fas`), never a header, token or secret.
+ */
+
+/** Codes the client itself produces (the register's own codes pass through unchanged). */
+export const CLIENT_ERROR_CODES = {
+  unavailable: 'REGISTER_UNAVAILABLE',
+  timeout: 'REGISTER_TIMEOUT',
+  contract: 'REGISTER_CONTRACT_ERROR',
+  circuitOpen: 'CIRCUIT_OPEN',
+  unauthorised: 'UNAUTHORISED',
+  tooManyRequests: 'TOO_MANY_REQUESTS',
+} as const;
+
+export interface RegisterErrorInit {
+  status: number;
+  code: string;
+  route: string;
+  /** The register's message (already redacted by the caller of this constructor). */
+  detail?: string;
+  field?: string;
+  retryAfterSeconds?: number;
+  outcomeUnknown?: boolean;
+  cause?: Error;
+}
+
+export class RegisterError extends Error {
+  /** HTTP status, 0 when no response. */
+  readonly status: number;
+  /** Register code (e.g. TITLE_NOT_FOUND) or REGISTER_UNAVAILABLE / REGISTER_TIMEOUT / REGISTER_CONTRACT_ERROR / CIRCUIT_OPEN. */
+  readonly code: string;
+  /** Route name from ROUTES. */
+  readonly route: string;
+  readonly field?: string;
+  readonly retryAfterSeconds?: number;
+  /** True when a POST was sent but no answer came: the effect may have happened. */
+  readonly outcomeUnknown: boolean;
+
+  constructor(init: RegisterErrorInit) {
+    const head = `register ${init.route} failed: ${init.status === 0 ? 'no response' : `HTTP ${init.status}`} ${init.code}`;
+    super(init.detail ? `${head}: ${init.detail}` : head, init.cause ? { cause: init.cause } : undefined);
+    this.name = 'RegisterError';
+    this.status = init.status;
+    this.code = init.code;
+    this.route = init.route;
+    if (init.field !== undefined) this.field = init.field;
+    if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
+  }
+
+  /** Plain, log-safe fields (for pino and friends). */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      status: this.status,
+      code: this.code,
+      route: this.route,
+      field: this.field,
+      retryAfterSeconds: this.retryAfterSeconds,
+      outcomeUnknown: this.outcomeUnknown,
+    };
+  }
+}
+
+export function isRegisterError(e: unknown): e is RegisterError {
+  return e instanceof RegisterError;
+}
+
+/**
+ * A log-safe stand-in for a low-level error (undici errors can carry addresses or more):
+ * keeps only its name and code.
+ */
+export function safeCause(e: unknown): Error | undefined {
+  if (!(e instanceof Error)) return undefined;
+  const code = (e as { code?: unknown }).code;
+  const label = typeof code === 'string' ? code : e.name;
+  const cause = new Error(label);
+  cause.name = e.name === 'Error' ? 'TransportError' : e.name;
+  return cause;
+}
+
+const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi;
+const AUTH_PATTERN = /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
+const QUERY_PATTERN = /\?[^\s"'<>]*=[^\s"'<>]*/g;
+const MAX_DETAIL = 500;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Redacts a register message: URLs, query strings, credentials in Authorization syntax, and
+ * every given sensitive value (client secret, token, fas). Short numeric values (a `fas`)
+ * are only replaced as whole tokens, so `MID1234` survives when the fas is `1234`.
+ */
+export function redact(text: string, sensitive: readonly (string | undefined)[]): string {
+  let out = text.replace(URL_PATTERN, '[url]').replace(AUTH_PATTERN, '$1 [redacted]').replace(QUERY_PATTERN, '?[query]');
+  for (const value of sensitive) {
+    if (!value) continue;
+    const pattern = /^[0-9]+$/.test(value)
+      ? new RegExp(`(?<![0-9A-Za-z])${escapeRegExp(value)}(?![0-9])`, 'g')
+      : new RegExp(escapeRegExp(value), 'g');
+    out = out.replace(pattern, '[redacted]');
+  }
+  return out.length > MAX_DETAIL ? `${out.slice(0, MAX_DETAIL)}…` : out;
+}
