@@ -1,0 +1,54 @@
+/** createApp(services) → a graphql-yoga instance. It never listens: main.ts and tests decide how to serve it. */
+import { GraphQLError } from 'graphql';
+import { createYoga, maskError as defaultMaskError, type YogaServerInstance } from 'graphql-yoga';
+import { createContext, type Context, type Services } from './context';
+import { downloadsPlugin } from './downloads';
+import { graphQLErrorFromRegister } from './errors';
+import { RegisterError } from './register';
+import { buildSchema } from './schema';
+
+export interface AppOptions {
+  graphiql?: boolean;
+  /** Shown in GraphiQL: e.g. how to authenticate against the embedded emulator. */
+  graphiqlNote?: string;
+}
+
+export const EXAMPLE_QUERY = `# titlegraph: the land register over GraphQL.
+# Press the run button to fetch the free summary of a fixture title and its securities.
+query TitleWithSecurities {
+  title(titleNumber: "MID15313") {
+    titleNumber
+    status
+    right { description addresses { street town postcode } }
+    plans { description paperSize }
+    securities { id specification dateOfRegistration }
+  }
+}
+`;
+
+/** Register failures become stable codes; anything unexpected is masked (no stack, URL, token or FAS). */
+function maskError(error: unknown, message: string): Error {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original instanceof RegisterError) {
+    const mapped = graphQLErrorFromRegister(original);
+    return new GraphQLError(mapped.message, {
+      ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+      extensions: mapped.extensions,
+    });
+  }
+  // Never the dev variant: it would put the original message and stack in extensions.
+  return defaultMaskError(error, message, false);
+}
+
+export function createApp(services: Services, options: AppOptions = {}): YogaServerInstance<object, Context> {
+  const note = options.graphiqlNote ? `# ${options.graphiqlNote.split('\n').join('\n# ')}\n` : '';
+  return createYoga<object, Context>({
+    schema: buildSchema(),
+    context: ({ request }) => createContext(services, request),
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: options.graphiql ? { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY } : false,
+    maskedErrors: { maskError },
+    plugins: [downloadsPlugin(services)],
+  });
+}

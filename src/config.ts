@@ -1,0 +1,113 @@
+/**
+ * The only reader of process.env. Every setting is parsed with zod at start; a bad value
+ * stops the process with a message naming the setting (never its value, which may be secret).
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const TenantFile = z.object({
+  tenants: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        apiKeySha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key'),
+        clientId: z.string().min(1),
+        clientSecret: z.string().min(1),
+      }),
+    )
+    .min(1),
+});
+export type TenantConfig = z.infer<typeof TenantFile>['tenants'][number];
+
+const Env = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default('data'),
+  REGISTER_BASE_URL: z.url().optional(),
+  REGISTER_CLIENT_ID: z.string().min(1).optional(),
+  REGISTER_CLIENT_SECRET: z.string().min(1).optional(),
+  TITLEGRAPH_API_KEY_SHA256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key').optional(),
+  TITLEGRAPH_TENANTS_FILE: z.string().min(1).optional(),
+  REGISTER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  REFERENCE_LIST_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),
+  EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
+  EMULATOR_LATENCY_MS: z.coerce.number().int().min(0).default(0),
+  GRAPHIQL: bool.optional(),
+});
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host?: string;
+  dataDir: string;
+  /** Absent: run the embedded emulator with the dev tenants. */
+  register?: { baseUrl: string; tenants: TenantConfig[] };
+  concurrency: number;
+  referenceListTtlMs: number;
+  emulator: { host: string; port: number; latencyMs: number };
+  graphiql: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const names = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${names.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    ...(e.HOST ? { host: e.HOST } : {}),
+    dataDir: e.DATA_DIR,
+    ...(e.REGISTER_BASE_URL ? { register: { baseUrl: e.REGISTER_BASE_URL, tenants: realTenants(e) } } : {}),
+    concurrency: e.REGISTER_CONCURRENCY,
+    referenceListTtlMs: e.REFERENCE_LIST_TTL_MS,
+    emulator: { host: e.EMULATOR_HOST, port: e.EMULATOR_PORT, latencyMs: e.EMULATOR_LATENCY_MS },
+    graphiql: e.GRAPHIQL ?? e.NODE_ENV !== 'production',
+  };
+}
+
+function realTenants(e: z.infer<typeof Env>): TenantConfig[] {
+  const tenants: TenantConfig[] = [];
+  if (e.TITLEGRAPH_TENANTS_FILE) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(e.TITLEGRAPH_TENANTS_FILE, 'utf8'));
+    } catch {
+      throw new ConfigError('TITLEGRAPH_TENANTS_FILE: cannot be read as JSON');
+    }
+    const file = TenantFile.safeParse(raw);
+    if (!file.success) {
+      throw new ConfigError(
+        `TITLEGRAPH_TENANTS_FILE: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
+    }
+    tenants.push(...file.data.tenants);
+  }
+  if (e.REGISTER_CLIENT_ID || e.REGISTER_CLIENT_SECRET || e.TITLEGRAPH_API_KEY_SHA256) {
+    if (!e.REGISTER_CLIENT_ID || !e.REGISTER_CLIENT_SECRET || !e.TITLEGRAPH_API_KEY_SHA256) {
+      throw new ConfigError(
+        'REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256 must be set together',
+      );
+    }
+    tenants.push({
+      name: 'default',
+      apiKeySha256: e.TITLEGRAPH_API_KEY_SHA256,
+      clientId: e.REGISTER_CLIENT_ID,
+      clientSecret: e.REGISTER_CLIENT_SECRET,
+    });
+  }
+  if (tenants.length === 0) {
+    throw new ConfigError(
+      'REGISTER_BASE_URL is set but no tenant is: set TITLEGRAPH_TENANTS_FILE, or REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256',
+    );
+  }
+  return tenants;
+}

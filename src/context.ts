@@ -1,0 +1,56 @@
+/** The per-request context: who is calling, their register client, and fresh loaders. */
+import { randomUUID } from 'node:crypto';
+import { GraphQLError } from 'graphql';
+import type { IdempotencyStore } from './idempotency/store';
+import { createLoaders, type Loaders } from './loaders';
+import type { CallOptions, RegisterClient } from './register';
+import type { ReferenceListCache } from './reference-lists';
+import type { Tenant, TenantDirectory } from './tenants';
+
+/** Process-wide parts, built once at start (see services.ts). */
+export interface Services {
+  tenants: TenantDirectory;
+  idempotency: IdempotencyStore;
+  /** Same-key mutations executing in this process, so concurrent duplicates wait for them. */
+  inflight: Map<string, Promise<unknown>>;
+  referenceLists: ReferenceListCache;
+  concurrency: number;
+}
+
+export interface Context {
+  requestId: string;
+  tenant: Tenant;
+  register: RegisterClient;
+  loaders: Loaders;
+  services: Services;
+  callOptions: CallOptions;
+}
+
+export function unauthenticated(message: string): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } },
+  });
+}
+
+export function createContext(services: Services, request: Request): Context {
+  const auth = services.tenants.authenticate(request.headers.get('authorization'));
+  if (!auth.ok) {
+    throw unauthenticated(
+      auth.reason === 'missing'
+        ? 'Authentication required: send Authorization: Bearer <API key>.'
+        : 'Unknown API key.',
+    );
+  }
+  const requestId = request.headers.get('x-request-id')?.slice(0, 100) || randomUUID();
+  const register = services.tenants.clientFor(auth.tenant);
+  // No client abort signal: a disconnecting caller must not cut a chargeable call in half.
+  const callOptions: CallOptions = { requestId };
+  return {
+    requestId,
+    tenant: auth.tenant,
+    register,
+    loaders: createLoaders(register, services.concurrency, callOptions),
+    services,
+    callOptions,
+  };
+}

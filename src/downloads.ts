@@ -1,0 +1,86 @@
+/**
+ * GET /downloads/titles/:titleNumber/documents/:documentId and …/plans/:planId: streams the
+ * register's PDF bytes straight through (never buffered), with the caller's own credentials,
+ * so a document or plan id only works for the API client that got it.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { Services } from './context';
+import { RegisterError, type RegisterDownload } from './register';
+import { isTitleNumber } from './register/rules';
+
+const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;
+
+const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+
+function decode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function handleDownload(services: Services, request: Request, pathname: string): Promise<Response | undefined> {
+  const match = DOWNLOAD_PATH.exec(pathname);
+  if (!match) return undefined;
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return problem(405, 'METHOD_NOT_ALLOWED', 'Downloads are GET only.', { allow: 'GET, HEAD' });
+  }
+  const auth = services.tenants.authenticate(request.headers.get('authorization'));
+  if (!auth.ok) {
+    return problem(401, 'UNAUTHENTICATED', 'Authentication required: send Authorization: Bearer <API key>.', {
+      'www-authenticate': 'Bearer',
+    });
+  }
+  const titleNumber = decode(match[1]!);
+  const id = decode(match[3]!);
+  if (!titleNumber || !isTitleNumber(titleNumber)) {
+    return problem(400, 'INVALID_TITLE_NUMBER', 'titleNumber must be 3 uppercase letters then 1 to 8 digits.');
+  }
+  if (!id || id.length > 200) return problem(404, 'DOCUMENT_NOT_FOUND', 'No such document or plan for this caller.');
+  const register = services.tenants.clientFor(auth.tenant);
+  let download: RegisterDownload;
+  try {
+    download =
+      match[2] === 'documents'
+        ? await register.downloadDocument(titleNumber, id)
+        : await register.downloadPlan(titleNumber, id);
+  } catch (error) {
+    if (error instanceof RegisterError) {
+      if (error.code === 'DOCUMENT_NOT_FOUND' || error.code === 'TITLE_NOT_FOUND') {
+        return problem(404, 'DOCUMENT_NOT_FOUND', 'No such document or plan for this caller, or it has expired (ids last until the end of the day of issue).');
+      }
+      if (error.code === 'INVALID_TITLE_NUMBER') return problem(400, error.code, 'titleNumber is not a valid title number.');
+      if (error.code === 'TOO_MANY_REQUESTS') {
+        return problem(429, 'RATE_LIMITED', "The register's quota was reached.", error.retryAfterSeconds ? { 'retry-after': String(error.retryAfterSeconds) } : {});
+      }
+      return problem(502, 'REGISTER_UNAVAILABLE', 'The register could not deliver the file.');
+    }
+    throw error;
+  }
+  const filename = download.filename ?? `${titleNumber}-${match[2] === 'documents' ? 'document' : 'plan'}.pdf`;
+  const headers: Record<string, string> = {
+    'content-type': download.contentType,
+    'content-disposition': `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"`,
+    'cache-control': 'private, no-store',
+  };
+  if (download.contentLength !== undefined) headers['content-length'] = String(download.contentLength);
+  if (request.method === 'HEAD') {
+    await download.body.cancel();
+    return new Response(null, { status: 200, headers });
+  }
+  return new Response(download.body, { status: 200, headers });
+}
+
+export function downloadsPlugin(services: Services): Plugin {
+  return {
+    async onRequest({ request, url, endResponse }) {
+      const response = await handleDownload(services, request, url.pathname);
+      if (response) endResponse(response);
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The ONE mapping from register errors to what GraphQL callers see.
+ *
+ * | register code (HTTP)                 | mutation userError code     | field                     | query (top-level extensions.code) |
+ * |--------------------------------------|-----------------------------|---------------------------|-----------------------------------|
+ * | INVALID_REQUEST (400)                | INVALID_INPUT               | from the register's field | BAD_USER_INPUT                    |
+ * | INVALID_TITLE_NUMBER (400)           | INVALID_INPUT               | input.titleNumber         | BAD_USER_INPUT                    |
+ * | TITLE_NOT_FOUND (404)                | TITLE_NOT_FOUND             | input.titleNumber(s)      | (title → null)                    |
+ * | TITLE_STATUS_NOT_SUPPORTED (422)     | TITLE_STATUS_NOT_SUPPORTED  | input.titleNumber(s)      | TITLE_STATUS_NOT_SUPPORTED        |
+ * | FAS_NOT_AUTHORISED (403)             | FAS_NOT_AUTHORISED          | fas                       | —                                 |
+ * | CREDIT_LIMIT_EXCEEDED (402)          | CREDIT_LIMIT_EXCEEDED       | fas                       | —                                 |
+ * | CASE_NOT_FOUND (404)                 | CASE_NOT_FOUND              | input.caseId              | —                                 |
+ * | SECURITY_NOT_FOUND (404)             | SECURITY_NOT_FOUND          | input.securityId          | —                                 |
+ * | DEED_RULE_VIOLATION (422)            | DEED_RULE_VIOLATION         | from the register's field | —                                 |
+ * | TOO_MANY_REQUESTS (429)              | RATE_LIMITED                | —                         | RATE_LIMITED (+ retryAfterSeconds)|
+ * | sent, no answer (timeout, reset)     | OUTCOME_UNKNOWN             | —                         | REGISTER_TIMEOUT / _UNAVAILABLE   |
+ * | UNAUTHORISED (401 after one refresh) | top-level REGISTER_AUTH_FAILED                                                  |
+ * | 5xx, network, breaker open           | top-level REGISTER_UNAVAILABLE                                                  |
+ * | timeout before sending / on a GET    | top-level REGISTER_TIMEOUT                                                      |
+ * | response not matching the wire schema| top-level REGISTER_CONTRACT_ERROR                                               |
+ */
+import { GraphQLError } from 'graphql';
+import { RegisterError } from './register';
+import type { UserError, UserErrorCode } from './schema/user-error';
+
+/** Register codes that are business outcomes of a mutation (reported as userErrors). */
+const BUSINESS: Record<string, { code: UserErrorCode; field?: string[] }> = {
+  INVALID_REQUEST: { code: 'INVALID_INPUT' },
+  INVALID_TITLE_NUMBER: { code: 'INVALID_INPUT', field: ['input', 'titleNumber'] },
+  TITLE_NOT_FOUND: { code: 'TITLE_NOT_FOUND', field: ['input', 'titleNumber'] },
+  TITLE_STATUS_NOT_SUPPORTED: { code: 'TITLE_STATUS_NOT_SUPPORTED', field: ['input', 'titleNumber'] },
+  FAS_NOT_AUTHORISED: { code: 'FAS_NOT_AUTHORISED', field: ['fas'] },
+  CREDIT_LIMIT_EXCEEDED: { code: 'CREDIT_LIMIT_EXCEEDED', field: ['fas'] },
+  CASE_NOT_FOUND: { code: 'CASE_NOT_FOUND', field: ['input', 'caseId'] },
+  SECURITY_NOT_FOUND: { code: 'SECURITY_NOT_FOUND', field: ['input', 'securityId'] },
+  DEED_RULE_VIOLATION: { code: 'DEED_RULE_VIOLATION' },
+  TOO_MANY_REQUESTS: { code: 'RATE_LIMITED' },
+};
+
+/**
+ * The userError for a register error that is a business outcome, or undefined for a transport
+ * failure (which becomes a top-level error). `fieldFor` translates a register field path (e.g.
+ * `agent.contactEmail`) into the GraphQL input path.
+ */
+export function userErrorFromRegister(
+  error: unknown,
+  fieldFor: (registerField: string) => string[] | undefined = () => undefined,
+): UserError | undefined {
+  if (!(error instanceof RegisterError)) return undefined;
+  if (error.outcomeUnknown) {
+    return {
+      code: 'OUTCOME_UNKNOWN',
+      message:
+        'The register received the request but its answer was lost, so it may have been charged or created. It will not be re-sent: check the register (or your invoices) before retrying with a new idempotencyKey.',
+    };
+  }
+  const mapped = BUSINESS[error.code];
+  if (!mapped) return undefined;
+  const field = (error.field && fieldFor(error.field)) ?? mapped.field;
+  const message =
+    mapped.code === 'RATE_LIMITED'
+      ? `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`
+      : error.message;
+  return { code: mapped.code, message, ...(field ? { field } : {}) };
+}
+
+/** A top-level GraphQL error with a stable code; never the upstream URL, token or FAS. */
+export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
+  const extensions: Record<string, unknown> = { code: topLevelCode(error), route: error.route };
+  if (error.retryAfterSeconds !== undefined) extensions.retryAfterSeconds = error.retryAfterSeconds;
+  const message =
+    extensions.code === 'RATE_LIMITED'
+      ? `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`
+      : extensions.code === 'BAD_USER_INPUT' || extensions.code === 'TITLE_STATUS_NOT_SUPPORTED'
+        ? error.message
+        : `The register could not answer (${String(extensions.code)}).`;
+  return new GraphQLError(message, { extensions });
+}
+
+function topLevelCode(error: RegisterError): string {
+  switch (error.code) {
+    case 'TOO_MANY_REQUESTS':
+      return 'RATE_LIMITED';
+    case 'REGISTER_TIMEOUT':
+      return 'REGISTER_TIMEOUT';
+    case 'REGISTER_CONTRACT_ERROR':
+      return 'REGISTER_CONTRACT_ERROR';
+    case 'UNAUTHORISED':
+      return 'REGISTER_AUTH_FAILED';
+    case 'INVALID_REQUEST':
+    case 'INVALID_TITLE_NUMBER':
+      return 'BAD_USER_INPUT';
+    case 'TITLE_STATUS_NOT_SUPPORTED':
+      return 'TITLE_STATUS_NOT_SUPPORTED';
+    default:
+      return error.status >= 400 && error.status < 500 ? 'REGISTER_ERROR' : 'REGISTER_UNAVAILABLE';
+  }
+}

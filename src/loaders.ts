@@ -1,0 +1,51 @@
+/**
+ * Per-request DataLoaders. The register has no batch endpoint, so a batch is de-duplicated by
+ * DataLoader and fanned out one call per distinct title, at most `concurrency` at a time.
+ * Loaders are created per request (and so per tenant): nothing is cached across requests.
+ */
+import DataLoader from 'dataloader';
+import { graphQLErrorFromRegister } from './errors';
+import { RegisterError, type CallOptions, type RegisterClient } from './register';
+import type { SecuritiesResponse, TitleSummary } from './register/wire';
+
+export interface Loaders {
+  titleSummary: DataLoader<string, TitleSummary | null>;
+  securities: DataLoader<string, SecuritiesResponse | null>;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** A loader whose "not found" is null and whose other failures are per-key GraphQL errors. */
+function registerLoader<V>(concurrency: number, load: (key: string) => Promise<V>): DataLoader<string, V | null> {
+  return new DataLoader<string, V | null>((keys) =>
+    mapBounded(keys, concurrency, async (key) => {
+      try {
+        return await load(key);
+      } catch (error) {
+        if (error instanceof RegisterError) {
+          return error.code === 'TITLE_NOT_FOUND' ? null : graphQLErrorFromRegister(error);
+        }
+        return error instanceof Error ? error : new Error(String(error));
+      }
+    }),
+  );
+}
+
+export function createLoaders(register: RegisterClient, concurrency: number, options: CallOptions): Loaders {
+  return {
+    titleSummary: registerLoader(concurrency, async (n) => (await register.titleSummary(n, options)).data),
+    securities: registerLoader(concurrency, (n) => register.securities(n, options)),
+  };
+}

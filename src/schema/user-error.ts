@@ -1,0 +1,63 @@
+/**
+ * Business failures are data (Shopify/GitHub style): every mutation payload carries
+ * `userErrors`. This file holds the type and the ONE mapping from register errors to codes.
+ */
+import { builder } from '../builder';
+
+export const USER_ERROR_CODES = [
+  'INVALID_INPUT',
+  'TITLE_NOT_FOUND',
+  'TITLE_STATUS_NOT_SUPPORTED',
+  'FAS_NOT_AUTHORISED',
+  'CREDIT_LIMIT_EXCEEDED',
+  'CASE_NOT_FOUND',
+  'SECURITY_NOT_FOUND',
+  'IDEMPOTENCY_KEY_REUSED',
+  'RATE_LIMITED',
+  'DEED_RULE_VIOLATION',
+  'OUTCOME_UNKNOWN',
+  'IDEMPOTENCY_KEY_IN_USE',
+] as const;
+export type UserErrorCode = (typeof USER_ERROR_CODES)[number];
+
+export interface UserError {
+  code: UserErrorCode;
+  message: string;
+  field?: string[];
+}
+
+const CODE_DESCRIPTIONS: Record<UserErrorCode, string> = {
+  INVALID_INPUT: 'A limit or character-set rule of the spec was broken; `field` names the input.',
+  TITLE_NOT_FOUND: 'The register has no such title.',
+  TITLE_STATUS_NOT_SUPPORTED: 'The operation does not apply to a title of this status, e.g. details of a closed title.',
+  FAS_NOT_AUTHORISED: "Not a charging account of the caller's organisation, or the wrong kind of account.",
+  CREDIT_LIMIT_EXCEEDED: 'The charging account is at its credit limit; nothing was charged.',
+  CASE_NOT_FOUND: "Unknown, private, or another organisation's case.",
+  SECURITY_NOT_FOUND: 'The security to discharge is not registered against the case title.',
+  IDEMPOTENCY_KEY_REUSED: 'This idempotency key was used before with different input.',
+  RATE_LIMITED: "The register's quota or rate limit was reached; retry after the time given.",
+  DEED_RULE_VIOLATION: 'A deed rule of the register (service-spec 4.11) that depends on register state was broken.',
+  OUTCOME_UNKNOWN:
+    'The request reached the register but no answer came back, so it may have been charged or created. It is never re-sent automatically: check before retrying with a new key.',
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this idempotency key is still in progress; retry shortly.',
+};
+
+export const UserErrorCodeEnum = builder.enumType('UserErrorCode', {
+  description: 'Why a mutation did not do what was asked.',
+  values: Object.fromEntries(USER_ERROR_CODES.map((code) => [code, { description: CODE_DESCRIPTIONS[code] }])) as Record<
+    UserErrorCode,
+    { description: string }
+  >,
+});
+
+export const UserErrorType = builder.objectRef<UserError>('UserError').implement({
+  description: 'A business failure of a mutation: nothing was charged or created unless the code says otherwise.',
+  fields: (t) => ({
+    code: t.expose('code', { type: UserErrorCodeEnum, description: 'Machine-readable reason.' }),
+    message: t.exposeString('message', { description: 'Human-readable explanation naming the rule.' }),
+    field: t.exposeStringList('field', {
+      nullable: true,
+      description: 'Path to the offending input field, e.g. ["input", "reference"].',
+    }),
+  }),
+});

@@ -1,0 +1,50 @@
+/** Builds the process-wide services from configuration; tests build them the same way. */
+import type { TenantConfig } from './config';
+import type { Services } from './context';
+import { SqliteIdempotencyStore } from './idempotency/sqlite-store';
+import type { IdempotencyStore } from './idempotency/store';
+import { RegisterTransport, type RegisterTransportOptions } from './register';
+import { ReferenceListCache } from './reference-lists';
+import { TenantDirectory } from './tenants';
+
+export interface ServiceOptions {
+  registerBaseUrl: string;
+  tenants: readonly TenantConfig[];
+  /** Tenant name a request without credentials acts as (embedded emulator only). */
+  anonymousTenant?: string;
+  dataDir: string;
+  concurrency?: number;
+  referenceListTtlMs?: number;
+  transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
+  idempotency?: IdempotencyStore;
+}
+
+export interface RunningServices extends Services {
+  transport: RegisterTransport;
+  close(): Promise<void>;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+export function createServices(options: ServiceOptions): RunningServices {
+  const transport = new RegisterTransport({ baseUrl: options.registerBaseUrl, ...options.transport });
+  const idempotency = options.idempotency ?? new SqliteIdempotencyStore(options.dataDir);
+  // Records are kept at least 24 h (the promise to callers); older ones are purged hourly.
+  const purge = () => void idempotency.purge(Date.now() - 2 * DAY).catch(() => undefined);
+  purge();
+  const purger = setInterval(purge, 60 * 60 * 1000);
+  purger.unref();
+  return {
+    transport,
+    tenants: new TenantDirectory(transport, options.tenants, options.anonymousTenant),
+    idempotency,
+    inflight: new Map(),
+    referenceLists: new ReferenceListCache(options.referenceListTtlMs ?? 60_000),
+    concurrency: options.concurrency ?? 16,
+    async close() {
+      clearInterval(purger);
+      await transport.close();
+      await idempotency.close();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { CriticalityLevel, diff } from '@graphql-inspector/core';
+import { buildSchema as buildSdl, isObjectType, isInputObjectType, isEnumType } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { buildSchema, printSchema } from '../../src/schema';
+
+const CONTRACT = new URL('../../../shared/spec/graphql-contract.graphql', import.meta.url);
+const PRINTED = new URL('../../schema.graphql', import.meta.url);
+
+describe('schema.graphql', () => {
+  it('is the schema printed from the code (run `npm run schema:print` when this fails)', () => {
+    expect(readFileSync(PRINTED, 'utf8')).toBe(printSchema());
+  });
+
+  it.skipIf(!existsSync(CONTRACT))('has no breaking difference from the public contract', async () => {
+    const contract = buildSdl(readFileSync(CONTRACT, 'utf8'));
+    const changes = await diff(contract, buildSchema());
+    const breaking = changes.filter((c) => c.criticality.level === CriticalityLevel.Breaking).map((c) => c.message);
+    expect(breaking).toEqual([]);
+    // The contract's own descriptions are kept word for word.
+    const changedDescriptions = changes.filter((c) => /description changed/i.test(c.message)).map((c) => c.message);
+    expect(changedDescriptions).toEqual([]);
+  });
+
+  it('describes every type, field, argument and enum value', () => {
+    const missing: string[] = [];
+    for (const type of Object.values(buildSchema().getTypeMap())) {
+      if (type.name.startsWith('__') || type.name.startsWith('_') || ['String', 'Int', 'Boolean', 'Float', 'ID'].includes(type.name)) continue;
+      if (!type.description) missing.push(type.name);
+      if (isObjectType(type) || isInputObjectType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          if (field.name.startsWith('_')) continue;
+          if (!field.description) missing.push(`${type.name}.${field.name}`);
+          for (const arg of 'args' in field ? field.args : []) if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
+        }
+      }
+      if (isEnumType(type)) for (const v of type.getValues()) if (!v.description) missing.push(`${type.name}.${v.name}`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
