@@ -62,7 +62,7 @@ const errCode = (e: unknown): string | undefined => {
 
 /** Transient: worth another attempt of a GET (token failures included). */
 function isTransient(e: RegisterError): boolean {
-  if (e.code === C.tooManyRequests) return true;
+  if (e.code === C.tooManyRequests) return e.retryAfterSeconds !== undefined;
   return (e.code === C.unavailable || e.code === C.timeout) && (e.status === 0 || e.status >= 500);
 }
 
@@ -161,7 +161,8 @@ export async function exchange<T>(t: RegisterTransport, spec: ExchangeSpec<T>): 
       }
       ticket.success();
       if (status === 429) {
-        return { failure: fail({ status, route: routeName, code: C.tooManyRequests, detail, ...withRetryAfter }, true, retryAfter) };
+        // only worth waiting for when the register says how long (and it fits the deadline)
+        return { failure: fail({ status, route: routeName, code: C.tooManyRequests, detail, ...withRetryAfter }, retryAfterSeconds !== undefined, retryAfter) };
       }
       const code = status === 401 ? C.unauthorised : (errorBody?.code ?? C.unavailable);
       const field = errorBody?.field !== undefined ? { field: errorBody.field } : {};
@@ -215,7 +216,7 @@ export async function exchange<T>(t: RegisterTransport, spec: ExchangeSpec<T>): 
         }
       }
       failures++;
-      if (!f.retryable || failures >= maxFailures) throw f.error;
+      if (!f.retryable || failures >= maxFailures || t.closed) throw f.error;
       const delay = f.retryAfterMs ?? backoffDelayMs(t.retryPolicy, failures);
       if (performance.now() + delay >= deadlineAt) throw f.error;
       try {
