@@ -1,0 +1,53 @@
+/**
+ * The register's calendar day is the Europe/London day (register-emulator.md). Document and
+ * plan IDs expire at the end of the London day of issue, charges are counted once per London
+ * day and the daily quota resets at London midnight. Shared by the emulator and the service.
+ */
+
+const formatter = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/London',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+const HOUR_MS = 3_600_000;
+
+/** The Europe/London calendar date of an instant, as YYYY-MM-DD. */
+export function londonDate(instant: Date): string {
+  const parts = formatter.formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** The calendar date after `date` (YYYY-MM-DD), by plain calendar arithmetic. */
+function nextDate(date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+}
+
+/**
+ * The instant of the next London midnight after `instant` (the end of its London day).
+ * DST-correct: London is UTC+0 or UTC+1 at midnight (clocks change at 01:00 UTC, never at
+ * midnight), so the midnight is one of two candidate instants; the one that really is the first
+ * instant of the next London date wins.
+ */
+export function endOfLondonDay(instant: Date): Date {
+  const today = londonDate(instant);
+  const tomorrow = nextDate(today);
+  const [y, m, d] = tomorrow.split('-').map(Number) as [number, number, number];
+  const utcMidnight = Date.UTC(y, m - 1, d);
+  for (const offsetHours of [1, 0]) {
+    const candidate = new Date(utcMidnight - offsetHours * HOUR_MS);
+    if (londonDate(candidate) === tomorrow && londonDate(new Date(candidate.getTime() - 1)) === today) {
+      return candidate;
+    }
+  }
+  /* c8 ignore next */
+  throw new Error(`no London midnight found after ${instant.toISOString()}`);
+}
+
+/** Whole seconds from `instant` to the next London midnight (at least 1). */
+export function secondsUntilLondonMidnight(instant: Date): number {
+  return Math.max(1, Math.ceil((endOfLondonDay(instant).getTime() - instant.getTime()) / 1000));
+}
