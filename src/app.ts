@@ -4,6 +4,7 @@ import { createYoga, maskError as defaultMaskError, type YogaServerInstance } fr
 import { createContext, type Context, type Services } from './context';
 import { downloadsPlugin } from './downloads';
 import { graphQLErrorFromRegister } from './errors';
+import { fasRedactionPlugin } from './redaction';
 import { RegisterError } from './register';
 import { buildSchema } from './schema';
 
@@ -49,6 +50,6 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
     landingPage: false,
     graphiql: options.graphiql ? { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY } : false,
     maskedErrors: { maskError },
-    plugins: [downloadsPlugin(services)],
+    plugins: [downloadsPlugin(services), fasRedactionPlugin()],
   });
 }

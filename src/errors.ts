@@ -60,7 +60,7 @@ export function userErrorFromRegister(
   const message =
     mapped.code === 'RATE_LIMITED'
       ? `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`
-      : error.message;
+      : (error.detail ?? `The register refused the request (${error.code}).`);
   return { code: mapped.code, message, ...(field ? { field } : {}) };
 }
 
@@ -72,7 +72,7 @@ export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
     extensions.code === 'RATE_LIMITED'
       ? `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`
       : extensions.code === 'BAD_USER_INPUT' || extensions.code === 'TITLE_STATUS_NOT_SUPPORTED'
-        ? error.message
+        ? (error.detail ?? `The register refused the request (${error.code}).`)
         : `The register could not answer (${String(extensions.code)}).`;
   return new GraphQLError(message, { extensions });
 }

@@ -36,6 +36,8 @@ export class RegisterError extends Error {
   /** Route name from ROUTES. */
   readonly route: string;
   readonly field?: string;
+  /** The register's own (redacted) message, without the route/status prefix: fit to show a caller. */
+  readonly detail?: string;
   readonly retryAfterSeconds?: number;
   /** True when a POST was sent but no answer came: the effect may have happened. */
   readonly outcomeUnknown: boolean;
@@ -48,6 +50,7 @@ export class RegisterError extends Error {
     this.code = init.code;
     this.route = init.route;
     if (init.field !== undefined) this.field = init.field;
+    if (init.detail !== undefined) this.detail = init.detail;
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
   }

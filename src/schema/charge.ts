@@ -46,8 +46,8 @@ export const PurchaseTitleInput = builder.inputType('PurchaseTitleInput', {
   }),
 });
 
-/** Wire query fields → GraphQL argument paths: `fas` is top-level, `reference` is in the input. */
-const chargeFieldPath = (path: readonly PropertyKey[]) => (path[0] === 'reference' ? ['input', 'reference'] : ['fas']);
+/** Wire fields → GraphQL argument paths: `fas` is top-level, everything else is in the input. */
+const chargeFieldPath = (path: readonly PropertyKey[]) => (path[0] === 'fas' ? ['fas'] : ['input', ...path.map(String)]);
 
 /** Validates the charging query, then runs the register call once per idempotency key. */
 export function runChargeable<T>(

@@ -1,0 +1,112 @@
+/* eslint-disable */
+import * as types from './graphql';
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  query Title($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      titleType\n      searchSheet\n      titleSheetUpdatedTo\n      right { type description addresses { name number street town postcode uprn } }\n      proprietorships { considerationEntries { dateOfEntry dateOfRegistration consideration } }\n      plans { type paperSize description lastUpdated }\n      applications { applicationNumber applicationDate type { code prettyPrint } }\n    }\n  }\n": typeof types.TitleDocument,
+    "\n  query TitleWithSecurities($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      securities { id applicationType specification dateOfRegistration source }\n    }\n  }\n": typeof types.TitleWithSecuritiesDocument,
+    "\n  query Titles($titleNumbers: [TitleNumber!]!) {\n    titles(titleNumbers: $titleNumbers) {\n      titleNumber\n      status\n      securities { id }\n    }\n  }\n": typeof types.TitlesDocument,
+    "\n  query Creditors($query: String!) {\n    creditors(query: $query) { designation creditorCode }\n  }\n": typeof types.CreditorsDocument,
+    "\n  query ReferenceListPaths {\n    referenceListPaths\n  }\n": typeof types.ReferenceListPathsDocument,
+    "\n  query ReferenceList($path: String!, $includeInactive: Boolean) {\n    referenceList(path: $path) {\n      path\n      name\n      description\n      items(includeInactive: $includeInactive) { label value description active metadata }\n    }\n  }\n": typeof types.ReferenceListDocument,
+    "\n  mutation PurchaseTitleDetails($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitleDetails(fas: $fas, input: $input) {\n      details {\n        titleNumber\n        status\n        right {\n          cadastralUnit\n          hectarageCode\n          addresses { street town }\n          boundaryNotes { planType notes }\n          notes { entryNo text }\n          schedules { type entries { entryNo subEntries { realBurdens benefittedProperty burdenedProperty } } }\n        }\n        proprietorships { entryNumber description details { proprietors { name { first last company } prettyPrint } } considerationEntries { consideration } }\n        securities { entryNumber specification creditor dateOfRegistration notes debtors { prettyPrint } }\n        burdens { partNumber entries { entryNumber preamble text dateOfRecording } }\n        sharingPlots { titleNumber share }\n        sharedPlots { titleNumber share }\n      }\n      charges { status productType details fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": typeof types.PurchaseTitleDetailsDocument,
+    "\n  mutation PurchasePendingApplications($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchasePendingApplications(fas: $fas, input: $input) {\n      pendingApplications {\n        results\n        items { applicationNumber titleNumber applicationDate type { code prettyPrint } status { code prettyPrint } consideration subjects { street town } deeds { type { code prettyPrint } } granters { name { last } } applicants { name { last } } validFrom validTo }\n      }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": typeof types.PurchasePendingApplicationsDocument,
+    "\n  mutation OrderTitleDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": typeof types.OrderTitleDocumentDocument,
+    "\n  mutation PurchaseTitlePlans($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitlePlans(fas: $fas, input: $input) {\n      plans { planId type paperSize description lastUpdated expiresAt downloadUrl }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": typeof types.PurchaseTitlePlansDocument,
+    "\n  mutation CreateCase($fas: FasNumber!, $input: CreateCaseInput!) {\n    createCase(fas: $fas, input: $input) {\n      case { id reference titleNumbers }\n      userErrors { code message field }\n    }\n  }\n": typeof types.CreateCaseDocument,
+    "\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n": typeof types.AddDeedToCaseDocument,
+};
+const documents: Documents = {
+    "\n  query Title($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      titleType\n      searchSheet\n      titleSheetUpdatedTo\n      right { type description addresses { name number street town postcode uprn } }\n      proprietorships { considerationEntries { dateOfEntry dateOfRegistration consideration } }\n      plans { type paperSize description lastUpdated }\n      applications { applicationNumber applicationDate type { code prettyPrint } }\n    }\n  }\n": types.TitleDocument,
+    "\n  query TitleWithSecurities($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      securities { id applicationType specification dateOfRegistration source }\n    }\n  }\n": types.TitleWithSecuritiesDocument,
+    "\n  query Titles($titleNumbers: [TitleNumber!]!) {\n    titles(titleNumbers: $titleNumbers) {\n      titleNumber\n      status\n      securities { id }\n    }\n  }\n": types.TitlesDocument,
+    "\n  query Creditors($query: String!) {\n    creditors(query: $query) { designation creditorCode }\n  }\n": types.CreditorsDocument,
+    "\n  query ReferenceListPaths {\n    referenceListPaths\n  }\n": types.ReferenceListPathsDocument,
+    "\n  query ReferenceList($path: String!, $includeInactive: Boolean) {\n    referenceList(path: $path) {\n      path\n      name\n      description\n      items(includeInactive: $includeInactive) { label value description active metadata }\n    }\n  }\n": types.ReferenceListDocument,
+    "\n  mutation PurchaseTitleDetails($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitleDetails(fas: $fas, input: $input) {\n      details {\n        titleNumber\n        status\n        right {\n          cadastralUnit\n          hectarageCode\n          addresses { street town }\n          boundaryNotes { planType notes }\n          notes { entryNo text }\n          schedules { type entries { entryNo subEntries { realBurdens benefittedProperty burdenedProperty } } }\n        }\n        proprietorships { entryNumber description details { proprietors { name { first last company } prettyPrint } } considerationEntries { consideration } }\n        securities { entryNumber specification creditor dateOfRegistration notes debtors { prettyPrint } }\n        burdens { partNumber entries { entryNumber preamble text dateOfRecording } }\n        sharingPlots { titleNumber share }\n        sharedPlots { titleNumber share }\n      }\n      charges { status productType details fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": types.PurchaseTitleDetailsDocument,
+    "\n  mutation PurchasePendingApplications($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchasePendingApplications(fas: $fas, input: $input) {\n      pendingApplications {\n        results\n        items { applicationNumber titleNumber applicationDate type { code prettyPrint } status { code prettyPrint } consideration subjects { street town } deeds { type { code prettyPrint } } granters { name { last } } applicants { name { last } } validFrom validTo }\n      }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": types.PurchasePendingApplicationsDocument,
+    "\n  mutation OrderTitleDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": types.OrderTitleDocumentDocument,
+    "\n  mutation PurchaseTitlePlans($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitlePlans(fas: $fas, input: $input) {\n      plans { planId type paperSize description lastUpdated expiresAt downloadUrl }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": types.PurchaseTitlePlansDocument,
+    "\n  mutation CreateCase($fas: FasNumber!, $input: CreateCaseInput!) {\n    createCase(fas: $fas, input: $input) {\n      case { id reference titleNumbers }\n      userErrors { code message field }\n    }\n  }\n": types.CreateCaseDocument,
+    "\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n": types.AddDeedToCaseDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ *
+ *
+ * @example
+ * ```ts
+ * const query = graphql(`query GetUser($id: ID!) { user(id: $id) { name } }`);
+ * ```
+ *
+ * The query argument is unknown!
+ * Please regenerate the types.
+ */
+export function graphql(source: string): unknown;
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Title($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      titleType\n      searchSheet\n      titleSheetUpdatedTo\n      right { type description addresses { name number street town postcode uprn } }\n      proprietorships { considerationEntries { dateOfEntry dateOfRegistration consideration } }\n      plans { type paperSize description lastUpdated }\n      applications { applicationNumber applicationDate type { code prettyPrint } }\n    }\n  }\n"): (typeof documents)["\n  query Title($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      titleType\n      searchSheet\n      titleSheetUpdatedTo\n      right { type description addresses { name number street town postcode uprn } }\n      proprietorships { considerationEntries { dateOfEntry dateOfRegistration consideration } }\n      plans { type paperSize description lastUpdated }\n      applications { applicationNumber applicationDate type { code prettyPrint } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TitleWithSecurities($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      securities { id applicationType specification dateOfRegistration source }\n    }\n  }\n"): (typeof documents)["\n  query TitleWithSecurities($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      securities { id applicationType specification dateOfRegistration source }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Titles($titleNumbers: [TitleNumber!]!) {\n    titles(titleNumbers: $titleNumbers) {\n      titleNumber\n      status\n      securities { id }\n    }\n  }\n"): (typeof documents)["\n  query Titles($titleNumbers: [TitleNumber!]!) {\n    titles(titleNumbers: $titleNumbers) {\n      titleNumber\n      status\n      securities { id }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Creditors($query: String!) {\n    creditors(query: $query) { designation creditorCode }\n  }\n"): (typeof documents)["\n  query Creditors($query: String!) {\n    creditors(query: $query) { designation creditorCode }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ReferenceListPaths {\n    referenceListPaths\n  }\n"): (typeof documents)["\n  query ReferenceListPaths {\n    referenceListPaths\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ReferenceList($path: String!, $includeInactive: Boolean) {\n    referenceList(path: $path) {\n      path\n      name\n      description\n      items(includeInactive: $includeInactive) { label value description active metadata }\n    }\n  }\n"): (typeof documents)["\n  query ReferenceList($path: String!, $includeInactive: Boolean) {\n    referenceList(path: $path) {\n      path\n      name\n      description\n      items(includeInactive: $includeInactive) { label value description active metadata }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PurchaseTitleDetails($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitleDetails(fas: $fas, input: $input) {\n      details {\n        titleNumber\n        status\n        right {\n          cadastralUnit\n          hectarageCode\n          addresses { street town }\n          boundaryNotes { planType notes }\n          notes { entryNo text }\n          schedules { type entries { entryNo subEntries { realBurdens benefittedProperty burdenedProperty } } }\n        }\n        proprietorships { entryNumber description details { proprietors { name { first last company } prettyPrint } } considerationEntries { consideration } }\n        securities { entryNumber specification creditor dateOfRegistration notes debtors { prettyPrint } }\n        burdens { partNumber entries { entryNumber preamble text dateOfRecording } }\n        sharingPlots { titleNumber share }\n        sharedPlots { titleNumber share }\n      }\n      charges { status productType details fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n"): (typeof documents)["\n  mutation PurchaseTitleDetails($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitleDetails(fas: $fas, input: $input) {\n      details {\n        titleNumber\n        status\n        right {\n          cadastralUnit\n          hectarageCode\n          addresses { street town }\n          boundaryNotes { planType notes }\n          notes { entryNo text }\n          schedules { type entries { entryNo subEntries { realBurdens benefittedProperty burdenedProperty } } }\n        }\n        proprietorships { entryNumber description details { proprietors { name { first last company } prettyPrint } } considerationEntries { consideration } }\n        securities { entryNumber specification creditor dateOfRegistration notes debtors { prettyPrint } }\n        burdens { partNumber entries { entryNumber preamble text dateOfRecording } }\n        sharingPlots { titleNumber share }\n        sharedPlots { titleNumber share }\n      }\n      charges { status productType details fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PurchasePendingApplications($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchasePendingApplications(fas: $fas, input: $input) {\n      pendingApplications {\n        results\n        items { applicationNumber titleNumber applicationDate type { code prettyPrint } status { code prettyPrint } consideration subjects { street town } deeds { type { code prettyPrint } } granters { name { last } } applicants { name { last } } validFrom validTo }\n      }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n"): (typeof documents)["\n  mutation PurchasePendingApplications($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchasePendingApplications(fas: $fas, input: $input) {\n      pendingApplications {\n        results\n        items { applicationNumber titleNumber applicationDate type { code prettyPrint } status { code prettyPrint } consideration subjects { street town } deeds { type { code prettyPrint } } granters { name { last } } applicants { name { last } } validFrom validTo }\n      }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation OrderTitleDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n"): (typeof documents)["\n  mutation OrderTitleDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PurchaseTitlePlans($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitlePlans(fas: $fas, input: $input) {\n      plans { planId type paperSize description lastUpdated expiresAt downloadUrl }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n"): (typeof documents)["\n  mutation PurchaseTitlePlans($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitlePlans(fas: $fas, input: $input) {\n      plans { planId type paperSize description lastUpdated expiresAt downloadUrl }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateCase($fas: FasNumber!, $input: CreateCaseInput!) {\n    createCase(fas: $fas, input: $input) {\n      case { id reference titleNumbers }\n      userErrors { code message field }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateCase($fas: FasNumber!, $input: CreateCaseInput!) {\n    createCase(fas: $fas, input: $input) {\n      case { id reference titleNumbers }\n      userErrors { code message field }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n"): (typeof documents)["\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n"];
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}
+
+export type DocumentType<TDocumentNode extends DocumentNode<any, any>> = TDocumentNode extends DocumentNode<  infer TType,  any>  ? TType  : never;

@@ -1,0 +1,284 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** The deed to add; rules of service-spec 4.11 apply. */
+export type AddDeedToCaseInput = {
+  /** Applicants (e.g. buyers of a disposition); none for a discharge. */
+  applicants?: Array<DeedPartyInput> | null | undefined;
+  /** A case of the caller's organisation. */
+  caseId: string;
+  /** Standard security only: the creditor applicant, by creditor code from `creditors`. */
+  creditorApplicant?: CreditorApplicantInput | null | undefined;
+  /** Kind of deed. */
+  deedType: DeedType;
+  /** Granters (e.g. sellers of a disposition). */
+  granters?: Array<DeedPartyInput> | null | undefined;
+  /** Client-chosen key: the same key and input never create twice. */
+  idempotencyKey: string;
+  /** Discharges over registered titles only: at most 25, each 1 to 50 characters. */
+  mortgageNumbers?: Array<string> | null | undefined;
+  /** Who is notified: at most 4 addresses, each at most 255 characters. */
+  notificationEmails?: Array<string> | null | undefined;
+  /** Discharges over registered titles only: the Security.id to discharge (1 to 20 characters). */
+  securityId?: string | null | undefined;
+  /** Only REGISTERED_WHOLE. */
+  subjectExtent: SubjectExtent;
+};
+
+/** A new case: reference, agent contact details and its title. */
+export type CreateCaseInput = {
+  /** The agent's contact e-mail, ISO-8859-1. */
+  contactEmail: string;
+  /** The agent's contact telephone, ISO-8859-1. */
+  contactTelephone: string;
+  /** Client-chosen key: the same key and input never create twice. */
+  idempotencyKey: string;
+  /** At most 50 characters, ISO-8859-1. */
+  reference: string;
+  /** Exactly one registered title at present. */
+  titleNumbers: Array<string>;
+};
+
+/** The creditor of a standard security, by its creditor code. */
+export type CreditorApplicantInput = {
+  /** Creditor code from the `creditors` query, e.g. SANT4. */
+  creditorCode: string;
+};
+
+/** Address of a deed party (ISO-8859-1 strings). */
+export type DeedPartyAddressInput = {
+  /** Country. */
+  country?: string | null | undefined;
+  /** Building name. */
+  name?: string | null | undefined;
+  /** Street number. */
+  number?: number | null | undefined;
+  /** Postcode. */
+  postcode?: string | null | undefined;
+  /** Street. */
+  street?: string | null | undefined;
+  /** Town. */
+  town?: string | null | undefined;
+};
+
+/** A granter or applicant (a person or an organisation); ISO-8859-1 strings. */
+export type DeedPartyInput = {
+  /** Address. */
+  address?: DeedPartyAddressInput | null | undefined;
+  /** Forenames. */
+  firstName?: string | null | undefined;
+  /** Surname. */
+  lastName?: string | null | undefined;
+  /** Organisation name. */
+  organisationName?: string | null | undefined;
+  /** Organisation (company) number. */
+  organisationNumber?: string | null | undefined;
+  /** Title, e.g. Mrs. */
+  prefix?: string | null | undefined;
+  /** Party type, e.g. NATURAL. */
+  type: string;
+};
+
+/** The deed types a case accepts through the API. */
+export type DeedType =
+  /** Discharge of a standard security (register deed type 1). */
+  | 'DISCHARGE_OF_STANDARD_SECURITY'
+  /** Disposition (register deed type 11). */
+  | 'DISPOSITION'
+  /** Standard security (register deed type 20). */
+  | 'STANDARD_SECURITY';
+
+/** A further part of a document. */
+export type DocumentPartInput = {
+  /** Include this part. */
+  include: boolean;
+};
+
+/** The title, the parts wanted (at least one), the invoice reference and the idempotency key. */
+export type OrderTitleDocumentInput = {
+  /** The pending applications part (charged separately). */
+  applications?: DocumentPartInput | null | undefined;
+  /** Client-chosen key: the same key and input never charge twice. */
+  idempotencyKey: string;
+  /** Caller's search reference, at most 75 characters. */
+  reference?: string | null | undefined;
+  /** The title. */
+  titleNumber: string;
+  /** The title sheet part. */
+  titleSheet?: TitleSheetPartInput | null | undefined;
+};
+
+/** How burden preambles are printed in the title sheet. */
+export type Preambles =
+  /** Preambles printed inline with each burden. */
+  | 'INLINE';
+
+/** Which title to buy, the search reference for the invoice, and the idempotency key. */
+export type PurchaseTitleInput = {
+  /** Client-chosen key (1 to 255 printable ASCII): the same key with the same input never charges twice. */
+  idempotencyKey: string;
+  /** Caller's search reference, at most 75 characters; appears on invoices and charges. */
+  reference?: string | null | undefined;
+  /** The title to buy. */
+  titleNumber: string;
+};
+
+/** How much of the case title the deed covers. */
+export type SubjectExtent =
+  /** The whole of a single registered or draft title. */
+  | 'REGISTERED_WHOLE';
+
+/** The title sheet part of a document (charged as title data and plans). */
+export type TitleSheetPartInput = {
+  /** Include the title sheet. */
+  include: boolean;
+  /** How preambles are printed. */
+  preambles?: Preambles | null | undefined;
+};
+
+/** Status of a title in the register. */
+export type TitleStatus =
+  /** A title absorbed into another: reduced summary only. */
+  | 'ABSORBED'
+  /** A title amalgamated into another: reduced summary only. */
+  | 'AMALGAMATED'
+  /** A cancelled title: reduced summary only. */
+  | 'CANCELLED'
+  /** A closed title: reduced summary only. */
+  | 'CLOSED'
+  /** A draft title: reduced summary, pending applications, no securities. */
+  | 'DRAFT'
+  /** A registered title: full information available. */
+  | 'REGISTERED';
+
+/** Why a mutation did not do what was asked. */
+export type UserErrorCode =
+  /** Unknown, private, or another organisation's case. */
+  | 'CASE_NOT_FOUND'
+  /** The charging account is at its credit limit; nothing was charged. */
+  | 'CREDIT_LIMIT_EXCEEDED'
+  /** A deed rule of the register (service-spec 4.11) that depends on register state was broken. */
+  | 'DEED_RULE_VIOLATION'
+  /** Not a charging account of the caller's organisation, or the wrong kind of account. */
+  | 'FAS_NOT_AUTHORISED'
+  /** A request with this idempotency key is still in progress; retry shortly. */
+  | 'IDEMPOTENCY_KEY_IN_USE'
+  /** This idempotency key was used before with different input. */
+  | 'IDEMPOTENCY_KEY_REUSED'
+  /** A limit or character-set rule of the spec was broken; `field` names the input. */
+  | 'INVALID_INPUT'
+  /** The request reached the register but no answer came back, so it may have been charged or created. It is never re-sent automatically: check before retrying with a new key. */
+  | 'OUTCOME_UNKNOWN'
+  /** The register's quota or rate limit was reached; retry after the time given. */
+  | 'RATE_LIMITED'
+  /** The security to discharge is not registered against the case title. */
+  | 'SECURITY_NOT_FOUND'
+  /** The register has no such title. */
+  | 'TITLE_NOT_FOUND'
+  /** The operation does not apply to a title of this status, e.g. details of a closed title. */
+  | 'TITLE_STATUS_NOT_SUPPORTED';
+
+export type TitleQueryVariables = Exact<{
+  titleNumber: string;
+}>;
+
+
+export type TitleQuery = { title: { titleNumber: string, status: TitleStatus, titleType: string | null, searchSheet: string | null, titleSheetUpdatedTo: string | null, right: { type: string | null, description: string | null, addresses: Array<{ name: string | null, number: number | null, street: string | null, town: string | null, postcode: string | null, uprn: string | null }> } | null, proprietorships: Array<{ considerationEntries: Array<{ dateOfEntry: string | null, dateOfRegistration: string | null, consideration: string | null }> }>, plans: Array<{ type: string | null, paperSize: number | null, description: string | null, lastUpdated: string | null }>, applications: Array<{ applicationNumber: string, applicationDate: string | null, type: { code: string, prettyPrint: string | null } | null }> } | null };
+
+export type TitleWithSecuritiesQueryVariables = Exact<{
+  titleNumber: string;
+}>;
+
+
+export type TitleWithSecuritiesQuery = { title: { titleNumber: string, status: TitleStatus, securities: Array<{ id: string, applicationType: string | null, specification: string | null, dateOfRegistration: string | null, source: string | null }> | null } | null };
+
+export type TitlesQueryVariables = Exact<{
+  titleNumbers: Array<string> | string;
+}>;
+
+
+export type TitlesQuery = { titles: Array<{ titleNumber: string, status: TitleStatus, securities: Array<{ id: string }> | null } | null> };
+
+export type CreditorsQueryVariables = Exact<{
+  query: string;
+}>;
+
+
+export type CreditorsQuery = { creditors: Array<{ designation: string, creditorCode: string }> };
+
+export type ReferenceListPathsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ReferenceListPathsQuery = { referenceListPaths: Array<string> };
+
+export type ReferenceListQueryVariables = Exact<{
+  path: string;
+  includeInactive?: boolean | null | undefined;
+}>;
+
+
+export type ReferenceListQuery = { referenceList: { path: string, name: string, description: string, items: Array<{ label: string, value: string | number, description: string | null, active: boolean, metadata: Record<string, unknown> | null }> } | null };
+
+export type PurchaseTitleDetailsMutationVariables = Exact<{
+  fas: string;
+  input: PurchaseTitleInput;
+}>;
+
+
+export type PurchaseTitleDetailsMutation = { purchaseTitleDetails: { details: { titleNumber: string, status: TitleStatus, right: { cadastralUnit: string | null, hectarageCode: number | null, addresses: Array<{ street: string | null, town: string | null }>, boundaryNotes: { planType: string | null, notes: Array<string> } | null, notes: Array<{ entryNo: number, text: string }>, schedules: Array<{ type: string | null, entries: Array<{ entryNo: number, subEntries: Array<{ realBurdens: string | null, benefittedProperty: string | null, burdenedProperty: string | null }> }> }> } | null, proprietorships: Array<{ entryNumber: number, description: string | null, details: Array<{ proprietors: Array<{ prettyPrint: string | null, name: { first: string | null, last: string | null, company: string | null } | null }> }>, considerationEntries: Array<{ consideration: string | null }> }>, securities: Array<{ entryNumber: number, specification: string | null, creditor: string | null, dateOfRegistration: string | null, notes: Array<string>, debtors: Array<{ prettyPrint: string | null }> }>, burdens: Array<{ partNumber: number, entries: Array<{ entryNumber: number, preamble: string | null, text: string | null, dateOfRecording: string | null }> }>, sharingPlots: Array<{ titleNumber: string, share: string | null }>, sharedPlots: Array<{ titleNumber: string, share: string | null }> } | null, charges: Array<{ status: string, productType: string | null, details: string | null, fee: string, fas: string, transactionNumber: string | null, reference: string | null }>, userErrors: Array<{ code: UserErrorCode, message: string, field: Array<string> | null }> } };
+
+export type PurchasePendingApplicationsMutationVariables = Exact<{
+  fas: string;
+  input: PurchaseTitleInput;
+}>;
+
+
+export type PurchasePendingApplicationsMutation = { purchasePendingApplications: { pendingApplications: { results: number, items: Array<{ applicationNumber: string, titleNumber: string | null, applicationDate: string | null, consideration: string | null, validFrom: string | null, validTo: string | null, type: { code: string, prettyPrint: string | null } | null, status: { code: string, prettyPrint: string | null } | null, subjects: Array<{ street: string | null, town: string | null }>, deeds: Array<{ type: { code: number | null, prettyPrint: string | null } | null }>, granters: Array<{ name: { last: string | null } | null }>, applicants: Array<{ name: { last: string | null } | null }> }> } | null, charges: Array<{ status: string, productType: string | null, fee: string, fas: string, transactionNumber: string | null, reference: string | null }>, userErrors: Array<{ code: UserErrorCode, message: string, field: Array<string> | null }> } };
+
+export type OrderTitleDocumentMutationVariables = Exact<{
+  fas: string;
+  input: OrderTitleDocumentInput;
+}>;
+
+
+export type OrderTitleDocumentMutation = { orderTitleDocument: { document: { documentId: string, titleNumber: string, expiresAt: string, downloadUrl: string } | null, charges: Array<{ status: string, productType: string | null, fee: string, fas: string, transactionNumber: string | null, reference: string | null }>, userErrors: Array<{ code: UserErrorCode, message: string, field: Array<string> | null }> } };
+
+export type PurchaseTitlePlansMutationVariables = Exact<{
+  fas: string;
+  input: PurchaseTitleInput;
+}>;
+
+
+export type PurchaseTitlePlansMutation = { purchaseTitlePlans: { plans: Array<{ planId: string, type: string | null, paperSize: number | null, description: string | null, lastUpdated: string | null, expiresAt: string, downloadUrl: string }>, charges: Array<{ status: string, productType: string | null, fee: string, fas: string, transactionNumber: string | null, reference: string | null }>, userErrors: Array<{ code: UserErrorCode, message: string, field: Array<string> | null }> } };
+
+export type CreateCaseMutationVariables = Exact<{
+  fas: string;
+  input: CreateCaseInput;
+}>;
+
+
+export type CreateCaseMutation = { createCase: { case: { id: string, reference: string, titleNumbers: Array<string> } | null, userErrors: Array<{ code: UserErrorCode, message: string, field: Array<string> | null }> } };
+
+export type AddDeedToCaseMutationVariables = Exact<{
+  input: AddDeedToCaseInput;
+}>;
+
+
+export type AddDeedToCaseMutation = { addDeedToCase: { deed: { id: string, caseId: string, deedType: DeedType } | null, userErrors: Array<{ code: UserErrorCode, message: string, field: Array<string> | null }> } };
+
+
+export const TitleDocument = {"__meta__":{"hash":"sha256:a8794302a29675985043cde7dd8c3913170d08b4611de307d37896b351e79dd2"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Title"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TitleNumber"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"title"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"titleNumber"},"value":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"titleType"}},{"kind":"Field","name":{"kind":"Name","value":"searchSheet"}},{"kind":"Field","name":{"kind":"Name","value":"titleSheetUpdatedTo"}},{"kind":"Field","name":{"kind":"Name","value":"right"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"addresses"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"street"}},{"kind":"Field","name":{"kind":"Name","value":"town"}},{"kind":"Field","name":{"kind":"Name","value":"postcode"}},{"kind":"Field","name":{"kind":"Name","value":"uprn"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"proprietorships"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"considerationEntries"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"dateOfEntry"}},{"kind":"Field","name":{"kind":"Name","value":"dateOfRegistration"}},{"kind":"Field","name":{"kind":"Name","value":"consideration"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"plans"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"paperSize"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"lastUpdated"}}]}},{"kind":"Field","name":{"kind":"Name","value":"applications"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"applicationNumber"}},{"kind":"Field","name":{"kind":"Name","value":"applicationDate"}},{"kind":"Field","name":{"kind":"Name","value":"type"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"prettyPrint"}}]}}]}}]}}]}}]} as unknown as DocumentNode<TitleQuery, TitleQueryVariables>;
+export const TitleWithSecuritiesDocument = {"__meta__":{"hash":"sha256:d806b6c76ce36e5bf773b0d93c429e23e5a35418bc729b0a573f74b2283b24d6"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TitleWithSecurities"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TitleNumber"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"title"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"titleNumber"},"value":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"securities"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"applicationType"}},{"kind":"Field","name":{"kind":"Name","value":"specification"}},{"kind":"Field","name":{"kind":"Name","value":"dateOfRegistration"}},{"kind":"Field","name":{"kind":"Name","value":"source"}}]}}]}}]}}]} as unknown as DocumentNode<TitleWithSecuritiesQuery, TitleWithSecuritiesQueryVariables>;
+export const TitlesDocument = {"__meta__":{"hash":"sha256:55a2220c3ddd3c3ffead97565654faff2f6212a951092c00a3bf4087b599df6a"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Titles"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"titleNumbers"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TitleNumber"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titles"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"titleNumbers"},"value":{"kind":"Variable","name":{"kind":"Name","value":"titleNumbers"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"securities"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]} as unknown as DocumentNode<TitlesQuery, TitlesQueryVariables>;
+export const CreditorsDocument = {"__meta__":{"hash":"sha256:62fab165e9cf908cdc1539283c7d69576ea3cea50adaf7ce7e84fa2d3aaccf02"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Creditors"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"query"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"creditors"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"query"},"value":{"kind":"Variable","name":{"kind":"Name","value":"query"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"designation"}},{"kind":"Field","name":{"kind":"Name","value":"creditorCode"}}]}}]}}]} as unknown as DocumentNode<CreditorsQuery, CreditorsQueryVariables>;
+export const ReferenceListPathsDocument = {"__meta__":{"hash":"sha256:b58c8a0d95f4351bc321bf8c7510fcba6d56738ef9a6ed9f6cba90b9ab80ef28"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ReferenceListPaths"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"referenceListPaths"}}]}}]} as unknown as DocumentNode<ReferenceListPathsQuery, ReferenceListPathsQueryVariables>;
+export const ReferenceListDocument = {"__meta__":{"hash":"sha256:0881f028636637f8efc248779ce1e07047c28b0f1c42e0e4526b186a3fcdb14c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ReferenceList"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"path"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"includeInactive"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"referenceList"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"path"},"value":{"kind":"Variable","name":{"kind":"Name","value":"path"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"items"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"includeInactive"},"value":{"kind":"Variable","name":{"kind":"Name","value":"includeInactive"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"active"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}}]}}]}}]}}]} as unknown as DocumentNode<ReferenceListQuery, ReferenceListQueryVariables>;
+export const PurchaseTitleDetailsDocument = {"__meta__":{"hash":"sha256:42437d10741248193684ea21f9cbaec9e2b139f002815f7519769f0b8f21844b"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PurchaseTitleDetails"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fas"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"FasNumber"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PurchaseTitleInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"purchaseTitleDetails"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fas"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fas"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"details"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"right"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cadastralUnit"}},{"kind":"Field","name":{"kind":"Name","value":"hectarageCode"}},{"kind":"Field","name":{"kind":"Name","value":"addresses"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"street"}},{"kind":"Field","name":{"kind":"Name","value":"town"}}]}},{"kind":"Field","name":{"kind":"Name","value":"boundaryNotes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"planType"}},{"kind":"Field","name":{"kind":"Name","value":"notes"}}]}},{"kind":"Field","name":{"kind":"Name","value":"notes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"entryNo"}},{"kind":"Field","name":{"kind":"Name","value":"text"}}]}},{"kind":"Field","name":{"kind":"Name","value":"schedules"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"entries"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"entryNo"}},{"kind":"Field","name":{"kind":"Name","value":"subEntries"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"realBurdens"}},{"kind":"Field","name":{"kind":"Name","value":"benefittedProperty"}},{"kind":"Field","name":{"kind":"Name","value":"burdenedProperty"}}]}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"proprietorships"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"entryNumber"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"details"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"proprietors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"first"}},{"kind":"Field","name":{"kind":"Name","value":"last"}},{"kind":"Field","name":{"kind":"Name","value":"company"}}]}},{"kind":"Field","name":{"kind":"Name","value":"prettyPrint"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"considerationEntries"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"consideration"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"securities"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"entryNumber"}},{"kind":"Field","name":{"kind":"Name","value":"specification"}},{"kind":"Field","name":{"kind":"Name","value":"creditor"}},{"kind":"Field","name":{"kind":"Name","value":"dateOfRegistration"}},{"kind":"Field","name":{"kind":"Name","value":"notes"}},{"kind":"Field","name":{"kind":"Name","value":"debtors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"prettyPrint"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"burdens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"partNumber"}},{"kind":"Field","name":{"kind":"Name","value":"entries"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"entryNumber"}},{"kind":"Field","name":{"kind":"Name","value":"preamble"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"dateOfRecording"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"sharingPlots"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"share"}}]}},{"kind":"Field","name":{"kind":"Name","value":"sharedPlots"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"share"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"charges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"productType"}},{"kind":"Field","name":{"kind":"Name","value":"details"}},{"kind":"Field","name":{"kind":"Name","value":"fee"}},{"kind":"Field","name":{"kind":"Name","value":"fas"}},{"kind":"Field","name":{"kind":"Name","value":"transactionNumber"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"field"}}]}}]}}]}}]} as unknown as DocumentNode<PurchaseTitleDetailsMutation, PurchaseTitleDetailsMutationVariables>;
+export const PurchasePendingApplicationsDocument = {"__meta__":{"hash":"sha256:7c399b5c9841392071701550545c1cf18dde2f8924e93bd9d23a2e9ecd5d6a40"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PurchasePendingApplications"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fas"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"FasNumber"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PurchaseTitleInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"purchasePendingApplications"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fas"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fas"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pendingApplications"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"results"}},{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"applicationNumber"}},{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"applicationDate"}},{"kind":"Field","name":{"kind":"Name","value":"type"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"prettyPrint"}}]}},{"kind":"Field","name":{"kind":"Name","value":"status"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"prettyPrint"}}]}},{"kind":"Field","name":{"kind":"Name","value":"consideration"}},{"kind":"Field","name":{"kind":"Name","value":"subjects"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"street"}},{"kind":"Field","name":{"kind":"Name","value":"town"}}]}},{"kind":"Field","name":{"kind":"Name","value":"deeds"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"prettyPrint"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"granters"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"last"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"applicants"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"last"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"validFrom"}},{"kind":"Field","name":{"kind":"Name","value":"validTo"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"charges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"productType"}},{"kind":"Field","name":{"kind":"Name","value":"fee"}},{"kind":"Field","name":{"kind":"Name","value":"fas"}},{"kind":"Field","name":{"kind":"Name","value":"transactionNumber"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"field"}}]}}]}}]}}]} as unknown as DocumentNode<PurchasePendingApplicationsMutation, PurchasePendingApplicationsMutationVariables>;
+export const OrderTitleDocumentDocument = {"__meta__":{"hash":"sha256:fcd00e2fa8fd2c464a5c69f264fe0b5e56c23c9dc50a2e1a6a5ea34bcf34864a"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OrderTitleDocument"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fas"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"FasNumber"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OrderTitleDocumentInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderTitleDocument"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fas"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fas"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"document"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"documentId"}},{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"downloadUrl"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"productType"}},{"kind":"Field","name":{"kind":"Name","value":"fee"}},{"kind":"Field","name":{"kind":"Name","value":"fas"}},{"kind":"Field","name":{"kind":"Name","value":"transactionNumber"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"field"}}]}}]}}]}}]} as unknown as DocumentNode<OrderTitleDocumentMutation, OrderTitleDocumentMutationVariables>;
+export const PurchaseTitlePlansDocument = {"__meta__":{"hash":"sha256:fb7527ba74fa386b2a54ba87d42b73a2f60ea52cacb8704f6ee466785ca555aa"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PurchaseTitlePlans"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fas"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"FasNumber"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PurchaseTitleInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"purchaseTitlePlans"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fas"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fas"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"plans"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"planId"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"paperSize"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"lastUpdated"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"downloadUrl"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"productType"}},{"kind":"Field","name":{"kind":"Name","value":"fee"}},{"kind":"Field","name":{"kind":"Name","value":"fas"}},{"kind":"Field","name":{"kind":"Name","value":"transactionNumber"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"field"}}]}}]}}]}}]} as unknown as DocumentNode<PurchaseTitlePlansMutation, PurchaseTitlePlansMutationVariables>;
+export const CreateCaseDocument = {"__meta__":{"hash":"sha256:82a9619904d2a65d217e5277707a8f05d155cc8607119c296cfa941b72d52233"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateCase"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fas"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"FasNumber"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateCaseInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createCase"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fas"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fas"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"case"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"titleNumbers"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"field"}}]}}]}}]}}]} as unknown as DocumentNode<CreateCaseMutation, CreateCaseMutationVariables>;
+export const AddDeedToCaseDocument = {"__meta__":{"hash":"sha256:115595fe4c17a43acc76102db11452d902dd33f4f109453f38b1a5271a859576"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AddDeedToCase"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"AddDeedToCaseInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"addDeedToCase"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deed"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"caseId"}},{"kind":"Field","name":{"kind":"Name","value":"deedType"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"field"}}]}}]}}]}}]} as unknown as DocumentNode<AddDeedToCaseMutation, AddDeedToCaseMutationVariables>;
