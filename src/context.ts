@@ -1,6 +1,7 @@
 /** The per-request context: who is calling, their register client, and fresh loaders. */
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
+import type { EventHub } from './events';
 import type { IdempotencyStore } from './idempotency/store';
 import { createLoaders, type Loaders } from './loaders';
 import type { CallOptions, RegisterClient } from './register';
@@ -15,6 +16,8 @@ export interface Services {
   inflight: Map<string, Promise<unknown>>;
   referenceLists: ReferenceListCache;
   concurrency: number;
+  /** Register calls, charges and idempotency outcomes, for metrics, logs and the quota guard. */
+  events: EventHub;
 }
 
 export interface Context {

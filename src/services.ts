@@ -1,6 +1,7 @@
 /** Builds the process-wide services from configuration; tests build them the same way. */
 import type { TenantConfig } from './config';
 import type { Services } from './context';
+import { EventHub } from './events';
 import { SqliteIdempotencyStore } from './idempotency/sqlite-store';
 import type { IdempotencyStore } from './idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from './register';
@@ -27,7 +28,15 @@ export interface RunningServices extends Services {
 const DAY = 24 * 60 * 60 * 1000;
 
 export function createServices(options: ServiceOptions): RunningServices {
-  const transport = new RegisterTransport({ baseUrl: options.registerBaseUrl, ...options.transport });
+  const events = new EventHub();
+  const transport = new RegisterTransport({
+    baseUrl: options.registerBaseUrl,
+    ...options.transport,
+    onCall: (call) => {
+      options.transport?.onCall?.(call);
+      events.emit('registerCall', call);
+    },
+  });
   const idempotency = options.idempotency ?? new SqliteIdempotencyStore(options.dataDir);
   // Records are kept at least 24 h (the promise to callers); older ones are purged hourly.
   const purge = () => void idempotency.purge(Date.now() - 2 * DAY).catch(() => undefined);
@@ -41,6 +50,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     inflight: new Map(),
     referenceLists: new ReferenceListCache(options.referenceListTtlMs ?? 60_000),
     concurrency: options.concurrency ?? 16,
+    events,
     async close() {
       clearInterval(purger);
       await transport.close();

@@ -8,13 +8,15 @@ import { createHash } from 'node:crypto';
 import { graphQLErrorFromRegister, userErrorFromRegister } from '../errors';
 import { RegisterError } from '../register';
 import type { UserError } from '../schema/user-error';
+import type { Context } from '../context';
+import type { ServiceEvents } from '../events';
 import type { IdempotencyRecord, IdempotencyStore } from './store';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };
 
+type Kind = ServiceEvents['idempotency']['outcome'];
+
 export interface IdempotentRun<T> {
-  store: IdempotencyStore;
-  scope: string;
   operation: string;
   idempotencyKey: string;
   /** The validated input, without the key: what "same input" means. */
@@ -23,8 +25,9 @@ export interface IdempotentRun<T> {
   inputErrors: UserError[];
   execute: () => Promise<T>;
   fieldFor?: (registerField: string) => string[] | undefined;
-  /** In-process waiters for a key being executed here (concurrent same-key requests). */
-  inflight: Map<string, Promise<unknown>>;
+}
+
+export interface IdempotencyOptions {
   /** How long a concurrent request waits for the first one before answering IN_USE. */
   waitMs?: number;
   /** In-progress records older than this are from a crashed process: outcome unknown. */
@@ -64,101 +67,119 @@ export function inputHash(operation: string, input: unknown): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function runIdempotent<T>(run: IdempotentRun<T>): Promise<Outcome<T>> {
-  const keyErrors = idempotencyKeyErrors(run.idempotencyKey);
-  const inputErrors = [...run.inputErrors, ...keyErrors];
-  if (inputErrors.length > 0) return { ok: false, userErrors: inputErrors };
+/** Runs `run` at most once per (tenant, idempotencyKey) and reports what happened. */
+export async function runIdempotent<T>(ctx: Context, run: IdempotentRun<T>, options: IdempotencyOptions = {}): Promise<Outcome<T>> {
+  const { outcome, kind } = await claimAndRun(ctx, run, options);
+  ctx.services.events.emit('idempotency', { tenant: ctx.tenant.id, operation: run.operation, outcome: kind });
+  if (kind === 'executed' && outcome.ok) {
+    const charges = (outcome.value as { charges?: unknown }).charges;
+    if (Array.isArray(charges) && charges.length > 0) {
+      ctx.services.events.emit('charges', { tenant: ctx.tenant.id, operation: run.operation, charges });
+    }
+  }
+  return outcome;
+}
 
+async function claimAndRun<T>(
+  ctx: Context,
+  run: IdempotentRun<T>,
+  options: IdempotencyOptions,
+): Promise<{ outcome: Outcome<T>; kind: Kind }> {
+  const inputErrors = [...run.inputErrors, ...idempotencyKeyErrors(run.idempotencyKey)];
+  if (inputErrors.length > 0) return { outcome: { ok: false, userErrors: inputErrors }, kind: 'invalid_input' };
+
+  const { idempotency: store, inflight } = ctx.services;
+  const scope = ctx.tenant.id;
+  const now = options.now ?? Date.now;
   const hash = inputHash(run.operation, run.input);
-  const flightKey = `${run.scope}\u0000${run.idempotencyKey}`;
-  const deadline = (run.now ?? Date.now)() + (run.waitMs ?? 30_000);
+  const flightKey = `${scope}\u0000${run.idempotencyKey}`;
+  const deadline = now() + (options.waitMs ?? 30_000);
 
   for (;;) {
-    const claim = await run.store.claim(run.scope, run.idempotencyKey, run.operation, hash);
+    const claim = await store.claim(scope, run.idempotencyKey, run.operation, hash);
     if (claim.claimed) {
-      const execution = execute(run);
-      run.inflight.set(flightKey, execution);
+      const execution = execute(store, scope, run);
+      inflight.set(flightKey, execution);
       try {
         return await execution;
       } finally {
-        run.inflight.delete(flightKey);
+        inflight.delete(flightKey);
       }
     }
-    const replay = replayOf<T>(claim.record, run, hash);
+    const replay = replayOf<T>(claim.record, run, hash, now() - (options.staleMs ?? 120_000));
     if (replay) return replay;
     // In progress elsewhere: wait for it here, or poll the shared store (another replica).
-    const local = run.inflight.get(flightKey);
+    const local = inflight.get(flightKey);
     if (local) await local.catch(() => undefined);
-    else if ((run.now ?? Date.now)() < deadline) await sleep(25);
+    else if (now() < deadline) await sleep(25);
     else {
-      return {
-        ok: false,
-        userErrors: [
-          {
-            code: 'IDEMPOTENCY_KEY_IN_USE',
-            message: 'A request with this idempotencyKey is still in progress; retry shortly.',
-            field: ['input', 'idempotencyKey'],
-          },
-        ],
-      };
+      const userErrors: UserError[] = [
+        {
+          code: 'IDEMPOTENCY_KEY_IN_USE',
+          message: 'A request with this idempotencyKey is still in progress; retry shortly.',
+          field: ['input', 'idempotencyKey'],
+        },
+      ];
+      return { outcome: { ok: false, userErrors }, kind: 'in_use' };
     }
   }
 }
 
-function replayOf<T>(record: IdempotencyRecord, run: IdempotentRun<T>, hash: string): Outcome<T> | undefined {
+function replayOf<T>(
+  record: IdempotencyRecord,
+  run: IdempotentRun<T>,
+  hash: string,
+  staleBefore: number,
+): { outcome: Outcome<T>; kind: Kind } | undefined {
   if (record.inputHash !== hash || record.operation !== run.operation) {
-    return {
-      ok: false,
-      userErrors: [
-        {
-          code: 'IDEMPOTENCY_KEY_REUSED',
-          message: 'This idempotencyKey was already used with different input; use a new key for a new request.',
-          field: ['input', 'idempotencyKey'],
-        },
-      ],
-    };
+    const userErrors: UserError[] = [
+      {
+        code: 'IDEMPOTENCY_KEY_REUSED',
+        message: 'This idempotencyKey was already used with different input; use a new key for a new request.',
+        field: ['input', 'idempotencyKey'],
+      },
+    ];
+    return { outcome: { ok: false, userErrors }, kind: 'key_reused' };
   }
-  const stale = record.state === 'in_progress' && (run.now ?? Date.now)() - record.updatedAt > (run.staleMs ?? 120_000);
+  const stale = record.state === 'in_progress' && record.updatedAt < staleBefore;
   if (record.state === 'outcome_unknown' || stale) {
-    return {
-      ok: false,
-      userErrors: [
-        {
-          code: 'OUTCOME_UNKNOWN',
-          message:
-            'An earlier request with this idempotencyKey was sent to the register but its answer was lost; it may have been charged or created. Check before retrying with a new key.',
-        },
-      ],
-    };
+    const userErrors: UserError[] = [
+      {
+        code: 'OUTCOME_UNKNOWN',
+        message:
+          'An earlier request with this idempotencyKey was sent to the register but its answer was lost; it may have been charged or created. Check before retrying with a new key.',
+      },
+    ];
+    return { outcome: { ok: false, userErrors }, kind: 'outcome_unknown' };
   }
   if ((record.state === 'succeeded' || record.state === 'failed_final') && record.outcome) {
-    return JSON.parse(record.outcome) as Outcome<T>;
+    return { outcome: JSON.parse(record.outcome) as Outcome<T>, kind: 'replayed' };
   }
   return undefined; // in progress (or retryable, reclaimed by the next claim)
 }
 
-async function execute<T>(run: IdempotentRun<T>): Promise<Outcome<T>> {
+async function execute<T>(store: IdempotencyStore, scope: string, run: IdempotentRun<T>): Promise<{ outcome: Outcome<T>; kind: Kind }> {
   let value: T;
   try {
     value = await run.execute();
   } catch (error) {
     const userError = userErrorFromRegister(error, run.fieldFor);
     if (error instanceof RegisterError && error.outcomeUnknown) {
-      await run.store.finish(run.scope, run.idempotencyKey, 'outcome_unknown');
-      return { ok: false, userErrors: [userError!] };
+      await store.finish(scope, run.idempotencyKey, 'outcome_unknown');
+      return { outcome: { ok: false, userErrors: [userError!] }, kind: 'outcome_unknown' };
     }
     if (userError && userError.code !== 'RATE_LIMITED') {
       const outcome: Outcome<T> = { ok: false, userErrors: [userError] };
-      await run.store.finish(run.scope, run.idempotencyKey, 'failed_final', JSON.stringify(outcome));
-      return outcome;
+      await store.finish(scope, run.idempotencyKey, 'failed_final', JSON.stringify(outcome));
+      return { outcome, kind: 'executed' };
     }
     // Answered without effect (rate limit, 5xx, breaker open, refused before sending): retryable.
-    await run.store.finish(run.scope, run.idempotencyKey, 'failed_retryable');
-    if (userError) return { ok: false, userErrors: [userError] };
+    await store.finish(scope, run.idempotencyKey, 'failed_retryable');
+    if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'executed' };
     if (error instanceof RegisterError) throw graphQLErrorFromRegister(error);
     throw error;
   }
   const outcome: Outcome<T> = { ok: true, value };
-  await run.store.finish(run.scope, run.idempotencyKey, 'succeeded', JSON.stringify(outcome));
-  return outcome;
+  await store.finish(scope, run.idempotencyKey, 'succeeded', JSON.stringify(outcome));
+  return { outcome, kind: 'executed' };
 }

@@ -68,10 +68,7 @@ builder.mutationFields((t) => ({
         ...userErrorsOf(CreateCaseRequest.safeParse(body), caseField),
         ...emailErrors(input.contactEmail, ['input', 'contactEmail']),
       ];
-      const outcome = await runIdempotent({
-        store: ctx.services.idempotency,
-        inflight: ctx.services.inflight,
-        scope: ctx.tenant.id,
+      const outcome = await runIdempotent(ctx, {
         operation: 'createCase',
         idempotencyKey: input.idempotencyKey,
         input: body,

@@ -60,10 +60,7 @@ export function runChargeable<T>(
 ): Promise<Outcome<T>> {
   const query = { fas, ...(input.reference != null ? { reference: input.reference } : {}) };
   const parsed = ChargeQuery.safeParse(query);
-  return runIdempotent({
-    store: ctx.services.idempotency,
-    inflight: ctx.services.inflight,
-    scope: ctx.tenant.id,
+  return runIdempotent(ctx, {
     operation,
     idempotencyKey: input.idempotencyKey,
     input: { fas, titleNumber: input.titleNumber, reference: input.reference ?? null, ...(extra.input as object) },

@@ -157,10 +157,7 @@ builder.mutationFields((t) => ({
         ...userErrorsOf(AddDeedRequest.safeParse(body), deedField),
         ...(input.notificationEmails ?? []).flatMap((e, i) => emailErrors(e, ['input', 'notificationEmails', String(i)])),
       ];
-      const outcome = await runIdempotent({
-        store: ctx.services.idempotency,
-        inflight: ctx.services.inflight,
-        scope: ctx.tenant.id,
+      const outcome = await runIdempotent(ctx, {
         operation: 'addDeedToCase',
         idempotencyKey: input.idempotencyKey,
         input: { caseId: input.caseId, ...body },
