@@ -1,0 +1,78 @@
+/** Nothing secret in errors or events: no client secret, token, Authorization value, URL or fas. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RegisterClient, type RegisterError } from '../../src/register/index';
+import { CLIENT_A, exposedText, registerError, rig, type Rig } from './helpers';
+
+let r: Rig;
+beforeAll(async () => {
+  r = await rig();
+});
+afterAll(async () => {
+  await r.close();
+});
+
+const FAS_VALUES = ['0877', '1234', '9999', '5555', '1877', '5877'];
+
+function assertClean(e: RegisterError, token: string | undefined) {
+  const text = exposedText(e);
+  expect(text).not.toContain('secret-a');
+  expect(text).not.toContain(Buffer.from('client-a:secret-a').toString('base64'));
+  expect(text).not.toMatch(/Bearer\s+(?!\[redacted\])\S/);
+  expect(text).not.toMatch(/https?:\/\//);
+  expect(text).not.toContain('?fas');
+  expect(text).not.toContain('fas=');
+  if (token) expect(text).not.toContain(token);
+  for (const fas of FAS_VALUES) expect(text).not.toMatch(new RegExp(`(?<![A-Za-z0-9])${fas}(?![0-9])`));
+}
+
+describe('redaction', () => {
+  it('keeps secrets, tokens, URLs and fas values out of every error', async () => {
+    const t = r.transport({ retry: { attempts: 1 } });
+    const c = r.client(t);
+    await c.titleSummary('MID1234');
+    const token = (c as unknown as { tokens: { current(): string | undefined } }).tokens.current();
+    expect(token).toBeTruthy();
+
+    const errors: RegisterError[] = [];
+    errors.push(await registerError(c.titleDetails('MID15313', { fas: '9999', reference: 'r1' })));
+    errors.push(await registerError(c.titleDetails('MID15313', { fas: '5555' })));
+    errors.push(await registerError(c.pendingApplications('ZZZ999', { fas: '0877' })));
+    errors.push(await registerError(c.titleDetails('MID15313', { fas: '12' })));
+    r.emu.faults.inject('titleDetails', { kind: 'reset' }, 1);
+    errors.push(await registerError(c.titleDetails('MID15313', { fas: '1234' })));
+    r.emu.faults.inject('titleDetails', { kind: 'hang' }, 1);
+    errors.push(await registerError(c.titleDetails('MID15313', { fas: '1234' })));
+    r.emu.faults.inject('titleDetails', { kind: 'malformed' }, 1);
+    errors.push(await registerError(c.titleDetails('MID15313', { fas: '1234' })));
+    r.emu.faults.inject('titleDetails', { kind: 'status', status: 500 }, 1);
+    errors.push(await registerError(c.titleDetails('MID15313', { fas: '1234' })));
+    errors.push(
+      await registerError(
+        c.createCase({ reference: 'x', agent: { fas: '5877', contactEmail: 'a@b.c', contactTelephone: '1' }, subjects: [{ type: 'REGISTERED', titleNumber: 'MID1234' }] }),
+      ),
+    );
+    errors.push(await registerError(new RegisterClient(t, { clientId: 'client-a', clientSecret: 'secret-a-wrong' }).titleSummary('MID1234')));
+
+    expect(errors.map((e) => e.code)).toEqual([
+      'CREDIT_LIMIT_EXCEEDED',
+      'FAS_NOT_AUTHORISED',
+      'TITLE_NOT_FOUND',
+      'INVALID_REQUEST',
+      'REGISTER_UNAVAILABLE',
+      'REGISTER_TIMEOUT',
+      'REGISTER_CONTRACT_ERROR',
+      'REGISTER_UNAVAILABLE',
+      expect.any(String),
+      'UNAUTHORISED',
+    ]);
+    for (const e of errors) assertClean(e, token);
+    // events carry route names only
+    for (const ev of r.events) expect(Object.keys(ev).sort()).toEqual(['attempt', 'durationMs', 'method', 'outcome', 'route', 'status']);
+  });
+
+  it('uses the client credentials over HTTP Basic for the token', async () => {
+    const c = new RegisterClient(r.transport(), { ...CLIENT_A });
+    await c.listPaths();
+    expect(r.emu.calls.count({ route: 'token', clientId: 'client-a', status: 200 })).toBeGreaterThan(0);
+  });
+});
