@@ -91,7 +91,8 @@ export class Api {
 }
 
 export const test = base.extend<{ emuOptions: EmulatorOptions; emu: Emulator; api: Api }>({
-  emuOptions: [{}, { option: true }],
+  // Override per describe block with `test.override({ emuOptions: {...} })`.
+  emuOptions: {},
   emu: async ({ emuOptions }, use) => {
     const emu = await startEmulator({ port: 0, ...emuOptions });
     await use(emu);
