@@ -71,6 +71,7 @@ const OrderTitleDocumentPayload = builder
 
 builder.mutationFields((t) => ({
   orderTitleDocument: t.field({
+    extensions: { chargeable: true },
     type: OrderTitleDocumentPayload,
     description: 'Order the title document PDF (chargeable for the parts requested).',
     args: {

@@ -79,6 +79,7 @@ const PurchasePendingApplicationsPayload = builder
 
 builder.mutationFields((t) => ({
   purchasePendingApplications: t.field({
+    extensions: { chargeable: true },
     type: PurchasePendingApplicationsPayload,
     description: 'All advance notices and pending applications of a registered or draft title (chargeable).',
     args: {

@@ -43,6 +43,7 @@ const PurchaseTitlePlansPayload = builder
 
 builder.mutationFields((t) => ({
   purchaseTitlePlans: t.field({
+    extensions: { chargeable: true },
     type: PurchaseTitlePlansPayload,
     description: 'Buy all plans of a registered title (chargeable; no charge when it has none).',
     args: {

@@ -192,6 +192,7 @@ const PurchaseTitleDetailsPayload = builder.objectRef<DetailsPayload>('PurchaseT
 
 builder.mutationFields((t) => ({
   purchaseTitleDetails: t.field({
+    extensions: { chargeable: true },
     type: PurchaseTitleDetailsPayload,
     description: 'Title details: proprietorship, consideration, securities, burdens (chargeable).',
     args: {

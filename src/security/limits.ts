@@ -1,0 +1,28 @@
+/** Abuse limits: every request is measured against these before any resolver runs. */
+export interface AbuseLimits {
+  /** Deepest selection nesting. The contract's deepest real path (title details → schedules → entries → sub-entries → field) needs 7. */
+  maxDepth: number;
+  /** Aliased fields per operation. */
+  maxAliases: number;
+  /** Lexical tokens per document. */
+  maxTokens: number;
+  /** Directives per operation. */
+  maxDirectives: number;
+  /** Estimated cost (see cost.ts): register calls weigh most, and every `titles` item counts. */
+  maxCost: number;
+  /** Characters of the GraphQL document. */
+  maxDocumentBytes: number;
+  /** Bytes of the HTTP request body. */
+  maxBodyBytes: number;
+}
+
+/** graphql-armor's defaults are depth 6, aliases 15, tokens 1000, directives 50, cost 5000. */
+export const DEFAULT_LIMITS: AbuseLimits = {
+  maxDepth: 7,
+  maxAliases: 15,
+  maxTokens: 1000,
+  maxDirectives: 50,
+  maxCost: 5000,
+  maxDocumentBytes: 16 * 1024,
+  maxBodyBytes: 64 * 1024,
+};

@@ -1,0 +1,100 @@
+/**
+ * The abuse-limit and hardening plugins of the Yoga server. Every limit is refused before any
+ * resolver runs (parse, validate or the start of execution), with a message naming it.
+ */
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import { Kind, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { costLimitError, operationCost } from './cost';
+import type { AbuseLimits } from './limits';
+import { oneChargeableMutationRule } from './one-chargeable-mutation';
+
+export interface HardeningOptions {
+  limits: AbuseLimits;
+  /** Production: no introspection and no "did you mean" field suggestions. */
+  introspection: boolean;
+  fieldSuggestions: boolean;
+}
+
+const tooLarge = (what: string, size: number, max: number) =>
+  createGraphQLError(`${what} is ${size} bytes; the limit is ${max}.`, {
+    extensions: { code: 'PAYLOAD_TOO_LARGE', http: { status: 413 } },
+  });
+
+/** Refuses oversized bodies from their Content-Length before Yoga reads them. */
+function bodySizePlugin(maxBodyBytes: number): Plugin {
+  return {
+    onRequestParse({ request }) {
+      if (request.method !== 'POST') return;
+      const length = request.headers.get('content-length');
+      if (length === null) {
+        throw createGraphQLError('A POST body needs a Content-Length header.', {
+          extensions: { code: 'LENGTH_REQUIRED', http: { status: 411 } },
+        });
+      }
+      if (Number(length) > maxBodyBytes) throw tooLarge('The request body', Number(length), maxBodyBytes);
+    },
+  };
+}
+
+function documentSizePlugin(maxDocumentBytes: number): Plugin {
+  return {
+    onParams({ params }) {
+      const size = params.query ? Buffer.byteLength(params.query, 'utf8') : 0;
+      if (size > maxDocumentBytes) throw tooLarge('The GraphQL document', size, maxDocumentBytes);
+    },
+  };
+}
+
+function costLimitPlugin(maxCost: number): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const fragments: Record<string, FragmentDefinitionNode> = {};
+      const operations: OperationDefinitionNode[] = [];
+      for (const definition of args.document.definitions) {
+        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+        else if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
+      }
+      const operation = args.operationName
+        ? operations.find((o) => o.name?.value === args.operationName)
+        : operations[0];
+      if (!operation) return;
+      const cost = operationCost(operation, fragments, (args.variableValues ?? {}) as Record<string, unknown>);
+      if (cost > maxCost) setResultAndStopExecution({ errors: [costLimitError(cost, maxCost)] });
+    },
+  };
+}
+
+function validationRulePlugin(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(oneChargeableMutationRule);
+    },
+  };
+}
+
+export function hardeningPlugins(options: HardeningOptions): Plugin[] {
+  const { limits } = options;
+  const armor = { exposeLimits: true, propagateOnRejection: true } as const;
+  const plugins: Plugin[] = [
+    useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-titlegraph-csrf'] }),
+    bodySizePlugin(limits.maxBodyBytes),
+    documentSizePlugin(limits.maxDocumentBytes),
+    maxTokensPlugin({ ...armor, n: limits.maxTokens }) as Plugin,
+    maxDepthPlugin({ ...armor, n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true }) as Plugin,
+    maxAliasesPlugin({ ...armor, n: limits.maxAliases }) as Plugin,
+    maxDirectivesPlugin({ ...armor, n: limits.maxDirectives }) as Plugin,
+    validationRulePlugin(),
+    costLimitPlugin(limits.maxCost),
+  ];
+  if (!options.fieldSuggestions) plugins.push(blockFieldSuggestionsPlugin() as Plugin);
+  if (!options.introspection) plugins.push(useDisableIntrospection());
+  return plugins;
+}
+

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app';
+import { REGISTER_CALL } from '../../src/security/cost';
+import { DEFAULT_LIMITS, type AbuseLimits } from '../../src/security/limits';
+import { startService } from '../service/harness';
+
+type Svc = Awaited<ReturnType<typeof startService>>;
+let svc: Svc;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.stop());
+
+function appWith(limits: Partial<AbuseLimits> = {}, more: { introspection?: boolean; fieldSuggestions?: boolean } = {}) {
+  return createApp(svc.services, { hardening: { limits: { ...DEFAULT_LIMITS, ...limits }, ...more } });
+}
+
+async function post(app: ReturnType<typeof createApp>, query: string, variables?: unknown, headers: Record<string, string> = {}) {
+  const response = await app.fetch('http://titlegraph.test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
+}
+
+/** Each limit: accepted at the limit, refused at limit + 1, and never a register call when refused. */
+async function refusedWithoutCalls(run: () => Promise<{ body: { errors?: { message: string }[] } }>, message: RegExp) {
+  svc.emulator.calls.reset();
+  const { body } = await run();
+  expect(body.errors?.map((e) => e.message).join('\n')).toMatch(message);
+  expect(svc.emulator.calls.count()).toBe(0);
+}
+
+/** Queries of an exact selection depth, along title → right → addresses. */
+const nested: Record<number, string> = {
+  1: '{ referenceListPaths }',
+  2: '{ title(titleNumber: "MID1234") { titleNumber } }',
+  3: '{ title(titleNumber: "MID1234") { right { description } } }',
+  4: '{ title(titleNumber: "MID1234") { right { addresses { street } } } }',
+};
+
+describe('abuse limits', () => {
+  it('depth: accepted at the limit, refused above it', async () => {
+    const app = appWith({ maxDepth: 3 });
+    expect((await post(app, nested[3]!)).body.errors).toBeUndefined();
+    await refusedWithoutCalls(() => post(app, nested[4]!), /depth limit of 3 exceeded/i);
+  });
+
+  it('depth: the default admits the deepest path of the contract (title details schedules)', async () => {
+    const app = appWith();
+    const deepest = `mutation { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "depth-${Date.now()}" }) { details { right { schedules { entries { subEntries { realBurdens } } } } } } }`;
+    expect((await post(app, deepest)).body.errors).toBeUndefined();
+  });
+
+  it('aliases', async () => {
+    const app = appWith({ maxAliases: 3 });
+    const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: referenceListPaths`).join(' ')} }`;
+    expect((await post(app, aliases(3))).body.errors).toBeUndefined();
+    await refusedWithoutCalls(() => post(app, aliases(4)), /Aliases limit of 3 exceeded/);
+  });
+
+  it('aliases: the default is graphql-armor\'s 15', async () => {
+    const app = appWith();
+    const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: referenceListPaths`).join(' ')} }`;
+    expect((await post(app, aliases(15))).body.errors).toBeUndefined();
+    await refusedWithoutCalls(() => post(app, aliases(16)), /Aliases limit of 15 exceeded/);
+  });
+
+  it('tokens', async () => {
+    const app = appWith({ maxTokens: 3 }); // `{`, `__typename`, `}`
+    expect((await post(app, '{ __typename }')).body.errors).toBeUndefined();
+    await refusedWithoutCalls(() => post(app, '{ __typename __typename }'), /Token limit of 3 exceeded/);
+  });
+
+  it('directives', async () => {
+    const app = appWith({ maxDirectives: 2 });
+    const withDirectives = (n: number) => `{ referenceListPaths ${'@include(if: true) '.repeat(n)} }`;
+    expect((await post(app, withDirectives(2))).body.errors?.some((e) => /Directives limit/.test(e.message))).toBeFalsy();
+    await refusedWithoutCalls(() => post(app, withDirectives(3)), /Directives limit of 2 exceeded/);
+  });
+
+  it('cost: every titles item counts', async () => {
+    const perTitle = REGISTER_CALL + 1; // the summary call plus `titleNumber`
+    const app = appWith({ maxCost: 1 + 3 * perTitle });
+    const query = 'query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber } }';
+    expect((await post(app, query, { n: ['BLK1', 'BLK2', 'BLK3'] })).body.errors).toBeUndefined();
+    await refusedWithoutCalls(() => post(app, query, { n: ['BLK1', 'BLK2', 'BLK3', 'BLK4'] }), /Query cost 45 exceeds the limit of 34/);
+  });
+
+  it('cost: the default admits 100 titles with their securities', async () => {
+    const query = 'query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber status securities { id } } }';
+    const n = Array.from({ length: 100 }, (_, i) => `BLK${i + 1}`);
+    const { body } = await post(appWith(), query, { n });
+    expect(body.errors).toBeUndefined();
+  });
+
+  it('document size', async () => {
+    const app = appWith({ maxDocumentBytes: 20 });
+    expect((await post(app, '{ __typename }'.padEnd(20, ' '))).body.errors).toBeUndefined();
+    await refusedWithoutCalls(() => post(app, '{ __typename }'.padEnd(21, ' ')), /The GraphQL document is 21 bytes; the limit is 20/);
+  });
+
+  it('request body size', async () => {
+    const app = appWith({ maxBodyBytes: 200 });
+    const body = (size: number) => JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(size - 49) } });
+    expect(body(200)).toHaveLength(200);
+    const ok = await app.fetch('http://t/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(200) });
+    expect(ok.status).toBe(200);
+    const tooBig = await app.fetch('http://t/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(201) });
+    expect(tooBig.status).toBe(413);
+  });
+});
+
+describe('one chargeable mutation per operation', () => {
+  const one = (alias: string) => `${alias}: purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "${alias}-${Date.now()}" }) { userErrors { code } }`;
+
+  it('accepts one, refuses two (aliases and fragments included) before anything is charged', async () => {
+    const app = appWith();
+    expect((await post(app, `mutation { ${one('a')} }`)).body.errors).toBeUndefined();
+    await refusedWithoutCalls(() => post(app, `mutation { ${one('a')} ${one('b')} }`), /at most one chargeable mutation; this one has 2 \(a, b\)/);
+    await refusedWithoutCalls(
+      () => post(app, `mutation { ...F ${one('c')} } fragment F on Mutation { ${one('d')} }`),
+      /at most one chargeable mutation/,
+    );
+  });
+
+  it('does not count free mutations', async () => {
+    const app = appWith();
+    const query = `mutation { ${one('a')} c: createCase(fas: "1877", input: { reference: "x", contactEmail: "a@b.example", contactTelephone: "1", titleNumbers: ["MID1234"], idempotencyKey: "c-${Date.now()}" }) { userErrors { code } } }`;
+    expect((await post(app, query)).body.errors).toBeUndefined();
+  });
+});
+
+describe('transport hardening', () => {
+  it('has no HTTP batching', async () => {
+    const response = await appWith().fetch('http://t/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]),
+    });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('refuses a GET query without a CSRF header, accepts it with one', async () => {
+    const app = appWith();
+    const url = `http://t/graphql?query=${encodeURIComponent('{ __typename }')}`;
+    expect((await app.fetch(url)).status).toBe(403);
+    expect((await app.fetch(url, { headers: { 'x-graphql-yoga-csrf': '1' } })).status).toBe(200);
+  });
+
+  it('refuses mutations over GET', async () => {
+    const query = `mutation { createCase(fas: "1877", input: { reference: "x", contactEmail: "a@b.example", contactTelephone: "1", titleNumbers: ["MID1234"], idempotencyKey: "get" }) { userErrors { code } } }`;
+    svc.emulator.calls.reset();
+    const response = await appWith().fetch(`http://t/graphql?query=${encodeURIComponent(query)}`, { headers: { 'x-graphql-yoga-csrf': '1' } });
+    expect(response.status).toBe(405);
+    expect(svc.emulator.calls.count()).toBe(0);
+  });
+
+  it('in production mode: no introspection, no field suggestions', async () => {
+    const prod = appWith({}, { introspection: false, fieldSuggestions: false });
+    const introspection = await post(prod, '{ __schema { queryType { name } } }');
+    expect(introspection.body.errors?.[0]?.message).toMatch(/introspection/i);
+    const typo = await post(prod, '{ titel(titleNumber: "MID1234") { titleNumber } }');
+    expect(typo.body.errors?.[0]?.message).not.toMatch(/Did you mean/);
+    const dev = await post(appWith(), '{ titel(titleNumber: "MID1234") { titleNumber } }');
+    expect(dev.body.errors?.[0]?.message).toMatch(/Did you mean "title"/);
+  });
+});
