@@ -72,7 +72,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       count: (filter?: Parameters<Ledger['count']>[0]) => ledger.count(filter),
     },
     calls: {
-      list: () => store.calls,
+      list: () => store.calls.slice(),
       count: (filter?: Parameters<Store['countCalls']>[0]) => store.countCalls(filter),
       reset: () => {
         store.calls.length = 0;
