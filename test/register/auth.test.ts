@@ -1,7 +1,7 @@
 /** Tokens: single-flight, refresh before expiry, one refresh on a 401, bad credentials. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RegisterClient } from '../../src/register/index';
-import { CLIENT_A, exposedText, registerError, rig, type Rig } from './helpers';
+import { CALM, CLIENT_A, exposedText, registerError, rig, type Rig } from './helpers';
 
 let r: Rig;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ const tokenCalls = () => r.emu.calls.count({ route: 'token' });
 
 describe('token cache', () => {
   it('100 concurrent calls on a cold cache make exactly one token call', async () => {
-    const c = r.client(r.transport());
+    const c = r.client(r.transport(CALM));
     const results = await Promise.all(Array.from({ length: 100 }, () => c.titleSummary('MID1234')));
     expect(results.every((x) => x.data.titleNumber === 'MID1234')).toBe(true);
     expect(tokenCalls()).toBe(1);
@@ -29,7 +29,7 @@ describe('token cache', () => {
   });
 
   it('reuses the token, and refreshes it once less than 30 s of its life remains', async () => {
-    const c = r.client(r.transport());
+    const c = r.client(r.transport(CALM));
     await c.titleSummary('MID1234');
     r.emu.clock.advance(200_000);
     await c.titleSummary('MID1234');
@@ -42,7 +42,7 @@ describe('token cache', () => {
 
   it('on a 401 refreshes once and re-sends the GET', async () => {
     // a client on the local clock: the register's clock jumps, so its token expires unseen
-    const c = new RegisterClient(r.transport(), { ...CLIENT_A });
+    const c = new RegisterClient(r.transport(CALM), { ...CLIENT_A });
     await c.titleSummary('MID1234');
     r.emu.clock.advance(301_000);
     const res = await c.titleSummary('MID15313');
@@ -58,7 +58,7 @@ describe('token cache', () => {
   });
 
   it('on a 401 re-sends a POST once too (it was not executed)', async () => {
-    const c = new RegisterClient(r.transport(), { ...CLIENT_A });
+    const c = new RegisterClient(r.transport(CALM), { ...CLIENT_A });
     await c.titleSummary('MID1234');
     r.emu.clock.advance(301_000);
     const created = await c.createCase({
@@ -72,7 +72,7 @@ describe('token cache', () => {
   });
 
   it('a second 401 is UNAUTHORISED, after exactly one refresh', async () => {
-    const c = r.client(r.transport());
+    const c = r.client(r.transport(CALM));
     r.emu.faults.inject('titleSummary', { kind: 'status', status: 401 }, 5);
     const e = await registerError(c.titleSummary('MID1234'));
     expect(e).toMatchObject({ status: 401, code: 'UNAUTHORISED', route: 'titleSummary' });
@@ -81,7 +81,7 @@ describe('token cache', () => {
   });
 
   it('wrong credentials: 401 from the token route is UNAUTHORISED, secret never shown', async () => {
-    const c = r.client(r.transport(), { clientId: 'client-a', clientSecret: 'not-the-secret' });
+    const c = r.client(r.transport(CALM), { clientId: 'client-a', clientSecret: 'not-the-secret' });
     const e = await registerError(c.titleSummary('MID1234'));
     expect(e).toMatchObject({ status: 401, code: 'UNAUTHORISED', route: 'token', outcomeUnknown: false });
     expect(exposedText(e)).not.toContain('not-the-secret');
@@ -90,7 +90,7 @@ describe('token cache', () => {
   });
 
   it('tokens are per client (tenant)', async () => {
-    const t = r.transport();
+    const t = r.transport(CALM);
     await r.client(t).titleSummary('MID1234');
     await r.client(t).titleSummary('MID1234');
     expect(tokenCalls()).toBe(2);

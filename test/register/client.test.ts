@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CASE_ID_PATTERN } from '../../src/register/rules';
 import type { RegisterClient } from '../../src/register/index';
-import { CLIENT_B, readAll, registerError, rig, type Rig } from './helpers';
+import { CALM, CLIENT_B, readAll, registerError, rig, type Rig } from './helpers';
 
 let r: Rig;
 let a: RegisterClient;
@@ -10,7 +10,7 @@ let b: RegisterClient;
 
 beforeAll(async () => {
   r = await rig();
-  const t = r.transport();
+  const t = r.transport(CALM);
   a = r.client(t);
   b = r.client(t, CLIENT_B);
 });

@@ -6,10 +6,13 @@ import { RegisterClient, RegisterError, RegisterTransport, type RegisterCallEven
 export const CLIENT_A = { clientId: 'client-a', clientSecret: 'secret-a' } as const;
 export const CLIENT_B = { clientId: 'client-b', clientSecret: 'secret-b' } as const;
 
+/** Generous timeouts for tests without faults: a loaded CI box must not turn them into retries. */
+export const CALM: Partial<RegisterTransportOptions> = { timeouts: { headersMs: 5000, bodyMs: 5000, deadlineMs: 10_000 } };
+
 /** Small timeouts so that fault tests stay fast. */
 export const FAST: Omit<RegisterTransportOptions, 'baseUrl'> = {
   connections: 16,
-  timeouts: { connectMs: 500, headersMs: 300, bodyMs: 1000, deadlineMs: 3000 },
+  timeouts: { connectMs: 1000, headersMs: 500, bodyMs: 1000, deadlineMs: 4000 },
   retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
   breaker: { failureThreshold: 5, openMs: 300 },
 };
