@@ -37,6 +37,10 @@ function readBody(req: IncomingMessage): Promise<string> {
     });
     req.on('end', () => (size > MAX_BODY ? reject(new ApiError(400, 'INVALID_REQUEST', 'body: must be at most 1 MiB', 'body')) : resolve(Buffer.concat(chunks).toString('utf8'))));
     req.on('error', reject);
+    // A client that goes away mid-body: settle (the answer goes nowhere anyway).
+    req.on('close', () => {
+      if (!req.complete) reject(new ApiError(400, 'INVALID_REQUEST', 'body: the request was aborted', 'body'));
+    });
   });
 }
 
@@ -47,7 +51,7 @@ function errorReply(e: unknown): Reply {
 }
 
 /** Everything a /v1 route does after routing: auth, quota, body, handler. Never throws. */
-async function process(deps: ServerDeps, route: RouteDef, params: Record<string, string>, req: IncomingMessage, query: URLSearchParams, bodyText: string, now: Date, who: { caller?: Caller }): Promise<Reply> {
+async function processCall(deps: ServerDeps, route: RouteDef, params: Record<string, string>, req: IncomingMessage, query: URLSearchParams, bodyText: string, now: Date, who: { caller?: Caller }): Promise<Reply> {
   const { env } = deps;
   try {
     if (route.name === 'openapi') return { status: 200, json: openApiDocument(deps.baseUrl()) };
@@ -126,7 +130,7 @@ export function createEmulatorServer(deps: ServerDeps): { server: Server; socket
       return applyFault(fault, res, route.name, undefined);
     }
 
-    const reply = bodyError ? errorReply(bodyError) : await process(deps, route, match.params, req, url.searchParams, bodyText, now, who);
+    const reply = bodyError ? errorReply(bodyError) : await processCall(deps, route, match.params, req, url.searchParams, bodyText, now, who);
     if (!fault) return finish(route.name, reply, who.caller);
 
     if (env.options.latencyMs > 0) await sleep(env.options.latencyMs);
