@@ -3,16 +3,16 @@
  * calls the register through a shared RegisterTransport. Knows HTTP, nothing of GraphQL.
  * Every URL comes from ROUTES + buildPath, every JSON response is parsed with wire schemas.
  */
-import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { ROUTES, type RouteDef } from './routes';
 import * as wire from './wire';
 import type { RegisterTransport } from './http';
 import { TokenCache, type TokenCacheOptions } from './token-cache';
 import { exchange, type AuthProvider, type CallOptions, type ExchangeSpec } from './exchange';
-import { header, parseContentDispositionFilename, parseContentLength, readJson, discard, type RawResponse } from './responses';
+import { discard, header, readDownload, readJson, type RawResponse, type RegisterDownload } from './responses';
 
 export type { CallOptions } from './exchange';
+export type { RegisterDownload } from './responses';
 
 export interface RegisterCredentials {
   clientId: string;
@@ -21,15 +21,6 @@ export interface RegisterCredentials {
 
 /** Optional tuning of a client; `now` lets tests share the emulator's clock. */
 export type RegisterClientOptions = TokenCacheOptions;
-
-/** A streamed download: the body is NEVER buffered. Consume or cancel it, or the socket stays busy. */
-export interface RegisterDownload {
-  status: number;
-  contentType: string;
-  contentLength?: number;
-  filename?: string;
-  body: ReadableStream<Uint8Array>;
-}
 
 export interface ListBodies {
   basic: wire.BasicList;
@@ -165,18 +156,7 @@ export class RegisterClient {
       params,
       opts,
       accept: 'application/pdf, application/json;q=0.5',
-      read: async (res) => {
-        const contentLength = parseContentLength(header(res.headers, 'content-length'));
-        const filename = parseContentDispositionFilename(header(res.headers, 'content-disposition'));
-        const body = Readable.toWeb(res.body) as unknown as ReadableStream<Uint8Array>;
-        return {
-          status: res.status,
-          contentType: header(res.headers, 'content-type') ?? 'application/octet-stream',
-          ...(contentLength !== undefined ? { contentLength } : {}),
-          ...(filename !== undefined ? { filename } : {}),
-          body,
-        };
-      },
+      read: (res) => readDownload(res, route.name),
     });
   }
 

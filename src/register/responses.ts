@@ -4,6 +4,7 @@
  * into an error message.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ErrorBody } from './wire';
@@ -107,4 +108,68 @@ export function parseContentDispositionFilename(value: string | undefined): stri
 export function parseContentLength(value: string | undefined): number | undefined {
   if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
   return Number(value.trim());
+}
+
+/** A streamed download: the body is NEVER buffered. Consume or cancel it, or the socket stays busy. */
+export interface RegisterDownload {
+  status: number;
+  contentType: string;
+  contentLength?: number;
+  filename?: string;
+  body: ReadableStream<Uint8Array>;
+}
+
+const PDF_MAGIC = '%PDF-';
+
+/**
+ * Hands the body over as a web stream without buffering it. Only the first few bytes are read
+ * up front: a body labelled application/pdf must start with `%PDF-`, or the call is a
+ * REGISTER_CONTRACT_ERROR (other media types, e.g. plan images, pass unchecked).
+ */
+export async function readDownload(res: RawResponse, route: string): Promise<RegisterDownload> {
+  const contentType = header(res.headers, 'content-type') ?? 'application/octet-stream';
+  const contentLength = parseContentLength(header(res.headers, 'content-length'));
+  const filename = parseContentDispositionFilename(header(res.headers, 'content-disposition'));
+  const source = (Readable.toWeb(res.body) as unknown as ReadableStream<Uint8Array>).getReader();
+
+  const head: Uint8Array[] = [];
+  if (/^application\/pdf\b/i.test(contentType)) {
+    let size = 0;
+    while (size < PDF_MAGIC.length) {
+      const { done, value } = await source.read();
+      if (done) break;
+      head.push(value);
+      size += value.byteLength;
+    }
+    if (Buffer.concat(head).subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {
+      await source.cancel().catch(() => undefined);
+      throw contractError(route, res.status, 'download labelled application/pdf is not a PDF');
+    }
+  }
+
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const peeked = head.shift();
+        if (peeked) {
+          controller.enqueue(peeked);
+          return;
+        }
+        const { done, value } = await source.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel(reason) {
+        return source.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return {
+    status: res.status,
+    contentType,
+    ...(contentLength !== undefined ? { contentLength } : {}),
+    ...(filename !== undefined ? { filename } : {}),
+    body,
+  };
 }

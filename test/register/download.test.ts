@@ -57,6 +57,12 @@ describe('downloads', () => {
     expect(await registerError(c.downloadDocument('mid15313', documentId))).toMatchObject({ status: 400, code: 'INVALID_TITLE_NUMBER' });
   });
 
+  it('a body labelled PDF that is not one is a REGISTER_CONTRACT_ERROR', async () => {
+    r.emu.faults.inject('downloadDocument', { kind: 'malformed' }, 1);
+    const e = await registerError(c.downloadDocument('MID15313', documentId));
+    expect(e).toMatchObject({ status: 200, code: 'REGISTER_CONTRACT_ERROR', route: 'downloadDocument' });
+  });
+
   it('a download is retried on 503 before any byte is handed over', async () => {
     r.emu.faults.inject('downloadDocument', { kind: 'status', status: 503 }, 1);
     const dl = await c.downloadDocument('MID15313', documentId);
