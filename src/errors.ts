@@ -13,7 +13,8 @@
  * | SECURITY_NOT_FOUND (404)             | SECURITY_NOT_FOUND          | input.securityId          | —                                 |
  * | DEED_RULE_VIOLATION (422)            | DEED_RULE_VIOLATION         | from the register's field | —                                 |
  * | TOO_MANY_REQUESTS (429)              | RATE_LIMITED                | —                         | RATE_LIMITED (+ retryAfterSeconds)|
- * | sent, no answer (timeout, reset)     | OUTCOME_UNKNOWN             | —                         | REGISTER_TIMEOUT / _UNAVAILABLE   |
+ * | sent, no answer (timeout, reset), or | OUTCOME_UNKNOWN             | —                         | REGISTER_TIMEOUT / _UNAVAILABLE   |
+ * |   a 2xx whose body breaks the schema |                             |                           |                                   |
  * | UNAUTHORISED (401 after one refresh) | top-level REGISTER_AUTH_FAILED                                                  |
  * | 5xx, network, breaker open           | top-level REGISTER_UNAVAILABLE                                                  |
  * | timeout before sending / on a GET    | top-level REGISTER_TIMEOUT                                                      |
@@ -38,6 +39,15 @@ const BUSINESS: Record<string, { code: UserErrorCode; field?: string[] }> = {
 };
 
 /**
+ * True when the register may have carried out the request although we cannot read its
+ * answer: sent without a reply (timeout, reset), or a success status with a body that breaks
+ * the wire contract. Such a mutation must never be re-sent.
+ */
+export function effectMayHaveHappened(error: RegisterError): boolean {
+  return error.outcomeUnknown || (error.code === 'REGISTER_CONTRACT_ERROR' && error.status >= 200 && error.status < 300);
+}
+
+/**
  * The userError for a register error that is a business outcome, or undefined for a transport
  * failure (which becomes a top-level error). `fieldFor` translates a register field path (e.g.
  * `agent.contactEmail`) into the GraphQL input path.
@@ -47,7 +57,7 @@ export function userErrorFromRegister(
   fieldFor: (registerField: string) => string[] | undefined = () => undefined,
 ): UserError | undefined {
   if (!(error instanceof RegisterError)) return undefined;
-  if (error.outcomeUnknown) {
+  if (effectMayHaveHappened(error)) {
     return {
       code: 'OUTCOME_UNKNOWN',
       message:

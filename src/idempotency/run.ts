@@ -5,7 +5,7 @@
  * outcome-unknown and is never re-sent.
  */
 import { createHash } from 'node:crypto';
-import { graphQLErrorFromRegister, userErrorFromRegister } from '../errors';
+import { effectMayHaveHappened, graphQLErrorFromRegister, userErrorFromRegister } from '../errors';
 import { RegisterError } from '../register';
 import type { UserError } from '../schema/user-error';
 import type { Context } from '../context';
@@ -164,7 +164,7 @@ async function execute<T>(store: IdempotencyStore, scope: string, run: Idempoten
     value = await run.execute();
   } catch (error) {
     const userError = userErrorFromRegister(error, run.fieldFor);
-    if (error instanceof RegisterError && error.outcomeUnknown) {
+    if (error instanceof RegisterError && effectMayHaveHappened(error)) {
       await store.finish(scope, run.idempotencyKey, 'outcome_unknown');
       return { outcome: { ok: false, userErrors: [userError!] }, kind: 'outcome_unknown' };
     }
