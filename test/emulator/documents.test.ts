@@ -1,5 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
-import { describe, expect, NOON_ISH, test, type Api } from './fixtures';
+import { describe, expect, NOON_ISH, pdfText, test, type Api } from './fixtures';
 
 async function order(api: Api, body: unknown = { titleSheet: { include: true, preambles: 'INLINE' } }, client: 'client-a' | 'client-b' = 'client-a') {
   const r = await api.post(`/titles/MID15313/documents?fas=${client === 'client-b' ? '5555' : '0877'}`, body, { client });
@@ -26,6 +26,10 @@ describe('title documents', () => {
     const pdf = await PDFDocument.load(a.bytes);
     expect(pdf.getPageCount()).toBeGreaterThanOrEqual(1);
     expect(pdf.getTitle()).toContain('MID15313');
+    const text = pdfText(a.bytes);
+    expect(text).toContain('Title number MID15313');
+    expect(text).toMatch(/1\. Feu Disposition by the Marquess of Lothian/); // preamble inline
+    expect(text).not.toContain('Annex: preambles');
   });
 
   test('the document holds the parts asked for', async ({ api }) => {
@@ -33,8 +37,18 @@ describe('title documents', () => {
     const apps = (await api.get(`/titles/MID15313/documents/${await order(api, { applications: { include: true } })}`)).bytes;
     const both = (await api.get(`/titles/MID15313/documents/${await order(api, { titleSheet: { include: true }, applications: { include: true } })}`)).bytes;
     for (const b of [sheet, apps, both]) expect(isPdf(b)).toBe(true);
-    expect(both.length).toBeGreaterThan(sheet.length);
-    expect(sheet.length).toBeGreaterThan(apps.length);
+    const [s, a, b] = [pdfText(sheet), pdfText(apps), pdfText(both)];
+    for (const section of ['A. Property section', 'B. Proprietorship section', 'C. Securities section', 'D. Burdens section']) {
+      expect(s).toContain(section);
+      expect(b).toContain(section);
+      expect(a).not.toContain(section);
+    }
+    expect(s).toContain('Annex: preambles'); // preambles not asked inline
+    expect(a).toContain('Advance notices and pending applications');
+    expect(a).toContain('MID24A018833');
+    expect(b).toContain('MID24N004417');
+    expect(s).not.toContain('MID24A018833');
+    expect(s).toContain('£245,000');
   });
 
   test('IDs are bound to the client: client-a2 (same organisation) and client-b get 404', async ({ api, emu }) => {
@@ -96,6 +110,8 @@ describe('plans', () => {
     expect(isPdf(a.bytes) && isPdf(b.bytes)).toBe(true);
     expect(Buffer.compare(a.bytes, b.bytes)).not.toBe(0);
     expect((await PDFDocument.load(a.bytes)).getPageCount()).toBe(1);
+    expect(pdfText(a.bytes)).toMatch(/MID15313[\s\S]*Title plan[\s\S]*Scale 1:\d+/);
+    expect(pdfText(b.bytes)).toContain('Supplementary plan');
     // Bytes are stable across downloads and across purchases.
     const again = (await api.post('/titles/MID15313/plans?fas=0877')).json.plans[0].planId as string;
     expect(again).not.toBe(p1!.planId);

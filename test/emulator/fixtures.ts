@@ -1,7 +1,8 @@
 /**
  * Test fixtures for the emulator: a fresh emulator on port 0 per test (options overridable with
- * `test.scoped({ emuOptions })`) and a small HTTP helper that speaks to it over real HTTP.
+ * `test.override({ emuOptions })`) and a small HTTP helper that speaks to it over real HTTP.
  */
+import { inflateSync } from 'node:zlib';
 import { test as base } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index';
 
@@ -120,3 +121,26 @@ export const LATIN1_BOUNDARIES = [
   ['U+00AE', '\u00AE', true],
   ['U+00FF', '\u00FF', true],
 ] as const;
+
+/** The text drawn on a pdf-lib PDF: inflates the content streams and decodes the hex strings. */
+export function pdfText(bytes: Uint8Array): string {
+  const raw = Buffer.from(bytes);
+  const out: string[] = [];
+  let at = 0;
+  for (;;) {
+    const start = raw.indexOf('stream\n', at);
+    if (start < 0) break;
+    const end = raw.indexOf('\nendstream', start);
+    if (end < 0) break;
+    const data = raw.subarray(start + 7, end);
+    let content: string;
+    try {
+      content = inflateSync(data).toString('latin1');
+    } catch {
+      content = data.toString('latin1');
+    }
+    for (const m of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) out.push(Buffer.from(m[1]!, 'hex').toString('latin1'));
+    at = end + 10;
+  }
+  return out.join('\n');
+}

@@ -44,9 +44,11 @@ describe('daily quota per organisation per London day', () => {
 
 describe('default quota', () => {
   test.override({ emuOptions: { now: () => NOON_ISH } });
-  test('allows 2000 calls a day', async ({ api, emu }) => {
-    await Promise.all(Array.from({ length: 40 }, () => api.get('/ref')));
-    expect(emu.state.quotaUsed('ORG-A')).toBe(40);
-    expect(emu.calls.count({ route: 'listPaths', status: 200 })).toBe(40);
+  test('allows 2000 calls a day, then 429', async ({ api, emu }) => {
+    await api.tokenFor('client-a');
+    for (let batch = 0; batch < 20; batch++) await Promise.all(Array.from({ length: 100 }, () => api.get('/ref')));
+    expect(emu.state.quotaUsed('ORG-A')).toBe(2000);
+    expect(emu.calls.count({ route: 'listPaths', status: 200 })).toBe(2000);
+    expect((await api.get('/ref')).status).toBe(429);
   });
 });
