@@ -169,6 +169,7 @@ export class RegisterClient {
       ...rest,
       route,
       auth: this.bearer,
+      tenant: this.credentials.clientId,
       sensitive: () => [this.credentials.clientSecret, this.basicHeader, this.tokens.current(), fas],
     });
   }
@@ -180,6 +181,7 @@ export class RegisterClient {
       route,
       query: { grant_type: 'client_credentials' },
       auth: { authorize: async () => ({ header: this.basicHeader }) },
+      tenant: this.credentials.clientId,
       read: (r) => readJson(r, route.name, route.response),
       sensitive: () => [this.credentials.clientSecret, this.basicHeader],
     });

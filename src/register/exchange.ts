@@ -30,6 +30,8 @@ export interface ExchangeSpec<T> {
   headers?: Record<string, string>;
   accept?: string;
   auth: AuthProvider;
+  /** The tenant (API client id) for events; never sent anywhere. */
+  tenant?: string;
   /** Statuses besides 2xx handed to `read` (e.g. 304). */
   alsoOk?: readonly number[];
   /** Reads a success response; may throw a REGISTER_CONTRACT_ERROR. */
@@ -108,7 +110,16 @@ export async function exchange<T>(t: RegisterTransport, spec: ExchangeSpec<T>): 
     // 2. circuit breaker
     const ticket = t.breaker.acquire();
     const event = (status: number, outcome: RegisterCallEvent['outcome'], started: number) =>
-      t.emit({ route: routeName, method: route.method, status, durationMs: performance.now() - started, attempt: n, outcome });
+      t.emit({
+        route: routeName,
+        method: route.method,
+        status,
+        durationMs: performance.now() - started,
+        attempt: n,
+        outcome,
+        ...(spec.tenant !== undefined ? { tenant: spec.tenant } : {}),
+        ...(spec.opts?.requestId !== undefined ? { requestId: spec.opts.requestId } : {}),
+      });
     if (!ticket) {
       event(0, 'circuit_open', performance.now());
       return { failure: fail({ status: 0, route: routeName, code: C.circuitOpen, detail: 'circuit breaker is open' }, false) };

@@ -17,6 +17,10 @@ export interface RegisterCallEvent {
   /** 1-based attempt number within the call. */
   attempt: number;
   outcome: 'ok' | 'http_error' | 'timeout' | 'network' | 'contract' | 'circuit_open';
+  /** The API client (tenant) the call was made for. */
+  tenant?: string;
+  /** The caller's request id, when the call served a request. */
+  requestId?: string;
 }
 
 export interface RegisterTransportOptions {
