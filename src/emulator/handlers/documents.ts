@@ -2,8 +2,6 @@
 import { OrderDocumentRequest } from '../../register/wire';
 import { ApiError, invalidRequest } from '../errors';
 import { jsonReply, type Handler, type RequestContext } from '../context';
-import { padPdf, renderPlan } from '../pdf-plan';
-import { renderTitleDocument } from '../pdf';
 import { findTitle } from '../seed';
 import type { PdfBody } from '../store';
 import type { ProductType } from '../types';
@@ -90,12 +88,14 @@ async function download(ctx: RequestContext, kind: 'document' | 'plan', id: stri
   let body: PdfBody;
   if (kind === 'document') {
     body = await ctx.env.store.pdf(file.id, async () => ({
-      bytes: await renderTitleDocument(title, file.parts!, file.issuedAt, file.reference),
+      bytes: await (await import('../pdf')).renderTitleDocument(title, file.parts!, file.issuedAt, file.reference),
     }));
   } else {
     const index = file.planIndex!;
     const plan = title.plans[index]!;
     body = await ctx.env.store.pdf(`plan:${titleNumber}:${index}`, async () => {
+      // pdf-lib is loaded on the first download only, to keep start-up (and test imports) light.
+      const { padPdf, renderPlan } = await import('../pdf-plan');
       const bytes = await renderPlan(titleNumber, index, plan);
       return plan.large ? padPdf(bytes, ctx.env.options.largePlanBytes) : { bytes };
     });
