@@ -2,16 +2,22 @@
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError as defaultMaskError, type YogaServerInstance } from 'graphql-yoga';
 import { createContext, type Context, type Services } from './context';
+import { corsOption, varyOriginPlugin } from './cors';
 import { downloadsPlugin } from './downloads';
 import { graphQLErrorFromRegister } from './errors';
 import { fasRedactionPlugin } from './redaction';
 import { RegisterError } from './register';
+import { observabilityPlugins, type ObservabilityOptions } from './observability';
 import { buildSchema } from './schema';
 
 export interface AppOptions {
   graphiql?: boolean;
   /** Shown in GraphiQL: e.g. how to authenticate against the embedded emulator. */
   graphiqlNote?: string;
+  /** Front-end origins allowed by CORS (`*`: any); empty or absent: no CORS headers (same-origin only). */
+  corsOrigins?: readonly string[];
+  /** /metrics, /ready (when `services.transport` is there) and tracing; /health is yoga's. */
+  observability?: ObservabilityOptions;
 }
 
 export const EXAMPLE_QUERY = `# titlegraph: the land register over GraphQL.
@@ -48,8 +54,14 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
     context: ({ request }) => createContext(services, request),
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    cors: corsOption(options.corsOrigins ?? []),
     graphiql: options.graphiql ? { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY } : false,
     maskedErrors: { maskError },
-    plugins: [downloadsPlugin(services), fasRedactionPlugin()],
+    plugins: [
+      ...observabilityPlugins(services, options.observability),
+      ...(options.corsOrigins?.length ? [varyOriginPlugin()] : []),
+      downloadsPlugin(services),
+      fasRedactionPlugin(),
+    ],
   });
 }

@@ -7,6 +7,32 @@ import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/** CORS_ORIGINS: comma-separated exact origins (scheme://host[:port], no path), or `*` alone. */
+const corsOrigins = z.string().transform((value, ctx) => {
+  const list = value.split(',').map((o) => o.trim()).filter(Boolean);
+  if (list.includes('*')) {
+    if (list.length > 1) ctx.addIssue({ code: 'custom', message: '`*` (any origin) cannot be combined with other origins' });
+    return ['*'];
+  }
+  const origins = list.map((entry) => entry.replace(/\/$/, ''));
+  origins.forEach((entry, i) => {
+    let origin: string | undefined;
+    try {
+      const url = new URL(entry);
+      if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+    } catch {
+      // not a URL
+    }
+    if (origin !== entry) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `entry ${i + 1} is not an origin: use scheme://host[:port] (http or https, lower case, no path, no default port), e.g. https://app.example.com`,
+      });
+    }
+  });
+  return origins;
+});
+
 const TenantFile = z.object({
   tenants: z
     .array(
@@ -37,6 +63,11 @@ const Env = z.object({
   EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   EMULATOR_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   GRAPHIQL: bool.optional(),
+  CORS_ORIGINS: corsOrigins.default([]),
+  METRICS_ENABLED: bool.default(true),
+  READY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  OTEL_ENABLED: bool.default(false),
+  OTEL_SDK_DISABLED: bool.optional(),
 });
 
 export interface AppConfig {
@@ -50,6 +81,10 @@ export interface AppConfig {
   referenceListTtlMs: number;
   emulator: { host: string; port: number; latencyMs: number };
   graphiql: boolean;
+  /** Front-end origins allowed by CORS (`*`: any); empty: no CORS headers. */
+  corsOrigins: string[];
+  /** GET /metrics on or off, /ready's register probe timeout, OpenTelemetry spans of register calls. */
+  observability: { metrics: boolean; readyTimeoutMs: number; tracing: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +106,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     referenceListTtlMs: e.REFERENCE_LIST_TTL_MS,
     emulator: { host: e.EMULATOR_HOST, port: e.EMULATOR_PORT, latencyMs: e.EMULATOR_LATENCY_MS },
     graphiql: e.GRAPHIQL ?? e.NODE_ENV !== 'production',
+    corsOrigins: e.CORS_ORIGINS,
+    observability: {
+      metrics: e.METRICS_ENABLED,
+      readyTimeoutMs: e.READY_TIMEOUT_MS,
+      tracing: e.OTEL_ENABLED && e.OTEL_SDK_DISABLED !== true,
+    },
   };
 }
 

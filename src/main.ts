@@ -28,6 +28,12 @@ async function main(config: AppConfig) {
   });
   const yoga = createApp(services, {
     graphiql: config.graphiql,
+    corsOrigins: config.corsOrigins,
+    observability: {
+      metrics: config.observability.metrics && { defaultMetrics: true },
+      readiness: { timeoutMs: config.observability.readyTimeoutMs },
+      tracing: config.observability.tracing,
+    },
     ...(emulator
       ? {
           graphiqlNote:

@@ -1,0 +1,97 @@
+/**
+ * Liveness and readiness for orchestrators and load balancers.
+ *
+ * - GET /health (graphql-yoga's built-in check): 200 as long as the process serves HTTP. It
+ *   never looks at the register: restarting titlegraph does not fix a register outage.
+ * - GET /ready: 200 when the register answers a cheap call (GET of its OpenAPI description:
+ *   no token fetch, nothing charged) within `timeoutMs`, 503 otherwise. Any
+ *   HTTP answer below 500 counts as "the register answers". A result is reused for `cacheMs`
+ *   and concurrent probes share one call, so frequent probing cannot flood the register.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { RegisterTransport } from '../register';
+import { ROUTES } from '../register/routes';
+
+export interface ReadinessOptions {
+  /** Path of the readiness endpoint, default /ready. */
+  path?: string;
+  /** Timeout of the register probe, default 2000 ms. */
+  timeoutMs?: number;
+  /** How long a probe result is reused, default 1000 ms. */
+  cacheMs?: number;
+}
+
+export interface Readiness {
+  ready: boolean;
+  register: { reachable: boolean; status?: number; error?: 'timeout' | 'unreachable' | 'closed'; breaker: string };
+}
+
+type Transport = Pick<RegisterTransport, 'breakerState' | 'url' | 'closed'>;
+
+export class ReadinessProbe {
+  private last: { at: number; result: Omit<Readiness['register'], 'breaker'> } | undefined;
+  private pending: Promise<Omit<Readiness['register'], 'breaker'>> | undefined;
+  readonly path: string;
+  private readonly timeoutMs: number;
+  private readonly cacheMs: number;
+
+  constructor(
+    private readonly transport: Transport,
+    options: ReadinessOptions = {},
+  ) {
+    this.path = options.path ?? '/ready';
+    this.timeoutMs = options.timeoutMs ?? 2_000;
+    this.cacheMs = options.cacheMs ?? 1_000;
+  }
+
+  async check(): Promise<Readiness> {
+    const register = await this.probe();
+    return { ready: register.reachable, register: { ...register, breaker: this.transport.breakerState() } };
+  }
+
+  private probe(): Promise<Omit<Readiness['register'], 'breaker'>> {
+    if (this.transport.closed) return Promise.resolve({ reachable: false, error: 'closed' });
+    if (this.last && performance.now() - this.last.at < this.cacheMs) return Promise.resolve(this.last.result);
+    this.pending ??= this.call().then((result) => {
+      this.last = { at: performance.now(), result };
+      this.pending = undefined;
+      return result;
+    });
+    return this.pending;
+  }
+
+  private async call(): Promise<Omit<Readiness['register'], 'breaker'>> {
+    try {
+      const response = await fetch(this.transport.url(ROUTES.openapi), {
+        method: 'GET',
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'manual',
+      });
+      await response.body?.cancel().catch(() => undefined);
+      return { reachable: response.status < 500, status: response.status };
+    } catch (error) {
+      const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+      return { reachable: false, error: timedOut ? 'timeout' : 'unreachable' };
+    }
+  }
+
+  /** The yoga plugin serving the readiness endpoint. */
+  plugin(): Plugin {
+    return {
+      onRequest: async ({ request, url, endResponse }) => {
+        if (url.pathname !== this.path) return;
+        if (request.method !== 'GET' && request.method !== 'HEAD') {
+          endResponse(new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
+          return;
+        }
+        const readiness = await this.check();
+        endResponse(
+          new Response(request.method === 'HEAD' ? null : JSON.stringify(readiness), {
+            status: readiness.ready ? 200 : 503,
+            headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+          }),
+        );
+      },
+    };
+  }
+}

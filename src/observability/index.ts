@@ -1,0 +1,32 @@
+/** Health, readiness, Prometheus metrics and optional tracing, as yoga plugins for createApp. */
+import type { Plugin } from 'graphql-yoga';
+import type { Services } from '../context';
+import type { RegisterTransport } from '../register';
+import { ReadinessProbe, type ReadinessOptions } from './health';
+import { ServiceMetrics, type MetricsOptions } from './metrics';
+import { traceRegisterCalls } from './tracing';
+
+export { ReadinessProbe, ServiceMetrics, traceRegisterCalls };
+
+export interface ObservabilityOptions {
+  /** GET /metrics (Prometheus). Default on. */
+  metrics?: boolean | MetricsOptions;
+  /** GET /ready: probes the register. On whenever the services carry their register transport. */
+  readiness?: ReadinessOptions;
+  /** One OpenTelemetry span per register call (needs an SDK registered to export). Default off. */
+  tracing?: boolean;
+}
+
+export function observabilityPlugins(
+  services: Services & { transport?: RegisterTransport },
+  options: ObservabilityOptions = {},
+): Plugin[] {
+  const plugins: Plugin[] = [];
+  if (options.metrics !== false) {
+    const metricsOptions = typeof options.metrics === 'object' ? options.metrics : {};
+    plugins.push(new ServiceMetrics(services, services.transport, metricsOptions).plugin());
+  }
+  if (services.transport) plugins.push(new ReadinessProbe(services.transport, options.readiness).plugin());
+  if (options.tracing) traceRegisterCalls(services.events);
+  return plugins;
+}

@@ -1,0 +1,203 @@
+/**
+ * Prometheus metrics (prom-client) on GET /metrics. Each app instance has its own Registry (never
+ * prom-client's global one), so several apps in one process (tests) never collide.
+ *
+ * - GraphQL requests by operation name, operation type and outcome (ok / error), with durations;
+ * - register calls by route, status and outcome, with latency histograms (events `registerCall`);
+ * - charges and fees by product type (events `charges`);
+ * - idempotency outcomes, replays included (events `idempotency`);
+ * - the register circuit breaker's state (read at scrape time).
+ *
+ * Operation names come from the executed document (or the request's `operationName` when it
+ * never got that far); values are capped so that a caller cannot explode the label space.
+ */
+import { getOperationAST, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Services } from '../context';
+import type { RegisterTransport } from '../register';
+
+export interface MetricsOptions {
+  /** Also collect prom-client's process metrics (CPU, memory, event loop, GC). Default false. */
+  defaultMetrics?: boolean;
+  /** Path of the scrape endpoint, default /metrics. */
+  path?: string;
+  /** Most distinct operation-name label values kept; later new names count as `__other`. Default 200. */
+  maxOperationNames?: number;
+}
+
+const BREAKER_STATES = ['closed', 'open', 'half_open'] as const;
+const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
+
+interface RequestInfo {
+  start: number;
+  operation?: string;
+  type?: string;
+  done?: boolean;
+}
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly path: string;
+  private readonly requests: Counter<'operation' | 'type' | 'outcome'>;
+  private readonly requestSeconds: Histogram<'operation' | 'type' | 'outcome'>;
+  private readonly registerCalls: Counter<'route' | 'method' | 'status' | 'outcome'>;
+  private readonly registerSeconds: Histogram<'route' | 'status'>;
+  private readonly charges: Counter<'product_type' | 'operation'>;
+  private readonly fees: Counter<'product_type'>;
+  private readonly idempotency: Counter<'operation' | 'outcome'>;
+  private readonly operationNames = new Set<string>();
+  private readonly maxOperationNames: number;
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly inflight = new WeakMap<Request, RequestInfo>();
+
+  constructor(services: Pick<Services, 'events'>, transport?: Pick<RegisterTransport, 'breakerState'>, options: MetricsOptions = {}) {
+    this.path = options.path ?? '/metrics';
+    this.maxOperationNames = options.maxOperationNames ?? 200;
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: 'titlegraph_graphql_requests_total',
+      help: 'GraphQL requests by operation name, operation type (query, mutation, unknown) and outcome (ok: no errors; error: any error).',
+      labelNames: ['operation', 'type', 'outcome'],
+      registers,
+    });
+    this.requestSeconds = new Histogram({
+      name: 'titlegraph_graphql_request_duration_seconds',
+      help: 'Time from receiving a GraphQL request to its result, by operation name, type and outcome.',
+      labelNames: ['operation', 'type', 'outcome'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.registerCalls = new Counter({
+      name: 'titlegraph_register_calls_total',
+      help: 'HTTP attempts to the register by route, method, status (0: no answer) and outcome (ok, http_error, timeout, network, contract, circuit_open).',
+      labelNames: ['route', 'method', 'status', 'outcome'],
+      registers,
+    });
+    this.registerSeconds = new Histogram({
+      name: 'titlegraph_register_call_duration_seconds',
+      help: 'Latency of HTTP attempts to the register by route and status (0: no answer).',
+      labelNames: ['route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.charges = new Counter({
+      name: 'titlegraph_charges_total',
+      help: 'Charges the register made for mutations executed by this service, by product type and mutation.',
+      labelNames: ['product_type', 'operation'],
+      registers,
+    });
+    this.fees = new Counter({
+      name: 'titlegraph_charge_fees_total',
+      help: 'Sum of the fees of those charges (in the register currency), by product type.',
+      labelNames: ['product_type'],
+      registers,
+    });
+    this.idempotency = new Counter({
+      name: 'titlegraph_idempotency_outcomes_total',
+      help: 'What the idempotency layer did with each mutation request, by mutation and outcome (executed, replayed, key_reused, outcome_unknown, in_use, invalid_input).',
+      labelNames: ['operation', 'outcome'],
+      registers,
+    });
+    if (transport) {
+      new Gauge({
+        name: 'titlegraph_register_circuit_breaker_state',
+        help: 'State of the register circuit breaker: 1 for the current state (closed, open, half_open), 0 for the others.',
+        labelNames: ['state'],
+        registers,
+        collect() {
+          const current = transport.breakerState();
+          for (const state of BREAKER_STATES) this.set({ state }, state === current ? 1 : 0);
+        },
+      });
+    }
+    if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });
+
+    this.unsubscribe.push(
+      services.events.on('registerCall', (call) => {
+        const status = String(call.status);
+        this.registerCalls.inc({ route: call.route, method: call.method, status, outcome: call.outcome });
+        this.registerSeconds.observe({ route: call.route, status }, call.durationMs / 1000);
+      }),
+      services.events.on('charges', (event) => {
+        for (const charge of event.charges) {
+          this.charges.inc({ product_type: charge.productType, operation: event.operation });
+          const fee = Number(charge.fee);
+          if (Number.isFinite(fee)) this.fees.inc({ product_type: charge.productType }, fee);
+        }
+      }),
+      services.events.on('idempotency', (event) => {
+        this.idempotency.inc({ operation: event.operation, outcome: event.outcome });
+      }),
+    );
+  }
+
+  /** Stops listening to the service events. */
+  close(): void {
+    for (const off of this.unsubscribe.splice(0)) off();
+  }
+
+  /** A bounded label value for an operation name. */
+  private operationLabel(name: string | undefined | null): string | undefined {
+    if (!name) return undefined;
+    if (!NAME.test(name)) return '__invalid';
+    if (this.operationNames.has(name)) return name;
+    if (this.operationNames.size >= this.maxOperationNames) return '__other';
+    this.operationNames.add(name);
+    return name;
+  }
+
+  /** The yoga plugin: serves the scrape endpoint and counts GraphQL requests. */
+  plugin(): Plugin {
+    const metrics = this;
+    const info = (request: Request) => metrics.inflight.get(request);
+    return {
+      async onRequest({ request, url, endResponse }) {
+        if (url.pathname === metrics.path) {
+          if (request.method !== 'GET' && request.method !== 'HEAD') {
+            endResponse(new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
+            return;
+          }
+          const text = await metrics.registry.metrics();
+          endResponse(
+            new Response(request.method === 'HEAD' ? null : text, {
+              status: 200,
+              headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
+            }),
+          );
+          return;
+        }
+        metrics.inflight.set(request, { start: performance.now() });
+      },
+      onParams({ request, params }) {
+        const entry = info(request);
+        if (entry && !entry.operation) {
+          const label = metrics.operationLabel(params.operationName);
+          if (label) entry.operation = label;
+        }
+      },
+      onParse({ context }) {
+        const { request, params } = context as { request?: Request; params?: { operationName?: string | null } };
+        const entry = request && info(request);
+        if (!entry) return;
+        return ({ result }) => {
+          if (!result || result instanceof Error) return;
+          const operation = getOperationAST(result as DocumentNode, params?.operationName ?? undefined);
+          if (!operation) return;
+          entry.type = operation.operation;
+          entry.operation = metrics.operationLabel(operation.name?.value) ?? 'anonymous';
+        };
+      },
+      onResultProcess({ request, result }) {
+        const entry = info(request);
+        if (!entry || entry.done) return;
+        entry.done = true;
+        const results = Array.isArray(result) ? result : Symbol.asyncIterator in Object(result) ? [] : [result];
+        const failed = results.some((r) => (r as { errors?: readonly unknown[] }).errors?.length);
+        const labels = { operation: entry.operation ?? 'unknown', type: entry.type ?? 'unknown', outcome: failed ? 'error' : 'ok' };
+        metrics.requests.inc(labels);
+        metrics.requestSeconds.observe(labels, (performance.now() - entry.start) / 1000);
+      },
+    };
+  }
+}

@@ -1,0 +1,71 @@
+/** Configuration parsing: defaults, and a bad value fails naming the setting (not its value). */
+import { describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config';
+
+const fails = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('loadConfig', () => {
+  test('defaults: port 4000, no CORS, metrics on, 2 s readiness probe, no tracing', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(4000);
+    expect(config.corsOrigins).toEqual([]);
+    expect(config.observability).toEqual({ metrics: true, readyTimeoutMs: 2000, tracing: false });
+  });
+
+  test.for([['abc'], ['70000'], ['-1'], ['4000.5']])('PORT=%s fails naming PORT', ([port]) => {
+    const message = fails({ PORT: port! });
+    expect(message).toMatch(/^Invalid configuration: PORT: /);
+  });
+
+  test('CORS_ORIGINS: a comma-separated list of origins, spaces and a trailing slash tolerated', () => {
+    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173/' }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    expect(loadConfig({ CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+  });
+
+  test.for([
+    ['app.example.com'],
+    ['https://app.example.com/path'],
+    ['ftp://files.example.com'],
+    ['https://App.Example.com'],
+    ['https://app.example.com:443'],
+    ['https://ok.example.com,not an origin'],
+    ['*,https://app.example.com'],
+  ])('CORS_ORIGINS=%s fails naming CORS_ORIGINS, without echoing the value', ([origins]) => {
+    const message = fails({ CORS_ORIGINS: origins! });
+    expect(message).toMatch(/^Invalid configuration: CORS_ORIGINS: /);
+    expect(message).not.toContain('not an origin,');
+    if (!origins!.startsWith('*')) expect(message).toMatch(/entry \d is not an origin/);
+  });
+
+  test('METRICS_ENABLED, READY_TIMEOUT_MS and OTEL_ENABLED', () => {
+    expect(loadConfig({ METRICS_ENABLED: 'false', READY_TIMEOUT_MS: '500', OTEL_ENABLED: 'true' }).observability).toEqual({
+      metrics: false,
+      readyTimeoutMs: 500,
+      tracing: true,
+    });
+    // The standard OTEL_SDK_DISABLED wins.
+    expect(loadConfig({ OTEL_ENABLED: 'true', OTEL_SDK_DISABLED: 'true' }).observability.tracing).toBe(false);
+    expect(fails({ METRICS_ENABLED: 'yes' })).toMatch(/METRICS_ENABLED: /);
+    expect(fails({ READY_TIMEOUT_MS: '10' })).toMatch(/READY_TIMEOUT_MS: /);
+    expect(fails({ OTEL_ENABLED: 'on' })).toMatch(/OTEL_ENABLED: /);
+  });
+
+  test('several bad settings are all named at once', () => {
+    const message = fails({ PORT: 'x', CORS_ORIGINS: 'nope', READY_TIMEOUT_MS: 'y' });
+    expect(message).toMatch(/PORT: /);
+    expect(message).toMatch(/CORS_ORIGINS: /);
+    expect(message).toMatch(/READY_TIMEOUT_MS: /);
+  });
+});
