@@ -5,15 +5,23 @@ import { createContext, type Context, type Services } from './context';
 import { corsOption, varyOriginPlugin } from './cors';
 import { downloadsPlugin } from './downloads';
 import { graphQLErrorFromRegister } from './errors';
+import { renderGraphiQL } from './graphiql';
+import { PERSISTED_OPERATION_PARAM_NAMES, persistedOperationsPlugin, type PersistedOperations } from './persisted-operations';
 import { fasRedactionPlugin } from './redaction';
 import { RegisterError } from './register';
 import { observabilityPlugins, type ObservabilityOptions } from './observability';
 import { buildSchema } from './schema';
+import { DEFAULT_LIMITS } from './security/limits';
+import { hardeningPlugins, type HardeningOptions } from './security/plugins';
 
 export interface AppOptions {
   graphiql?: boolean;
   /** Shown in GraphiQL: e.g. how to authenticate against the embedded emulator. */
   graphiqlNote?: string;
+  /** Allow-list of persisted operations (codegen's persisted documents); `only` refuses anything else. */
+  persistedOperations?: PersistedOperations;
+  /** Abuse limits, introspection and field suggestions (defaults: DEFAULT_LIMITS, both on). */
+  hardening?: Partial<HardeningOptions>;
   /** Front-end origins allowed by CORS (`*`: any); empty or absent: no CORS headers (same-origin only). */
   corsOrigins?: readonly string[];
   /** /metrics, /ready (when `services.transport` is there) and tracing; /health is yoga's. */
@@ -55,13 +63,24 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
     graphqlEndpoint: '/graphql',
     landingPage: false,
     cors: corsOption(options.corsOrigins ?? []),
+    // One operation per request: a batch would multiply every per-request limit.
+    batching: false,
     graphiql: options.graphiql ? { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY } : false,
+    // Bundled GraphiQL (no CDN): works offline and behind corporate proxies.
+    renderGraphiQL,
     maskedErrors: { maskError },
+    ...(options.persistedOperations ? { extraParamNames: PERSISTED_OPERATION_PARAM_NAMES } : {}),
     plugins: [
       ...observabilityPlugins(services, options.observability),
       ...(options.corsOrigins?.length ? [varyOriginPlugin()] : []),
       downloadsPlugin(services),
       fasRedactionPlugin(),
+      ...hardeningPlugins({
+        limits: options.hardening?.limits ?? DEFAULT_LIMITS,
+        introspection: options.hardening?.introspection ?? true,
+        fieldSuggestions: options.hardening?.fieldSuggestions ?? true,
+      }),
+      ...(options.persistedOperations ? [persistedOperationsPlugin(options.persistedOperations)] : []),
     ],
   });
 }

@@ -4,6 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_LIMITS } from './security/limits';
+import type { HardeningOptions } from './security/plugins';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -52,6 +54,8 @@ const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('data'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL').optional(),
+  SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(0).default(25_000),
   REGISTER_BASE_URL: z.url().optional(),
   REGISTER_CLIENT_ID: z.string().min(1).optional(),
   REGISTER_CLIENT_SECRET: z.string().min(1).optional(),
@@ -59,10 +63,21 @@ const Env = z.object({
   TITLEGRAPH_TENANTS_FILE: z.string().min(1).optional(),
   REGISTER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   REFERENCE_LIST_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  SUMMARY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(0),
   EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),
   EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   EMULATOR_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   GRAPHIQL: bool.optional(),
+  INTROSPECTION: bool.optional(),
+  MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxDepth),
+  MAX_ALIASES: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.maxAliases),
+  MAX_TOKENS: z.coerce.number().int().min(10).default(DEFAULT_LIMITS.maxTokens),
+  MAX_DIRECTIVES: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.maxDirectives),
+  MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxCost),
+  MAX_DOCUMENT_BYTES: z.coerce.number().int().min(100).default(DEFAULT_LIMITS.maxDocumentBytes),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1000).default(DEFAULT_LIMITS.maxBodyBytes),
+  PERSISTED_OPERATIONS_FILE: z.string().min(1).optional(),
+  PERSISTED_OPERATIONS_ONLY: bool.default(false),
   CORS_ORIGINS: corsOrigins.default([]),
   METRICS_ENABLED: bool.default(true),
   READY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
@@ -75,12 +90,22 @@ export interface AppConfig {
   port: number;
   host?: string;
   dataDir: string;
+  /** PostgreSQL idempotency store shared by replicas; absent: embedded SQLite in dataDir. */
+  databaseUrl?: string;
+  /** After SIGTERM, in-flight requests get this long to finish; then the process exits 1. */
+  shutdownDeadlineMs: number;
   /** Absent: run the embedded emulator with the dev tenants. */
   register?: { baseUrl: string; tenants: TenantConfig[] };
   concurrency: number;
   referenceListTtlMs: number;
+  /** Per-tenant cache of title summaries; 0 = off (src/summary-cache.ts). */
+  summaryCacheTtlMs: number;
   emulator: { host: string; port: number; latencyMs: number };
   graphiql: boolean;
+  /** Abuse limits; introspection and field suggestions are off in production unless asked. */
+  hardening: HardeningOptions;
+  /** Codegen persisted-document files (hash → query), and whether only those operations are accepted. */
+  persistedOperations?: { files: string[]; only: boolean };
   /** Front-end origins allowed by CORS (`*`: any); empty: no CORS headers. */
   corsOrigins: string[];
   /** GET /metrics on or off, /ready's register probe timeout, OpenTelemetry spans of register calls. */
@@ -101,9 +126,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port: e.PORT,
     ...(e.HOST ? { host: e.HOST } : {}),
     dataDir: e.DATA_DIR,
+    ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
+    shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
     ...(e.REGISTER_BASE_URL ? { register: { baseUrl: e.REGISTER_BASE_URL, tenants: realTenants(e) } } : {}),
     concurrency: e.REGISTER_CONCURRENCY,
     referenceListTtlMs: e.REFERENCE_LIST_TTL_MS,
+    summaryCacheTtlMs: e.SUMMARY_CACHE_TTL_MS,
     emulator: { host: e.EMULATOR_HOST, port: e.EMULATOR_PORT, latencyMs: e.EMULATOR_LATENCY_MS },
     graphiql: e.GRAPHIQL ?? e.NODE_ENV !== 'production',
     corsOrigins: e.CORS_ORIGINS,
@@ -112,7 +140,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       readyTimeoutMs: e.READY_TIMEOUT_MS,
       tracing: e.OTEL_ENABLED && e.OTEL_SDK_DISABLED !== true,
     },
+    hardening: {
+      limits: {
+        maxDepth: e.MAX_DEPTH,
+        maxAliases: e.MAX_ALIASES,
+        maxTokens: e.MAX_TOKENS,
+        maxDirectives: e.MAX_DIRECTIVES,
+        maxCost: e.MAX_COST,
+        maxDocumentBytes: e.MAX_DOCUMENT_BYTES,
+        maxBodyBytes: e.MAX_BODY_BYTES,
+      },
+      introspection: e.INTROSPECTION ?? e.NODE_ENV !== 'production',
+      fieldSuggestions: e.NODE_ENV !== 'production',
+    },
+    ...persistedOperations(e),
   };
+}
+
+function persistedOperations(e: z.infer<typeof Env>): Pick<AppConfig, 'persistedOperations'> {
+  const files = (e.PERSISTED_OPERATIONS_FILE ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  if (files.length === 0) {
+    if (e.PERSISTED_OPERATIONS_ONLY) {
+      throw new ConfigError('PERSISTED_OPERATIONS_ONLY is true but PERSISTED_OPERATIONS_FILE is not set');
+    }
+    return {};
+  }
+  return { persistedOperations: { files, only: e.PERSISTED_OPERATIONS_ONLY } };
 }
 
 function realTenants(e: z.infer<typeof Env>): TenantConfig[] {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { EventHub } from './events';
 import type { IdempotencyStore } from './idempotency/store';
+import type { QuotaGuard } from './quota';
 import { createLoaders, type Loaders } from './loaders';
 import type { CallOptions, RegisterClient } from './register';
 import type { ReferenceListCache } from './reference-lists';
@@ -18,6 +19,8 @@ export interface Services {
   concurrency: number;
   /** Register calls, charges and idempotency outcomes, for metrics, logs and the quota guard. */
   events: EventHub;
+  /** Register calls per tenant and register day; fails fast after a 429. */
+  quota: QuotaGuard;
 }
 
 export interface Context {

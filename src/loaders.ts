@@ -1,12 +1,14 @@
 /**
  * Per-request DataLoaders. The register has no batch endpoint, so a batch is de-duplicated by
  * DataLoader and fanned out one call per distinct title, at most `concurrency` at a time.
- * Loaders are created per request (and so per tenant): nothing is cached across requests.
+ * Loaders are created per request (and so per tenant): nothing is cached across requests, except
+ * summaries when the optional per-tenant summary cache is on (src/summary-cache.ts).
  */
 import DataLoader from 'dataloader';
 import { graphQLErrorFromRegister } from './errors';
 import { RegisterError, type CallOptions, type RegisterClient } from './register';
 import type { SecuritiesResponse, TitleSummary } from './register/wire';
+import { summaryCacheOf } from './summary-cache';
 
 export interface Loaders {
   titleSummary: DataLoader<string, TitleSummary | null>;
@@ -43,9 +45,22 @@ function registerLoader<V>(concurrency: number, load: (key: string) => Promise<V
   );
 }
 
+/** With the optional per-tenant summary cache (SUMMARY_CACHE_TTL_MS), a fresh summary costs no call. */
+function cachedSummaries(register: RegisterClient, load: (n: string) => Promise<TitleSummary>): (n: string) => Promise<TitleSummary> {
+  const cache = summaryCacheOf(register);
+  if (!cache) return load;
+  return async (n) => {
+    const hit = cache.get(n);
+    if (hit) return hit;
+    const summary = await load(n);
+    cache.set(n, summary);
+    return summary;
+  };
+}
+
 export function createLoaders(register: RegisterClient, concurrency: number, options: CallOptions): Loaders {
   return {
-    titleSummary: registerLoader(concurrency, async (n) => (await register.titleSummary(n, options)).data),
+    titleSummary: registerLoader(concurrency, cachedSummaries(register, async (n) => (await register.titleSummary(n, options)).data)),
     securities: registerLoader(concurrency, (n) => register.securities(n, options)),
   };
 }

@@ -6,10 +6,28 @@ import { createServer } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
+import { loadPersistedOperations } from './persisted-operations';
+import { PgIdempotencyStore } from './idempotency/pg-store';
 import { createServices } from './services';
 import { DEV_TENANTS } from './tenants';
 
+/** DATABASE_URL: idempotency records in PostgreSQL, shared by every replica (table created on start). */
+async function openPgStore(connectionString: string): Promise<PgIdempotencyStore> {
+  const store = new PgIdempotencyStore({ connectionString });
+  try {
+    await store.ready();
+  } catch (error) {
+    await store.close();
+    throw new ConfigError(`DATABASE_URL: cannot open the idempotency store (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
+  return store;
+}
+
 async function main(config: AppConfig) {
+  const idempotency = config.databaseUrl ? await openPgStore(config.databaseUrl) : undefined;
+  const persistedOperations = config.persistedOperations
+    ? loadPersistedOperations(config.persistedOperations.files, config.persistedOperations.only)
+    : undefined;
   let emulator: Emulator | undefined;
   if (!config.register) {
     emulator = await startEmulator({
@@ -23,17 +41,21 @@ async function main(config: AppConfig) {
     tenants: config.register?.tenants ?? DEV_TENANTS,
     ...(config.register ? {} : { anonymousTenant: 'dev-key-a' }),
     dataDir: config.dataDir,
+    ...(idempotency ? { idempotency } : {}),
     concurrency: config.concurrency,
     referenceListTtlMs: config.referenceListTtlMs,
+    summaryCacheTtlMs: config.summaryCacheTtlMs,
   });
   const yoga = createApp(services, {
     graphiql: config.graphiql,
+    hardening: config.hardening,
     corsOrigins: config.corsOrigins,
     observability: {
       metrics: config.observability.metrics && { defaultMetrics: true },
       readiness: { timeoutMs: config.observability.readyTimeoutMs },
       tracing: config.observability.tracing,
     },
+    ...(persistedOperations ? { persistedOperations } : {}),
     ...(emulator
       ? {
           graphiqlNote:
@@ -41,21 +63,50 @@ async function main(config: AppConfig) {
         }
       : {}),
   });
-  const server = createServer(yoga);
+  let stopping = false;
+  const inflight = new Set<Promise<void>>();
+  const server = createServer((req, res) => {
+    if (stopping) {
+      // Draining: a request arriving on a kept-alive connection is refused, and the connection closed.
+      res.writeHead(503, { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' });
+      res.end(JSON.stringify({ errors: [{ message: 'The service is shutting down; retry.', extensions: { code: 'SHUTTING_DOWN' } }] }));
+      return;
+    }
+    // A response finished while draining leaves an idle connection: close it at once.
+    res.once('finish', () => stopping && setImmediate(() => server.closeIdleConnections()));
+    const handled = Promise.resolve(yoga(req, res)).catch(() => undefined);
+    inflight.add(handled);
+    void handled.finally(() => inflight.delete(handled));
+  });
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`titlegraph: GraphQL at http://localhost:${port}/graphql`);
   console.log(emulator ? `register: embedded emulator at ${emulator.url}` : 'register: external (REGISTER_BASE_URL)');
 
-  let stopping = false;
-  const stop = async () => {
+  const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    // Stop accepting, let in-flight requests (and the charges they record) finish, then exit.
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await services.close();
-    await emulator?.close();
+    console.log(`titlegraph: ${signal}: draining ${inflight.size} in-flight request(s)`);
+    const deadline = setTimeout(() => {
+      console.error(`titlegraph: requests still running after ${config.shutdownDeadlineMs} ms; exiting`);
+      process.exit(1);
+    }, config.shutdownDeadlineMs);
+    // Stop accepting; idle keep-alive connections close now, busy ones when their response is sent.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const sweep = setInterval(() => server.closeIdleConnections(), 250);
+    try {
+      // In-flight requests (and the charges they record) finish before the store closes.
+      await Promise.all([closed, ...inflight]);
+      clearInterval(sweep);
+      await services.close();
+      await emulator?.close();
+    } catch (error) {
+      console.error('titlegraph: shutdown failed', error);
+      process.exit(1);
+    }
+    console.log('titlegraph: stopped');
     process.exit(0);
   };
   process.on('SIGTERM', stop);

@@ -5,7 +5,9 @@ import { EventHub } from './events';
 import { SqliteIdempotencyStore } from './idempotency/sqlite-store';
 import type { IdempotencyStore } from './idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from './register';
+import { QuotaGuard } from './quota';
 import { ReferenceListCache } from './reference-lists';
+import { enableSummaryCaches } from './summary-cache';
 import { TenantDirectory } from './tenants';
 
 export interface ServiceOptions {
@@ -16,6 +18,8 @@ export interface ServiceOptions {
   dataDir: string;
   concurrency?: number;
   referenceListTtlMs?: number;
+  /** Per-tenant cache of title summaries, in ms; 0 (default) = off. See summary-cache.ts. */
+  summaryCacheTtlMs?: number;
   transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
   idempotency?: IdempotencyStore;
 }
@@ -29,6 +33,8 @@ const DAY = 24 * 60 * 60 * 1000;
 
 export function createServices(options: ServiceOptions): RunningServices {
   const events = new EventHub();
+  const quota = new QuotaGuard();
+  quota.observe(events);
   const transport = new RegisterTransport({
     baseUrl: options.registerBaseUrl,
     ...options.transport,
@@ -43,14 +49,19 @@ export function createServices(options: ServiceOptions): RunningServices {
   purge();
   const purger = setInterval(purge, 60 * 60 * 1000);
   purger.unref();
+  const tenants = new TenantDirectory(transport, options.tenants, options.anonymousTenant, (tenant) => ({
+    beforeCall: (route) => quota.check(tenant.id, route.name),
+  }));
+  enableSummaryCaches(tenants, { ttlMs: options.summaryCacheTtlMs ?? 0 });
   return {
     transport,
-    tenants: new TenantDirectory(transport, options.tenants, options.anonymousTenant),
+    tenants,
     idempotency,
     inflight: new Map(),
     referenceLists: new ReferenceListCache(options.referenceListTtlMs ?? 60_000),
     concurrency: options.concurrency ?? 16,
     events,
+    quota,
     async close() {
       clearInterval(purger);
       await transport.close();

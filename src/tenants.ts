@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { TenantConfig } from './config';
-import { RegisterClient, type RegisterTransport } from './register';
+import { RegisterClient, type RegisterClientOptions, type RegisterTransport } from './register';
 
 export interface Tenant {
   /** The register API client id: the scope of idempotency keys and caches. */
@@ -34,6 +34,8 @@ export class TenantDirectory {
     tenants: readonly TenantConfig[],
     /** Tenant name that a request without credentials acts as (embedded emulator only). */
     private readonly anonymous?: string,
+    /** Per-tenant client options (e.g. the quota guard's check before each call). */
+    private readonly clientOptions: (tenant: Tenant) => RegisterClientOptions = () => ({}),
   ) {
     for (const t of tenants) this.byKeyHash.set(t.apiKeySha256, t);
   }
@@ -55,7 +57,11 @@ export class TenantDirectory {
     if (!client) {
       const config = [...this.byKeyHash.values()].find((t) => t.clientId === tenant.id);
       if (!config) throw new Error('unknown tenant');
-      client = new RegisterClient(this.transport, { clientId: config.clientId, clientSecret: config.clientSecret });
+      client = new RegisterClient(
+        this.transport,
+        { clientId: config.clientId, clientSecret: config.clientSecret },
+        this.clientOptions(tenant),
+      );
       this.clients.set(tenant.id, client);
     }
     return client;

@@ -20,7 +20,10 @@ export interface RegisterCredentials {
 }
 
 /** Optional tuning of a client; `now` lets tests share the emulator's clock. */
-export type RegisterClientOptions = TokenCacheOptions;
+export type RegisterClientOptions = TokenCacheOptions & {
+  /** Runs before every call of a route (not token fetches); may throw a RegisterError to refuse it without a request. */
+  beforeCall?: (route: RouteDef) => void;
+};
 
 export interface ListBodies {
   basic: wire.BasicList;
@@ -44,6 +47,7 @@ export class RegisterClient {
   private readonly tokens: TokenCache;
   private readonly basicHeader: string;
   private readonly bearer: AuthProvider;
+  private readonly beforeCall: ((route: RouteDef) => void) | undefined;
 
   constructor(
     private readonly transport: RegisterTransport,
@@ -52,6 +56,7 @@ export class RegisterClient {
   ) {
     this.basicHeader = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`, 'utf8').toString('base64')}`;
     this.tokens = new TokenCache(() => this.fetchToken(), options);
+    this.beforeCall = options.beforeCall;
     this.bearer = {
       authorize: async (signal) => {
         const token = await this.tokens.get(signal);
@@ -165,6 +170,11 @@ export class RegisterClient {
     o: Omit<ExchangeSpec<T>, 'route' | 'auth' | 'sensitive' | 'read'> & { read(res: RawResponse): Promise<T>; fas?: string | undefined },
   ): Promise<T> {
     const { fas, ...rest } = o;
+    try {
+      this.beforeCall?.(route);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return exchange(this.transport, {
       ...rest,
       route,

@@ -109,7 +109,7 @@ export async function exchange<T>(t: RegisterTransport, spec: ExchangeSpec<T>): 
 
     // 2. circuit breaker
     const ticket = t.breaker.acquire();
-    const event = (status: number, outcome: RegisterCallEvent['outcome'], started: number) =>
+    const event = (status: number, outcome: RegisterCallEvent['outcome'], started: number, retryAfterSeconds?: number) =>
       t.emit({
         route: routeName,
         method: route.method,
@@ -119,6 +119,7 @@ export async function exchange<T>(t: RegisterTransport, spec: ExchangeSpec<T>): 
         outcome,
         ...(spec.tenant !== undefined ? { tenant: spec.tenant } : {}),
         ...(spec.opts?.requestId !== undefined ? { requestId: spec.opts.requestId } : {}),
+        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
       });
     if (!ticket) {
       event(0, 'circuit_open', performance.now());
@@ -165,7 +166,7 @@ export async function exchange<T>(t: RegisterTransport, spec: ExchangeSpec<T>): 
       const retryAfterSeconds = parseRetryAfter(res.headers['retry-after']);
       const withRetryAfter = retryAfterSeconds !== undefined ? { retryAfterSeconds } : {};
       const retryAfter = retryAfterSeconds !== undefined ? { retryAfterMs: retryAfterSeconds * 1000 } : {};
-      event(status, 'http_error', started);
+      event(status, 'http_error', started, retryAfterSeconds);
       if (status >= 500) {
         ticket.failure();
         return { failure: fail({ status, route: routeName, code: C.unavailable, detail, ...withRetryAfter }, true, retryAfter) };

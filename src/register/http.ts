@@ -21,6 +21,8 @@ export interface RegisterCallEvent {
   tenant?: string;
   /** The caller's request id, when the call served a request. */
   requestId?: string;
+  /** Seconds the register asked us to wait (429 or 503 with Retry-After). */
+  retryAfterSeconds?: number;
 }
 
 export interface RegisterTransportOptions {

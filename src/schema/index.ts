@@ -15,6 +15,7 @@ import './document';
 import './plan';
 import './case';
 import './deed';
+import './register-usage';
 
 let schema: GraphQLSchema | undefined;
 

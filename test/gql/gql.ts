@@ -26,6 +26,7 @@ type Documents = {
     "\n  mutation PurchaseTitlePlans($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitlePlans(fas: $fas, input: $input) {\n      plans { planId type paperSize description lastUpdated expiresAt downloadUrl }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": typeof types.PurchaseTitlePlansDocument,
     "\n  mutation CreateCase($fas: FasNumber!, $input: CreateCaseInput!) {\n    createCase(fas: $fas, input: $input) {\n      case { id reference titleNumbers }\n      userErrors { code message field }\n    }\n  }\n": typeof types.CreateCaseDocument,
     "\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n": typeof types.AddDeedToCaseDocument,
+    "\n  query RegisterUsage {\n    registerUsage { day calls blockedUntil }\n  }\n": typeof types.RegisterUsageDocument,
 };
 const documents: Documents = {
     "\n  query Title($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      titleType\n      searchSheet\n      titleSheetUpdatedTo\n      right { type description addresses { name number street town postcode uprn } }\n      proprietorships { considerationEntries { dateOfEntry dateOfRegistration consideration } }\n      plans { type paperSize description lastUpdated }\n      applications { applicationNumber applicationDate type { code prettyPrint } }\n    }\n  }\n": types.TitleDocument,
@@ -40,6 +41,7 @@ const documents: Documents = {
     "\n  mutation PurchaseTitlePlans($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitlePlans(fas: $fas, input: $input) {\n      plans { planId type paperSize description lastUpdated expiresAt downloadUrl }\n      charges { status productType fee fas transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": types.PurchaseTitlePlansDocument,
     "\n  mutation CreateCase($fas: FasNumber!, $input: CreateCaseInput!) {\n    createCase(fas: $fas, input: $input) {\n      case { id reference titleNumbers }\n      userErrors { code message field }\n    }\n  }\n": types.CreateCaseDocument,
     "\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n": types.AddDeedToCaseDocument,
+    "\n  query RegisterUsage {\n    registerUsage { day calls blockedUntil }\n  }\n": types.RegisterUsageDocument,
 };
 
 /**
@@ -104,6 +106,10 @@ export function graphql(source: "\n  mutation CreateCase($fas: FasNumber!, $inpu
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n"): (typeof documents)["\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RegisterUsage {\n    registerUsage { day calls blockedUntil }\n  }\n"): (typeof documents)["\n  query RegisterUsage {\n    registerUsage { day calls blockedUntil }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

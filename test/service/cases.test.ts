@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import type { AddDeedToCaseInput } from '../gql/graphql';
 import { AddDeedToCaseMutation, CreateCaseMutation, TitleWithSecuritiesQuery } from './documents';
 import { newKey, test, type Service } from './harness';
 
@@ -17,12 +18,9 @@ async function newCase(svc: Service, titleNumber = 'MID15313'): Promise<string> 
   return data!.createCase.case!.id;
 }
 
-const deed = (caseId: string, more: Record<string, unknown>) => ({
-  caseId,
-  subjectExtent: 'REGISTERED_WHOLE' as const,
-  idempotencyKey: newKey('deed'),
-  ...more,
-});
+/** A deed input; `more` may deliberately break rules, so it is typed loosely. */
+const deed = (caseId: string, more: Record<string, unknown>) =>
+  ({ caseId, subjectExtent: 'REGISTERED_WHOLE', idempotencyKey: newKey('deed'), ...more }) as AddDeedToCaseInput;
 
 const buyer = { type: 'NATURAL', firstName: 'Mòrag', lastName: 'Macleod', address: { number: 12, street: 'Rose Street', town: 'Edinburgh', postcode: 'EH2 2PR' } };
 
@@ -33,7 +31,7 @@ describe('createCase', () => {
     expect(data!.createCase.case).toEqual({ id: expect.stringMatching(/^RLP\d{2}[A-Z]{8}$/), reference: 'Smith to Jones', titleNumbers: ['MID15313'] });
   });
 
-  test.for([
+  test.for<[string, Record<string, unknown>, string, string[] | undefined]>([
     ['a title-information FAS', { fas: '0877' }, 'FAS_NOT_AUTHORISED', ['fas']],
     ['another organisation\'s FAS', { fas: '5877' }, 'FAS_NOT_AUTHORISED', ['fas']],
     ['an unknown title', { titleNumbers: ['ZZZ999'] }, 'TITLE_NOT_FOUND', undefined],
@@ -63,7 +61,7 @@ describe('createCase', () => {
     expect(svc.emulator.calls.count({ route: 'createCase' })).toBe(0);
   });
 
-  test.for([
+  test.for<[string, boolean]>([
     ['\u00A0', false],
     ['\u00AD', false],
     ['\u0100', false],
@@ -116,7 +114,7 @@ describe('addDeedToCase', () => {
     expect(unknown.data!.addDeedToCase.userErrors).toEqual([expect.objectContaining({ code: 'SECURITY_NOT_FOUND', field: ['input', 'securityId'] })]);
   });
 
-  test.for([
+  test.for<[string, string]>([
     ['RLP01PRIVCASE', 'a private case'],
     ['RLP02ORGBCASE', "another organisation's case"],
     ['RLP99NOSUCHCS', 'an unknown case'],
@@ -137,7 +135,7 @@ describe('addDeedToCase', () => {
     expect(data!.addDeedToCase.userErrors[0]!.code).toBe('DEED_RULE_VIOLATION');
   });
 
-  test.for([
+  test.for<[string, Record<string, unknown>, string]>([
     ['securityId on a disposition', { deedType: 'DISPOSITION', securityId: 'SEC1' }, 'input.securityId'],
     ['mortgageNumbers on a standard security', { deedType: 'STANDARD_SECURITY', creditorApplicant: { creditorCode: 'SANT4' }, mortgageNumbers: ['1'] }, 'input.mortgageNumbers'],
     ['a standard security without creditor', { deedType: 'STANDARD_SECURITY' }, 'input.creditorApplicant'],

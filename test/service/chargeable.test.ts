@@ -28,7 +28,7 @@ describe('purchaseTitleDetails', () => {
     expect(svc.emulator.ledger.count()).toBe(1);
   });
 
-  test.for([
+  test.for<[string, string, string, string[]]>([
     ['ZZZ999', '0877', 'TITLE_NOT_FOUND', ['input', 'titleNumber']],
     ['EDN42', '0877', 'TITLE_STATUS_NOT_SUPPORTED', ['input', 'titleNumber']],
     ['GLA5001', '0877', 'TITLE_STATUS_NOT_SUPPORTED', ['input', 'titleNumber']],

@@ -137,3 +137,9 @@ export const AddDeedToCaseMutation = graphql(`
     }
   }
 `);
+
+export const RegisterUsageQuery = graphql(`
+  query RegisterUsage {
+    registerUsage { day calls blockedUntil }
+  }
+`);

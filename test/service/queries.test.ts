@@ -28,7 +28,7 @@ describe('title', () => {
     expect(data!.title).toBeNull();
   });
 
-  test.for([
+  test.for<[string, string]>([
     ['GLA5001', 'DRAFT'],
     ['EDN42', 'CLOSED'],
     ['ABN7', 'CANCELLED'],
@@ -97,7 +97,7 @@ describe('creditors', () => {
     expect(santander.data!.creditors).toContainEqual({ designation: 'Santander UK plc', creditorCode: 'SANT4' });
   });
 
-  test.for([
+  test.for<[string, RegExp]>([
     ['ab', /at least 3/],
     ['a'.repeat(21), /at most 20/],
     ['Bank\u0100', /ISO-8859-1/],

@@ -1,0 +1,53 @@
+/**
+ * A typed GraphQL client in a few lines: `execute(document, variables)` takes a document that
+ * GraphQL Code Generator made (./gql) and returns its exact result type.
+ *
+ * With VITE_PERSISTED_OPERATIONS=true the query text never leaves the browser: the request names
+ * the operation by the id codegen gave it (`documentId`), for a service running with
+ * PERSISTED_OPERATIONS_ONLY=true and ./gql/persisted-documents.json as PERSISTED_OPERATIONS_FILE.
+ */
+import type { TypedDocumentString } from './gql/graphql';
+
+/** The service: VITE_TITLEGRAPH_URL (e.g. http://localhost:4000), or this page's own origin. */
+export const serviceUrl = (import.meta.env.VITE_TITLEGRAPH_URL ?? '').replace(/\/+$/, '');
+const persisted = import.meta.env.VITE_PERSISTED_OPERATIONS === 'true';
+/** Development only: a key baked into a bundle is public. Without one, the embedded emulator acts as dev-key-a. */
+const apiKey = import.meta.env.VITE_TITLEGRAPH_API_KEY;
+
+export class GraphQLRequestError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function execute<Result, Variables>(
+  document: TypedDocumentString<Result, Variables>,
+  variables: Variables,
+): Promise<Result> {
+  const operation = persisted
+    ? { documentId: document.__meta__?.['hash'], variables }
+    : { query: document.toString(), variables };
+  const response = await fetch(`${serviceUrl}/graphql`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+    },
+    body: JSON.stringify(operation),
+  });
+  const body = (await response.json().catch(() => ({}))) as {
+    data?: Result | null;
+    errors?: { message: string; extensions?: { code?: string } }[];
+  };
+  const error = body.errors?.[0];
+  if (error) throw new GraphQLRequestError(error.message, error.extensions?.code);
+  if (!response.ok || !body.data) throw new GraphQLRequestError(`HTTP ${response.status}`);
+  return body.data;
+}
+
+/** Absolute address of a service path such as a document's `downloadUrl`. */
+export const serviceHref = (path: string) => `${serviceUrl}${path}`;

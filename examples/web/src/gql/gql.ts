@@ -1,0 +1,38 @@
+/* eslint-disable */
+import * as types from './graphql';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  query TitleLookup($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      right { description addresses { street town postcode } }\n      plans { description paperSize }\n    }\n  }\n": typeof types.TitleLookupDocument,
+    "\n  mutation OrderDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { productType fee }\n      userErrors { code message field }\n    }\n  }\n": typeof types.OrderDocumentDocument,
+};
+const documents: Documents = {
+    "\n  query TitleLookup($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      right { description addresses { street town postcode } }\n      plans { description paperSize }\n    }\n  }\n": types.TitleLookupDocument,
+    "\n  mutation OrderDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { productType fee }\n      userErrors { code message field }\n    }\n  }\n": types.OrderDocumentDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TitleLookup($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      right { description addresses { street town postcode } }\n      plans { description paperSize }\n    }\n  }\n"): typeof import('./graphql').TitleLookupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation OrderDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { productType fee }\n      userErrors { code message field }\n    }\n  }\n"): typeof import('./graphql').OrderDocumentDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

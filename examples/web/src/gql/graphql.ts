@@ -1,0 +1,156 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** A further part of a document. */
+export type DocumentPartInput = {
+  /** Include this part. */
+  include: boolean;
+};
+
+/** The title, the parts wanted (at least one), the invoice reference and the idempotency key. */
+export type OrderTitleDocumentInput = {
+  /** The pending applications part (charged separately). */
+  applications?: DocumentPartInput | null | undefined;
+  /** Client-chosen key: the same key and input never charge twice. */
+  idempotencyKey: string;
+  /** Caller's search reference, at most 75 characters. */
+  reference?: string | null | undefined;
+  /** The title. */
+  titleNumber: string;
+  /** The title sheet part. */
+  titleSheet?: TitleSheetPartInput | null | undefined;
+};
+
+/** How burden preambles are printed in the title sheet. */
+export type Preambles =
+  /** Preambles printed inline with each burden. */
+  | 'INLINE';
+
+/** The title sheet part of a document (charged as title data and plans). */
+export type TitleSheetPartInput = {
+  /** Include the title sheet. */
+  include: boolean;
+  /** How preambles are printed. */
+  preambles?: Preambles | null | undefined;
+};
+
+/** Status of a title in the register. */
+export type TitleStatus =
+  /** A title absorbed into another: reduced summary only. */
+  | 'ABSORBED'
+  /** A title amalgamated into another: reduced summary only. */
+  | 'AMALGAMATED'
+  /** A cancelled title: reduced summary only. */
+  | 'CANCELLED'
+  /** A closed title: reduced summary only. */
+  | 'CLOSED'
+  /** A draft title: reduced summary, pending applications, no securities. */
+  | 'DRAFT'
+  /** A registered title: full information available. */
+  | 'REGISTERED';
+
+/** Why a mutation did not do what was asked. */
+export type UserErrorCode =
+  /** Unknown, private, or another organisation's case. */
+  | 'CASE_NOT_FOUND'
+  /** The charging account is at its credit limit; nothing was charged. */
+  | 'CREDIT_LIMIT_EXCEEDED'
+  /** A deed rule of the register (service-spec 4.11) that depends on register state was broken. */
+  | 'DEED_RULE_VIOLATION'
+  /** Not a charging account of the caller's organisation, or the wrong kind of account. */
+  | 'FAS_NOT_AUTHORISED'
+  /** A request with this idempotency key is still in progress; retry shortly. */
+  | 'IDEMPOTENCY_KEY_IN_USE'
+  /** This idempotency key was used before with different input. */
+  | 'IDEMPOTENCY_KEY_REUSED'
+  /** A limit or character-set rule of the spec was broken; `field` names the input. */
+  | 'INVALID_INPUT'
+  /** The request reached the register but no answer came back, so it may have been charged or created. It is never re-sent automatically: check before retrying with a new key. */
+  | 'OUTCOME_UNKNOWN'
+  /** The register's quota or rate limit was reached; retry after the time given. */
+  | 'RATE_LIMITED'
+  /** The security to discharge is not registered against the case title. */
+  | 'SECURITY_NOT_FOUND'
+  /** The register has no such title. */
+  | 'TITLE_NOT_FOUND'
+  /** The operation does not apply to a title of this status, e.g. details of a closed title. */
+  | 'TITLE_STATUS_NOT_SUPPORTED';
+
+export type TitleLookupQueryVariables = Exact<{
+  titleNumber: string;
+}>;
+
+
+export type TitleLookupQuery = { title: { titleNumber: string, status: TitleStatus, right: { description: string | null, addresses: Array<{ street: string | null, town: string | null, postcode: string | null }> } | null, plans: Array<{ description: string | null, paperSize: number | null }> } | null };
+
+export type OrderDocumentMutationVariables = Exact<{
+  fas: string;
+  input: OrderTitleDocumentInput;
+}>;
+
+
+export type OrderDocumentMutation = { orderTitleDocument: { document: { documentId: string, titleNumber: string, expiresAt: string, downloadUrl: string } | null, charges: Array<{ productType: string | null, fee: string }>, userErrors: Array<{ code: UserErrorCode, message: string, field: Array<string> | null }> } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+
+export const TitleLookupDocument = new TypedDocumentString(`
+    query TitleLookup($titleNumber: TitleNumber!) {
+  title(titleNumber: $titleNumber) {
+    titleNumber
+    status
+    right {
+      description
+      addresses {
+        street
+        town
+        postcode
+      }
+    }
+    plans {
+      description
+      paperSize
+    }
+  }
+}
+    `, {"hash":"sha256:bf282c64585801549eb289785cd31441e28b99ddbb0ea27557c4f71806ac817b"}) as unknown as TypedDocumentString<TitleLookupQuery, TitleLookupQueryVariables>;
+export const OrderDocumentDocument = new TypedDocumentString(`
+    mutation OrderDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {
+  orderTitleDocument(fas: $fas, input: $input) {
+    document {
+      documentId
+      titleNumber
+      expiresAt
+      downloadUrl
+    }
+    charges {
+      productType
+      fee
+    }
+    userErrors {
+      code
+      message
+      field
+    }
+  }
+}
+    `, {"hash":"sha256:560fc8970cb5b716143c5ac9489e5758572dd1072459668af2620b17a180aeb9"}) as unknown as TypedDocumentString<OrderDocumentMutation, OrderDocumentMutationVariables>;

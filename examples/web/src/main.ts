@@ -1,0 +1,103 @@
+/** titlegraph example front end: look up a title, order its title document, download the PDF. */
+import { execute, GraphQLRequestError, serviceHref } from './client';
+import { OrderDocumentMutation, TitleLookupQuery } from './operations';
+import './style.css';
+
+const FAS = '0877';
+
+const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
+const form = $<HTMLFormElement>('#lookup');
+const input = $<HTMLInputElement>('#title-number');
+const result = $<HTMLElement>('#result');
+const order = $<HTMLButtonElement>('#order');
+const orderResult = $<HTMLElement>('#order-result');
+
+let current: string | undefined;
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string) {
+  const el = document.createElement(tag);
+  if (text !== undefined) el.textContent = text;
+  if (className) el.className = className;
+  return el;
+}
+
+function showError(target: HTMLElement, error: unknown) {
+  const message =
+    error instanceof GraphQLRequestError
+      ? `${error.code ? `${error.code}: ` : ''}${error.message}`
+      : `The service could not be reached (${error instanceof Error ? error.message : String(error)}).`;
+  target.replaceChildren(element('p', message, 'error'));
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const titleNumber = input.value.trim().toUpperCase();
+  current = undefined;
+  order.disabled = true;
+  orderResult.replaceChildren();
+  result.replaceChildren(element('p', 'Looking up…', 'muted'));
+  try {
+    const { title } = await execute(TitleLookupQuery, { titleNumber });
+    if (!title) {
+      result.replaceChildren(element('p', `No title ${titleNumber} in the register.`, 'error'));
+      return;
+    }
+    const card = element('article');
+    card.dataset['testid'] = 'title';
+    const heading = element('h2', title.titleNumber);
+    heading.append(' ', element('span', title.status, `status status-${title.status.toLowerCase()}`));
+    card.append(heading);
+    if (title.right?.description) card.append(element('p', title.right.description));
+    const addresses = element('ul');
+    addresses.className = 'addresses';
+    for (const a of title.right?.addresses ?? []) {
+      addresses.append(element('li', [a.street, a.town, a.postcode].filter(Boolean).join(', ')));
+    }
+    card.append(element('h3', 'Addresses'), addresses);
+    const plans = element('ul');
+    plans.className = 'plans';
+    for (const p of title.plans) {
+      plans.append(element('li', `${p.description ?? 'Plan'}${p.paperSize ? ` (A${p.paperSize})` : ''}`));
+    }
+    if (title.plans.length === 0) plans.append(element('li', 'No plans', 'muted'));
+    card.append(element('h3', 'Plans'), plans);
+    result.replaceChildren(card);
+    current = title.titleNumber;
+    order.disabled = false;
+    order.textContent = `Order title document for ${current} (FAS ${FAS})`;
+  } catch (error) {
+    showError(result, error);
+  }
+});
+
+order.addEventListener('click', async () => {
+  if (!current) return;
+  order.disabled = true;
+  orderResult.replaceChildren(element('p', 'Ordering…', 'muted'));
+  try {
+    const { orderTitleDocument } = await execute(OrderDocumentMutation, {
+      fas: FAS,
+      input: { titleNumber: current, titleSheet: { include: true }, idempotencyKey: crypto.randomUUID() },
+    });
+    const problem = orderTitleDocument.userErrors[0];
+    if (problem || !orderTitleDocument.document) {
+      orderResult.replaceChildren(element('p', problem ? `${problem.code}: ${problem.message}` : 'No document', 'error'));
+      return;
+    }
+    const { document: doc, charges } = orderTitleDocument;
+    const link = element('a', `Download ${doc.titleNumber} title document (PDF)`);
+    link.href = serviceHref(doc.downloadUrl);
+    link.id = 'download';
+    link.target = '_blank';
+    link.rel = 'noopener';
+    const charged = charges.map((c) => `${c.productType ?? 'charge'} £${c.fee}`).join(', ') || 'nothing (already charged today)';
+    orderResult.replaceChildren(
+      link,
+      element('p', `Charged: ${charged}. The link works until ${new Date(doc.expiresAt).toLocaleString()}.`, 'muted'),
+    );
+  } catch (error) {
+    showError(orderResult, error);
+  } finally {
+    order.disabled = false;
+  }
+});

@@ -1,0 +1,23 @@
+/** The example's operations. `npm run codegen` turns each into a typed document in ./gql. */
+import { graphql } from './gql';
+
+export const TitleLookupQuery = graphql(`
+  query TitleLookup($titleNumber: TitleNumber!) {
+    title(titleNumber: $titleNumber) {
+      titleNumber
+      status
+      right { description addresses { street town postcode } }
+      plans { description paperSize }
+    }
+  }
+`);
+
+export const OrderDocumentMutation = graphql(`
+  mutation OrderDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {
+    orderTitleDocument(fas: $fas, input: $input) {
+      document { documentId titleNumber expiresAt downloadUrl }
+      charges { productType fee }
+      userErrors { code message field }
+    }
+  }
+`);

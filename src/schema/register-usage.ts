@@ -1,0 +1,26 @@
+/** The caller's use of the register's daily quota, as counted by this service. */
+import { builder } from '../builder';
+import type { QuotaUsage } from '../quota';
+
+const RegisterUsageType = builder.objectRef<QuotaUsage>('RegisterUsage').implement({
+  description:
+    "Register calls made for the caller's API client today (register day, Europe/London), as counted by this service. The register allows 2,000 calls per organisation per day.",
+  fields: (t) => ({
+    day: t.field({ type: 'Date', description: 'The register day counted.', resolve: (u) => u.day }),
+    calls: t.exposeInt('calls', { description: 'Register calls made for this API client that day (token fetches excluded).' }),
+    blockedUntil: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Set after the register answered 429: until then calls are refused here with RATE_LIMITED, without reaching the register.',
+      resolve: (u) => u.blockedUntil,
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  registerUsage: t.field({
+    type: RegisterUsageType,
+    description: "The caller's register quota use today (free: makes no register call).",
+    resolve: (_, __, ctx) => ctx.services.quota.usage(ctx.tenant.id),
+  }),
+}));

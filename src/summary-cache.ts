@@ -1,0 +1,73 @@
+/**
+ * Optional short cache of title summaries, per tenant (SUMMARY_CACHE_TTL_MS, default 0 = off).
+ *
+ * Off, every request asks the register again (loaders only de-duplicate within one request).
+ * On, a summary a tenant fetched is served to that same tenant for `ttlMs` without a register
+ * call, e.g. when a front-end page loads twice. It is never shared across tenants: each tenant
+ * has its own RegisterClient, and each client gets its own cache. Only found summaries are
+ * kept (a "not found" or an error is asked again); at most `maxEntries` per tenant, oldest
+ * first out.
+ */
+import type { RegisterClient } from './register';
+import type { TitleSummary } from './register/wire';
+import type { TenantDirectory } from './tenants';
+
+export interface SummaryCacheOptions {
+  ttlMs: number;
+  /** Per tenant; default 10 000 summaries. */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+export class SummaryCache {
+  private readonly entries = new Map<string, { value: TitleSummary; expiresAt: number }>();
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(private readonly ttlMs: number, options: Omit<SummaryCacheOptions, 'ttlMs'> = {}) {
+    this.maxEntries = Math.max(1, options.maxEntries ?? 10_000);
+    this.now = options.now ?? Date.now;
+  }
+
+  get(titleNumber: string): TitleSummary | undefined {
+    const entry = this.entries.get(titleNumber);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(titleNumber);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(titleNumber: string, value: TitleSummary): void {
+    this.entries.delete(titleNumber);
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(titleNumber, { value, expiresAt: this.now() + this.ttlMs });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** The cache of each tenant's register client (a client belongs to exactly one tenant). */
+const caches = new WeakMap<RegisterClient, SummaryCache>();
+
+/** The summary cache of this tenant's client, or undefined when the cache is off. */
+export function summaryCacheOf(register: RegisterClient): SummaryCache | undefined {
+  return caches.get(register);
+}
+
+/** Gives every register client the directory hands out its own summary cache (ttlMs > 0). */
+export function enableSummaryCaches(tenants: TenantDirectory, options: SummaryCacheOptions): void {
+  if (!(options.ttlMs > 0)) return;
+  const clientFor = tenants.clientFor.bind(tenants);
+  tenants.clientFor = (tenant) => {
+    const client = clientFor(tenant);
+    if (!caches.has(client)) caches.set(client, new SummaryCache(options.ttlMs, options));
+    return client;
+  };
+}
