@@ -5,6 +5,7 @@ import { createContext, type Context, type Services } from './context';
 import { corsOption, varyOriginPlugin } from './cors';
 import { downloadsPlugin } from './downloads';
 import { graphQLErrorFromRegister } from './errors';
+import { requestLoggingPlugin, yogaLogger, type Logger } from './logging';
 import { renderGraphiQL } from './graphiql';
 import { PERSISTED_OPERATION_PARAM_NAMES, persistedOperationsPlugin, type PersistedOperations } from './persisted-operations';
 import { fasRedactionPlugin } from './redaction';
@@ -26,6 +27,8 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** /metrics, /ready (when `services.transport` is there) and tracing; /health is yoga's. */
   observability?: ObservabilityOptions;
+  /** Structured request logs (allow-listed fields only); absent: Yoga's default console logging. */
+  logger?: Logger;
 }
 
 export const EXAMPLE_QUERY = `# titlegraph: the land register over GraphQL.
@@ -69,8 +72,10 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
     // Bundled GraphiQL (no CDN): works offline and behind corporate proxies.
     renderGraphiQL,
     maskedErrors: { maskError },
+    ...(options.logger ? { logging: yogaLogger(options.logger) } : {}),
     ...(options.persistedOperations ? { extraParamNames: PERSISTED_OPERATION_PARAM_NAMES } : {}),
     plugins: [
+      ...(options.logger ? [requestLoggingPlugin(options.logger)] : []),
       ...observabilityPlugins(services, options.observability),
       ...(options.corsOrigins?.length ? [varyOriginPlugin()] : []),
       downloadsPlugin(services),

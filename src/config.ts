@@ -68,6 +68,7 @@ const Env = z.object({
   EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   EMULATOR_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   GRAPHIQL: bool.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INTROSPECTION: bool.optional(),
   MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxDepth),
   MAX_ALIASES: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.maxAliases),
@@ -102,6 +103,8 @@ export interface AppConfig {
   summaryCacheTtlMs: number;
   emulator: { host: string; port: number; latencyMs: number };
   graphiql: boolean;
+  /** pino level of the JSON logs on stdout. */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Abuse limits; introspection and field suggestions are off in production unless asked. */
   hardening: HardeningOptions;
   /** Codegen persisted-document files (hash → query), and whether only those operations are accepted. */
@@ -134,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     summaryCacheTtlMs: e.SUMMARY_CACHE_TTL_MS,
     emulator: { host: e.EMULATOR_HOST, port: e.EMULATOR_PORT, latencyMs: e.EMULATOR_LATENCY_MS },
     graphiql: e.GRAPHIQL ?? e.NODE_ENV !== 'production',
+    logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
     observability: {
       metrics: e.METRICS_ENABLED,

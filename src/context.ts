@@ -1,10 +1,10 @@
 /** The per-request context: who is calling, their register client, and fresh loaders. */
-import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { EventHub } from './events';
 import type { IdempotencyStore } from './idempotency/store';
 import type { QuotaGuard } from './quota';
 import { createLoaders, type Loaders } from './loaders';
+import { requestIdOf } from './logging';
 import type { CallOptions, RegisterClient } from './register';
 import type { ReferenceListCache } from './reference-lists';
 import type { Tenant, TenantDirectory } from './tenants';
@@ -47,7 +47,7 @@ export function createContext(services: Services, request: Request): Context {
         : 'Unknown API key.',
     );
   }
-  const requestId = request.headers.get('x-request-id')?.slice(0, 100) || randomUUID();
+  const requestId = requestIdOf(request);
   const register = services.tenants.clientFor(auth.tenant);
   // No client abort signal: a disconnecting caller must not cut a chargeable call in half.
   const callOptions: CallOptions = { requestId };

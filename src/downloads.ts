@@ -7,6 +7,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Services } from './context';
 import { RegisterError, type RegisterDownload } from './register';
 import { isTitleNumber } from './register/rules';
+import { requestIdOf } from './logging';
 
 const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;
 
@@ -47,8 +48,8 @@ export async function handleDownload(services: Services, request: Request, pathn
   try {
     download =
       match[2] === 'documents'
-        ? await register.downloadDocument(titleNumber, id)
-        : await register.downloadPlan(titleNumber, id);
+        ? await register.downloadDocument(titleNumber, id, { requestId: requestIdOf(request) })
+        : await register.downloadPlan(titleNumber, id, { requestId: requestIdOf(request) });
   } catch (error) {
     if (error instanceof RegisterError) {
       if (error.code === 'DOCUMENT_NOT_FOUND' || error.code === 'TITLE_NOT_FOUND') {

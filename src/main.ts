@@ -4,6 +4,7 @@
  */
 import { createServer } from 'node:http';
 import { createApp } from './app';
+import { createLogger, logServiceEvents } from './logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
 import { loadPersistedOperations } from './persisted-operations';
@@ -46,7 +47,10 @@ async function main(config: AppConfig) {
     referenceListTtlMs: config.referenceListTtlMs,
     summaryCacheTtlMs: config.summaryCacheTtlMs,
   });
+  const logger = createLogger({ level: config.logLevel });
+  logServiceEvents(services.events, logger);
   const yoga = createApp(services, {
+    logger,
     graphiql: config.graphiql,
     hardening: config.hardening,
     corsOrigins: config.corsOrigins,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type GraphQLFormattedError } from 'graphql';
 import { test as base } from 'vitest';
-import { createApp } from '../../src/app';
+import { createApp, type AppOptions } from '../../src/app';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator';
 import { createServices, type RunningServices, type ServiceOptions } from '../../src/services';
 import { DEV_TENANTS } from '../../src/tenants';
@@ -36,7 +36,7 @@ export function authHeader(key: string | null | undefined): Record<string, strin
   return key === null ? {} : { authorization: `Bearer ${key ?? 'dev-key-a'}` };
 }
 
-function serviceOn(emulator: Emulator, dataDir: string, options: Partial<ServiceOptions> = {}): Service {
+function serviceOn(emulator: Emulator, dataDir: string, options: Partial<ServiceOptions> = {}, appOptions: AppOptions = {}): Service {
   const services = createServices({
     registerBaseUrl: emulator.url,
     tenants: DEV_TENANTS,
@@ -45,7 +45,7 @@ function serviceOn(emulator: Emulator, dataDir: string, options: Partial<Service
     referenceListTtlMs: 0,
     ...options,
   });
-  const yoga = createApp(services, { graphiql: true });
+  const yoga = createApp(services, { graphiql: true, ...appOptions });
   const service: Service = {
     emulator,
     services,
@@ -63,7 +63,7 @@ function serviceOn(emulator: Emulator, dataDir: string, options: Partial<Service
     get: (path, key) => Promise.resolve(yoga.fetch(`http://titlegraph.test${path}`, { headers: authHeader(key) })),
     async restart(more) {
       await services.close();
-      return serviceOn(emulator, dataDir, { ...options, ...more });
+      return serviceOn(emulator, dataDir, { ...options, ...more }, appOptions);
     },
   };
   return service;
@@ -72,10 +72,11 @@ function serviceOn(emulator: Emulator, dataDir: string, options: Partial<Service
 export async function startService(
   emulatorOptions: EmulatorOptions = {},
   serviceOptions: Partial<ServiceOptions> = {},
+  appOptions: AppOptions = {},
 ): Promise<Service & { stop(): Promise<void> }> {
   const emulator = await startEmulator({ port: 0, ...emulatorOptions });
   const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-test-'));
-  let current = serviceOn(emulator, dataDir, serviceOptions);
+  let current = serviceOn(emulator, dataDir, serviceOptions, appOptions);
   const restart = current.restart;
   const wrapped = Object.assign(current, {
     restart: async (more?: Partial<ServiceOptions>) => (current = await restart(more)),

@@ -1,0 +1,119 @@
+/**
+ * A full run through every function with structured logging on, then a scan of every log
+ * line for what must never be logged: API keys, secrets, tokens, FAS numbers, idempotency
+ * keys and personal data.
+ */
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, logServiceEvents } from '../../src/logging';
+import {
+  AddDeedToCaseMutation,
+  CreateCaseMutation,
+  CreditorsQuery,
+  OrderTitleDocumentMutation,
+  PurchasePendingApplicationsMutation,
+  PurchaseTitleDetailsMutation,
+  PurchaseTitlePlansMutation,
+  ReferenceListQuery,
+  TitlesQuery,
+} from '../service/documents';
+import { newKey, startService } from '../service/harness';
+
+const lines: string[] = [];
+const sink = new Writable({
+  write(chunk, _encoding, done) {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    done();
+  },
+});
+const logger = createLogger({ level: 'debug', destination: sink });
+let svc: Awaited<ReturnType<typeof startService>>;
+const keys: string[] = [];
+const key = (label: string) => {
+  const k = newKey(label);
+  keys.push(k);
+  return k;
+};
+const personal = ['Mòrag', 'Macleod', 'cases@macdonald.example', '0131 496 0000', 'Smith purchase', 'Jones'];
+
+beforeAll(async () => {
+  svc = await startService({}, {}, { logger });
+  logServiceEvents(svc.services.events, logger);
+
+  await svc.gql(TitlesQuery, { titleNumbers: ['MID15313', 'GLA5001', 'ZZZ999'] });
+  await svc.gql(CreditorsQuery, { query: 'Santander' });
+  await svc.gql(ReferenceListQuery, { path: 'lr/application/deed/type' });
+  const details = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID15313', reference: 'Smith purchase', idempotencyKey: key('d') } });
+  for (const p of details.data!.purchaseTitleDetails.details!.proprietorships) {
+    for (const d of p.details) for (const pr of d.proprietors) if (pr.name?.last) personal.push(pr.name.last);
+  }
+  await svc.gql(PurchaseTitleDetailsMutation, { fas: '9999', input: { titleNumber: 'MID15313', idempotencyKey: key('limit') } });
+  await svc.gql(PurchasePendingApplicationsMutation, { fas: '1234', input: { titleNumber: 'MID15313', idempotencyKey: key('p') } });
+  const doc = await svc.gql(OrderTitleDocumentMutation, { fas: '0877', input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey: key('o') } });
+  await (await svc.get(doc.data!.orderTitleDocument.document!.downloadUrl)).arrayBuffer();
+  const plans = await svc.gql(PurchaseTitlePlansMutation, { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey: key('pl') } });
+  await (await svc.get(plans.data!.purchaseTitlePlans.plans[0]!.downloadUrl)).arrayBuffer();
+  const created = await svc.gql(CreateCaseMutation, {
+    fas: '1877',
+    input: { reference: 'Smith to Jones', contactEmail: 'cases@macdonald.example', contactTelephone: '0131 496 0000', titleNumbers: ['MID15313'], idempotencyKey: key('c') },
+  });
+  await svc.gql(AddDeedToCaseMutation, {
+    input: {
+      caseId: created.data!.createCase.case!.id,
+      deedType: 'DISPOSITION',
+      subjectExtent: 'REGISTERED_WHOLE',
+      applicants: [{ type: 'NATURAL', firstName: 'Mòrag', lastName: 'Macleod' }],
+      idempotencyKey: key('deed'),
+    },
+  });
+  await svc.gql(PurchaseTitleDetailsMutation, { fas: '087', input: { titleNumber: 'MID15313', idempotencyKey: key('bad') } });
+  await svc.gql(TitlesQuery, { titleNumbers: ['MID1234'] }, 'not-a-real-key-5f2c');
+  svc.emulator.faults.inject('createCase', { kind: 'reset', phase: 'after' }, 1);
+  await svc.gql(CreateCaseMutation, {
+    fas: '5877',
+    input: { reference: 'Lost', contactEmail: 'cases@macdonald.example', contactTelephone: '0131 496 0000', titleNumbers: ['MID15313'], idempotencyKey: key('lost') },
+  }, 'dev-key-b');
+});
+afterAll(() => svc.stop());
+
+/** Every string value in a record, keys included. */
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      strings(v, out);
+    }
+  }
+  return out;
+}
+
+describe('structured logs', () => {
+  it('log every request and every register call with request ids', () => {
+    const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const requests = records.filter((r) => r.msg === 'request');
+    const calls = records.filter((r) => r.msg === 'register call');
+    expect(requests.length).toBeGreaterThanOrEqual(14);
+    expect(calls.length).toBeGreaterThanOrEqual(10);
+    expect(requests.every((r) => typeof r.requestId === 'string' && typeof r.status === 'number')).toBe(true);
+    const requestIds = new Set(requests.map((r) => r.requestId));
+    expect(calls.filter((c) => c.route !== 'token').every((c) => requestIds.has(c.requestId))).toBe(true);
+    expect(records.some((r) => r.msg === 'charge')).toBe(true);
+    expect(records.some((r) => r.msg === 'idempotency' && r.outcome === 'outcome_unknown')).toBe(true);
+  });
+
+  it('never contain keys, secrets, tokens, FAS numbers, idempotency keys or personal data', () => {
+    const forbidden = [
+      'dev-key-a', 'dev-key-b', 'not-a-real-key-5f2c', 'secret-a', 'secret-b', 'Bearer', 'Basic ',
+      ...keys,
+      ...personal,
+    ];
+    const text = lines.join('\n');
+    for (const value of forbidden) expect(text, `logs contain ${value}`).not.toContain(value);
+    const fas = /(^|[^0-9.])(0877|1234|1877|9999|5555|5877|087)([^0-9]|$)/;
+    for (const line of lines) {
+      for (const s of strings(JSON.parse(line))) expect(fas.test(s), `a FAS number in: ${s}`).toBe(false);
+    }
+  });
+});
