@@ -5,6 +5,7 @@ import {
   PurchaseTitleDetailsMutation,
   PurchaseTitlePlansMutation,
 } from './documents';
+import { endOfLondonDay } from '../../src/register/london-day';
 import { newKey, startService, test } from './harness';
 
 const input = (titleNumber: string, more: Record<string, unknown> = {}) => ({ titleNumber, idempotencyKey: newKey(), ...more });
@@ -102,6 +103,15 @@ describe('orderTitleDocument and its download', () => {
     expect((await svc.get('/downloads/titles/MID15313/documents/nope')).status).toBe(404);
     expect((await svc.get(document.downloadUrl, 'not-a-key')).status).toBe(401);
     expect((await svc.get(`/downloads/titles/mid15313/documents/${document.documentId}`)).status).toBe(400);
+  });
+
+  test('ids expire at the end of the register day of issue (Europe/London)', async ({ svc }) => {
+    const { data } = await svc.gql(OrderTitleDocumentMutation, { fas: '0877', input: input('MID15313', { titleSheet: { include: true } }) });
+    const document = data!.orderTitleDocument.document!;
+    expect(document.expiresAt).toBe(endOfLondonDay(new Date()).toISOString());
+    expect((await svc.get(document.downloadUrl)).status).toBe(200);
+    svc.emulator.clock.set(new Date(new Date(document.expiresAt).getTime() + 1_000));
+    expect((await svc.get(document.downloadUrl)).status).toBe(404);
   });
 
   test('a document with no part is INVALID_INPUT and nothing is charged or called', async ({ svc }) => {
