@@ -46,7 +46,8 @@ function bodySizePlugin(maxBodyBytes: number): Plugin {
 function documentSizePlugin(maxDocumentBytes: number): Plugin {
   return {
     onParams({ params }) {
-      const size = params.query ? Buffer.byteLength(params.query, 'utf8') : 0;
+      // Not a string: left to Yoga, which answers 400 for a malformed request.
+      const size = typeof params.query === 'string' ? Buffer.byteLength(params.query, 'utf8') : 0;
       if (size > maxDocumentBytes) throw tooLarge('The GraphQL document', size, maxDocumentBytes);
     },
   };

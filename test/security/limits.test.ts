@@ -101,6 +101,13 @@ describe('abuse limits', () => {
     await refusedWithoutCalls(() => post(app, '{ __typename }'.padEnd(21, ' ')), /The GraphQL document is 21 bytes; the limit is 20/);
   });
 
+  it('a query that is not a string is a 400, not a 500', async () => {
+    for (const query of [{ a: 1 }, ['{ __typename }'], 42]) {
+      const response = await appWith().fetch('http://t/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      expect(response.status).toBe(400);
+    }
+  });
+
   it('request body size', async () => {
     const app = appWith({ maxBodyBytes: 200 });
     const body = (size: number) => JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(size - 49) } });
