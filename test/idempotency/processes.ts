@@ -1,0 +1,117 @@
+/** Child processes for the multi-process tests: TypeScript entry points run by tsx on this Node. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface Child {
+  process: ChildProcess;
+  /** Everything written to stdout and stderr so far (for failure messages). */
+  output(): string;
+  /** Resolves with the first stdout line matching `pattern` (its match), or rejects on exit / timeout. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** The exit code (or the signal that ended it). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM (or `signal`) and wait for the exit; SIGKILL after `graceMs`. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function spawnTs(entry: string, args: string[] = [], env: Record<string, string | undefined> = {}): Child {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete childEnv[name]; // unset, not the string "undefined"
+    else childEnv[name] = value;
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const lines: string[] = [];
+  const listeners = new Set<(line: string) => void>();
+  let partial = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    partial += chunk;
+    const parts = partial.split('\n');
+    partial = parts.pop()!;
+    for (const line of parts) {
+      lines.push(line);
+      for (const l of listeners) l(line);
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+  });
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  return {
+    process: child,
+    output: () => out,
+    exited,
+    waitFor(pattern, timeoutMs = 30_000) {
+      const seen = lines.map((l) => l.match(pattern)).find(Boolean);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((ok, fail) => {
+        const timer = setTimeout(() => done(new Error(`timed out waiting for ${pattern}; output:\n${out}`)), timeoutMs);
+        const listener = (line: string) => {
+          const m = line.match(pattern);
+          if (m) done(undefined, m);
+        };
+        const done = (error?: Error, match?: RegExpMatchArray) => {
+          clearTimeout(timer);
+          listeners.delete(listener);
+          if (error) fail(error);
+          else ok(match!);
+        };
+        listeners.add(listener);
+        void exited.then(({ code, signal }) => done(new Error(`exited (${code ?? signal}) before ${pattern}; output:\n${out}`)));
+      });
+    },
+    async stop(signal = 'SIGTERM', graceMs = 30_000) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill(signal);
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        try {
+          return await exited;
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+      return exited;
+    },
+  };
+}
+
+/** POSTs a GraphQL operation to `url` as `key` (default dev-key-a). */
+export async function postGraphql(url: string, query: string, variables: unknown, key = 'dev-key-a') {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const text = await response.text();
+  let body: { data?: any; errors?: any[] } = {};
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Error(`HTTP ${response.status}, not JSON: ${text.slice(0, 200)}`);
+  }
+  return { status: response.status, ...body };
+}
+
+export const PURCHASE_DETAILS = `mutation PurchaseTitleDetails($fas: FasNumber!, $input: PurchaseTitleInput!) {
+  purchaseTitleDetails(fas: $fas, input: $input) {
+    details { titleNumber status }
+    charges { productType fee fas transactionNumber }
+    userErrors { code message field }
+  }
+}`;
+
+export const CREATE_CASE = `mutation CreateCase($fas: FasNumber!, $input: CreateCaseInput!) {
+  createCase(fas: $fas, input: $input) {
+    case { id reference titleNumbers }
+    userErrors { code message field }
+  }
+}`;
