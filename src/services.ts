@@ -53,17 +53,21 @@ export function createServices(options: ServiceOptions): RunningServices {
     beforeCall: (route) => quota.check(tenant.id, route.name),
   }));
   enableSummaryCaches(tenants, { ttlMs: options.summaryCacheTtlMs ?? 0 });
+  const inflight = new Map<string, Promise<unknown>>();
   return {
     transport,
     tenants,
     idempotency,
-    inflight: new Map(),
+    inflight,
     referenceLists: new ReferenceListCache(options.referenceListTtlMs ?? 60_000),
     concurrency: options.concurrency ?? 16,
     events,
     quota,
     async close() {
       clearInterval(purger);
+      // A mutation whose caller went away still runs: let it record its outcome before the
+      // store closes, so its key is not left "in progress".
+      await Promise.allSettled([...inflight.values()]);
       await transport.close();
       await idempotency.close();
     },

@@ -86,6 +86,6 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   async close() {
-    this.db.close();
+    if (this.db.isOpen) this.db.close();
   }
 }
