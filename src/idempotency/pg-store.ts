@@ -6,7 +6,7 @@
  * Times are the service's clock in epoch milliseconds, like the SQLite store.
  */
 import pg from 'pg';
-import type { ClaimResult, IdempotencyRecord, IdempotencyState, IdempotencyStore } from './store';
+import { recordOfRow, type ClaimResult, type IdempotencyRecord, type IdempotencyRow, type IdempotencyState, type IdempotencyStore } from './store';
 
 export interface PgIdempotencyStoreOptions {
   connectionString: string;
@@ -17,23 +17,7 @@ export interface PgIdempotencyStoreOptions {
   now?: () => number;
 }
 
-interface Row {
-  operation: string;
-  input_hash: string;
-  state: IdempotencyState;
-  outcome: string | null;
-  created_at: string | number;
-  updated_at: string | number;
-}
 
-const toRecord = (row: Row): IdempotencyRecord => ({
-  operation: row.operation,
-  inputHash: row.input_hash,
-  state: row.state,
-  ...(row.outcome === null ? {} : { outcome: row.outcome }),
-  createdAt: Number(row.created_at),
-  updatedAt: Number(row.updated_at),
-});
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -135,12 +119,12 @@ export class PgIdempotencyStore implements IdempotencyStore {
   }
 
   async get(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
-    const result = await this.query<Row>(
+    const result = await this.query<IdempotencyRow>(
       `SELECT operation, input_hash, state, outcome, created_at, updated_at FROM ${this.table} WHERE scope = $1 AND key = $2`,
       [scope, key],
     );
     const row = result.rows[0];
-    return row ? toRecord(row) : undefined;
+    return row ? recordOfRow(row) : undefined;
   }
 
   async purge(olderThan: number): Promise<number> {

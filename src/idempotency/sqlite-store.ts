@@ -2,25 +2,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { ClaimResult, IdempotencyRecord, IdempotencyState, IdempotencyStore } from './store';
+import { recordOfRow, type ClaimResult, type IdempotencyRecord, type IdempotencyRow, type IdempotencyState, type IdempotencyStore } from './store';
 
-interface Row {
-  operation: string;
-  input_hash: string;
-  state: IdempotencyState;
-  outcome: string | null;
-  created_at: number;
-  updated_at: number;
-}
 
-const toRecord = (row: Row): IdempotencyRecord => ({
-  operation: row.operation,
-  inputHash: row.input_hash,
-  state: row.state,
-  ...(row.outcome === null ? {} : { outcome: row.outcome }),
-  createdAt: Number(row.created_at),
-  updatedAt: Number(row.updated_at),
-});
 
 export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly db: DatabaseSync;
@@ -76,8 +60,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       .prepare(
         `SELECT operation, input_hash, state, outcome, created_at, updated_at FROM idempotency WHERE scope = ? AND key = ?`,
       )
-      .get(scope, key) as Row | undefined;
-    return row ? toRecord(row) : undefined;
+      .get(scope, key) as IdempotencyRow | undefined;
+    return row ? recordOfRow(row) : undefined;
   }
 
   async purge(olderThan: number): Promise<number> {

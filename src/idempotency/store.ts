@@ -34,3 +34,24 @@ export interface IdempotencyStore {
   purge(olderThan: number): Promise<number>;
   close(): Promise<void>;
 }
+
+/** A stored row as both SQL backends read it (column names are the same in each). */
+export interface IdempotencyRow {
+  operation: string;
+  input_hash: string;
+  state: IdempotencyState;
+  outcome: string | null;
+  created_at: string | number;
+  updated_at: string | number;
+}
+
+export function recordOfRow(row: IdempotencyRow): IdempotencyRecord {
+  return {
+    operation: row.operation,
+    inputHash: row.input_hash,
+    state: row.state,
+    ...(row.outcome === null ? {} : { outcome: row.outcome }),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
