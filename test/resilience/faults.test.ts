@@ -49,7 +49,7 @@ describe('GET faults (title summary): retried, then typed', () => {
     // undici's body timer is coarse (about half a second), so the drip is slower than that.
     ['dripping bodies', { kind: 'drip', chunkBytes: 1, intervalMs: 1_200 }, 'REGISTER_TIMEOUT'],
     ['malformed JSON', { kind: 'malformed' }, 'REGISTER_CONTRACT_ERROR'],
-  ] as const)('persistent %s give %s', async (_label, fault, code) => {
+  ] as const)('persistent %s (%j) give %s', async (_label, fault, code) => {
     svc.emulator.faults.inject('titleSummary', fault, 10);
     const { data, errors } = await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
     expect(data?.title ?? null).toBeNull();
