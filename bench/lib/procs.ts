@@ -1,0 +1,207 @@
+/**
+ * Child processes of the benchmark: the register emulator, the service (the real entry point,
+ * src/main.ts, in production mode) and the peer gateway; their CPU time and memory from /proc.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+export const LOG_DIR = join(ROOT, 'bench', '.logs');
+
+const children = new Set<ChildProcess>();
+
+/** Ends every child this benchmark started (by pid), e.g. on an error. */
+export function killAll(): void {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+process.on('exit', killAll);
+
+export interface Emulator {
+  url: string;
+  origin: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function startEmulatorProcess(latencyMs = 0, largePlanBytes = 50 * 1024 * 1024): Promise<Emulator> {
+  const child = fork(join(ROOT, 'bench', 'emulator.ts'), [], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_LATENCY_MS: String(latencyMs), BENCH_LARGE_PLAN_BYTES: String(largePlanBytes), NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  const ready = await new Promise<{ url: string; origin: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('emulator did not start within 30 s')), 30_000);
+    child.once('message', (m) => {
+      clearTimeout(timer);
+      resolve(m as { url: string; origin: string });
+    });
+    child.once('exit', (code) => reject(new Error(`emulator exited (${code})`)));
+  });
+  return { ...ready, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+  children.delete(child);
+}
+
+/** Waits until `file` contains a line matching `pattern`; returns the match. */
+async function waitForLine(file: string, pattern: RegExp, child: ChildProcess, timeoutMs: number, what: string): Promise<RegExpMatchArray> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const text = readFileSync(file, 'utf8');
+    const m = pattern.exec(text);
+    if (m) return m;
+    if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode}):\n${text.slice(-2000)}`);
+    await sleep(100);
+  }
+  throw new Error(`${what} did not start within ${timeoutMs / 1000} s:\n${readFileSync(file, 'utf8').slice(-2000)}`);
+}
+
+export interface Service {
+  name: string;
+  base: string;
+  pid: number;
+  log: string;
+  /** Date.now() when the process was spawned. */
+  spawnedAt: number;
+  stop(): Promise<void>;
+}
+
+const sha256Hex = (v: string) => createHash('sha256').update(v, 'utf8').digest('hex');
+
+/** The API keys the benchmark's services accept: the embedded emulator's dev keys and clients. */
+export const BENCH_TENANTS = [
+  { name: 'dev-key-a', apiKeySha256: sha256Hex('dev-key-a'), clientId: 'client-a', clientSecret: 'secret-a' },
+  { name: 'dev-key-b', apiKeySha256: sha256Hex('dev-key-b'), clientId: 'client-b', clientSecret: 'secret-b' },
+];
+
+/**
+ * The service exactly as deployed: `src/main.ts` with NODE_ENV=production against the emulator
+ * (REGISTER_BASE_URL + a tenants file), on a free port. `env` adds settings; `nodeArgs` e.g.
+ * --cpu-prof. Logs go to bench/.logs/<name>.log.
+ */
+export async function startService(name: string, registerUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), 'titlegraph-bench-'));
+  const tenantsFile = join(work, 'tenants.json');
+  writeFileSync(tenantsFile, JSON.stringify({ tenants: BENCH_TENANTS }));
+  const log = join(LOG_DIR, `${name}.log`);
+  const fd = openSync(log, 'w');
+  const spawnedAt = Date.now();
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: join(work, 'data'),
+      REGISTER_BASE_URL: registerUrl,
+      TITLEGRAPH_TENANTS_FILE: tenantsFile,
+      ...env,
+    },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  children.add(child);
+  const m = await waitForLine(log, /GraphQL at http:\/\/localhost:(\d+)\/graphql/, child, 60_000, `service ${name}`);
+  return { name, base: `http://127.0.0.1:${m[1]}`, pid: child.pid!, log, spawnedAt, stop: () => stopChild(child, 30_000) };
+}
+
+export interface Peer {
+  base: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export const PEER_DIR = join(ROOT, 'bench', 'peers');
+
+/** Hive Gateway (one process, no forks) serving the supergraph Mesh Compose generated. */
+export async function startPeer(supergraph: string): Promise<Peer> {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const port = await freePort();
+  const log = join(LOG_DIR, 'peer.log');
+  const fd = openSync(log, 'w');
+  const bin = join(PEER_DIR, 'node_modules', '@graphql-hive', 'gateway', 'dist', 'bin.js');
+  const child = spawn(process.execPath, [bin, 'supergraph', supergraph, '--port', String(port), '--host', '127.0.0.1', '--fork', '1'], {
+    cwd: PEER_DIR,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  children.add(child);
+  await waitForLine(log, /Listening on/, child, 60_000, 'peer gateway');
+  return { base: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// ------------------------------------------------------------------ /proc
+
+const PAGE = 4096;
+const TICK_MS = 10; // USER_HZ = 100 on Linux
+
+/** CPU time (user + system) of a process so far, in ms. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+export function rssBytes(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE;
+}
+
+function statusKb(pid: number, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : NaN;
+}
+
+/**
+ * Peak RSS over an interval, from the kernel's high-water mark (VmHWM): reset it (clear_refs 5),
+ * then read it. Exact, no sampling. Falls back to 5 ms sampling where clear_refs is refused.
+ */
+export function peakRss(pid: number): { baseline: number; stop(): number } {
+  let exact = true;
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    exact = false;
+  }
+  const baseline = rssBytes(pid);
+  let sampled = baseline;
+  const timer = exact
+    ? undefined
+    : setInterval(() => {
+        sampled = Math.max(sampled, rssBytes(pid));
+      }, 5);
+  return {
+    baseline,
+    stop() {
+      if (timer) clearInterval(timer);
+      return exact ? statusKb(pid, 'VmHWM') : Math.max(sampled, rssBytes(pid));
+    },
+  };
+}
