@@ -53,7 +53,7 @@ export interface Results {
       serviceCpuMs?: Record<string, number>;
     }[];
     /** The same download through a service whose V8 collects young garbage often. */
-    diagnosis?: { nodeArgs: string[]; runs: { mbPerS: number; rssGrowth: number }[] } | undefined;
+    diagnosis?: { nodeArgs: string[]; runs: { mbPerS: number; rssGrowth: number; serviceCpuMs?: number }[] } | undefined;
     peer?:
       | {
           status: number;
@@ -542,7 +542,7 @@ export function markdown(r: Results, gs: Goal[]): string {
       lines.push(
         `Reading: nothing is buffered (back-pressure all the way). What growth there is, is garbage: every socket read of the register's response is a new 64 KB buffer outside the V8 heap, and V8 frees those only when it collects, which with Node's default young generation happens after tens of MB have piled up, so the peak depends on where the collections fall (0 MB in some runs). ` +
           (s.diagnosis
-            ? `Diagnosis, measured in this run: the same download through a second service process started with \`${s.diagnosis.nodeArgs.join(' ')}\` (young collections far more often) grows by ${s.diagnosis.runs.map((q) => mb(q.rssGrowth)).join(', ')} at ${s.diagnosis.runs.map((q) => q.mbPerS.toFixed(0)).join(', ')} MB/s. That flag is no fix: it costs ~40 % of GraphQL \`title\` throughput (\`npx tsx bench/experiments/node-flags.ts\`). `
+            ? `Diagnosis, measured in this run: the same download through a second service process started with \`${s.diagnosis.nodeArgs.join(' ')}\` (young collections far more often) grows by ${s.diagnosis.runs.map((q) => mb(q.rssGrowth)).join(', ')} at ${s.diagnosis.runs.map((q) => q.mbPerS.toFixed(0)).join(', ')} MB/s${s.diagnosis.runs[0]?.serviceCpuMs !== undefined ? `, with ${median(s.diagnosis.runs.map((q) => q.serviceCpuMs ?? NaN)).toFixed(0)} ms of service CPU per download (the first download of a fresh process included)` : ''}: the memory churn is what the relay's CPU goes to. That flag is no fix: it costs ~40 % of GraphQL \`title\` throughput (\`npx tsx bench/experiments/node-flags.ts\`). `
             : '') +
           `Throughput is bounded by CPU on loopback: relaying 50 MB costs the service about ${svcCpu.toFixed(0)} ms of CPU (undici parses the register's response in WebAssembly and copies each body chunk out of it; the chunks then cross a web-stream adapter to the HTTP response), while the emulator sends the same 50 MB from memory for about ${emuCpu.toFixed(0)} ms. ` +
           `The service's ${svcMBps.toFixed(0)} MB/s is ${(svcMBps * 8 / 1000).toFixed(1)} Gbit/s, more than a link to a real register carries. Tried during this work: a 1 MB read-ahead between the stream stages (no gain), and a Node stream pipe from undici straight to the response (about 25 % more, but it needs a change to the register client's download API; left as a candidate).`,
