@@ -4,7 +4,7 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -117,7 +117,11 @@ export async function startService(name: string, registerUrl: string, env: Recor
   closeSync(fd);
   children.add(child);
   const m = await waitForLine(log, /GraphQL at http:\/\/localhost:(\d+)\/graphql/, child, 60_000, `service ${name}`);
-  return { name, base: `http://127.0.0.1:${m[1]}`, pid: child.pid!, log, spawnedAt, stop: () => stopChild(child, 30_000) };
+  const stop = async () => {
+    await stopChild(child, 30_000);
+    rmSync(work, { recursive: true, force: true });
+  };
+  return { name, base: `http://127.0.0.1:${m[1]}`, pid: child.pid!, log, spawnedAt, stop };
 }
 
 export interface Peer {
