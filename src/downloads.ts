@@ -5,7 +5,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from './context';
-import { RegisterError, type RegisterDownload } from './register';
+import { abandon, RegisterError, type RegisterDownload } from './register';
 import { isTitleNumber } from './register/rules';
 import { requestIdOf } from './logging';
 
@@ -25,7 +25,12 @@ function decode(segment: string): string | undefined {
   }
 }
 
-export async function handleDownload(services: Services, request: Request, pathname: string): Promise<Response | undefined> {
+export async function handleDownload(
+  services: Services,
+  request: Request,
+  pathname: string,
+  ResponseImpl: typeof Response = Response,
+): Promise<Response | undefined> {
   const match = DOWNLOAD_PATH.exec(pathname);
   if (!match) return undefined;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -71,16 +76,20 @@ export async function handleDownload(services: Services, request: Request, pathn
   };
   if (download.contentLength !== undefined) headers['content-length'] = String(download.contentLength);
   if (request.method === 'HEAD') {
-    await download.body.cancel();
-    return new Response(null, { status: 200, headers });
+    abandon(download.body);
+    return new ResponseImpl(null, { status: 200, headers });
   }
-  return new Response(download.body, { status: 200, headers });
+  // A caller that goes away mid-download destroys the stream; that is not an error of ours.
+  download.body.on('error', () => undefined);
+  // The server's own Response (whatwg-node) takes the Node stream as it is and pipes it into the
+  // socket: no web-stream conversion, no copy, back-pressure end to end.
+  return new ResponseImpl(download.body as unknown as BodyInit, { status: 200, headers });
 }
 
 export function downloadsPlugin(services: Services): Plugin {
   return {
-    async onRequest({ request, url, endResponse }) {
-      const response = await handleDownload(services, request, url.pathname);
+    async onRequest({ request, url, endResponse, fetchAPI }) {
+      const response = await handleDownload(services, request, url.pathname, fetchAPI.Response);
       if (response) endResponse(response);
     },
   };

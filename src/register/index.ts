@@ -10,6 +10,7 @@ export {
   type CallOptions,
 } from './client';
 export { RegisterError, isRegisterError, CLIENT_ERROR_CODES } from './errors';
+export { abandon } from './responses';
 export type { BreakerState } from './circuit-breaker';
 export type {
   ChargeQuery,

@@ -82,6 +82,12 @@ export async function discard(body: RawResponse['body']): Promise<void> {
   }
 }
 
+/** Drops a download the caller will not read: frees the socket without an unhandled stream error. */
+export function abandon(body: Readable): void {
+  body.once('error', () => undefined);
+  body.destroy();
+}
+
 /** The file name of a Content-Disposition header (RFC 6266; `filename*` preferred), made path-safe. */
 export function parseContentDispositionFilename(value: string | undefined): string | undefined {
   if (!value) return undefined;
@@ -110,61 +116,66 @@ export function parseContentLength(value: string | undefined): number | undefine
   return Number(value.trim());
 }
 
-/** A streamed download: the body is NEVER buffered. Consume or cancel it, or the socket stays busy. */
+/**
+ * A streamed download: the body is NEVER buffered. It is the HTTP client's own Node stream, so
+ * a server can pipe it straight into its response. Consume or destroy it, or the socket stays busy.
+ */
 export interface RegisterDownload {
   status: number;
   contentType: string;
   contentLength?: number;
   filename?: string;
-  body: ReadableStream<Uint8Array>;
+  body: Readable;
 }
 
 const PDF_MAGIC = '%PDF-';
 
+/** Reads at least `bytes` from the start of a stream (less if it ends) and puts them back. */
+async function peek(stream: Readable, bytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const chunk = stream.read() as Buffer | null;
+    if (chunk !== null) {
+      chunks.push(chunk);
+      size += chunk.length;
+      continue;
+    }
+    if (stream.readableEnded || stream.destroyed) break;
+    await new Promise<void>((resolve, reject) => {
+      const done = () => {
+        stream.off('readable', done).off('end', done).off('error', fail);
+        resolve();
+      };
+      const fail = (error: Error) => {
+        stream.off('readable', done).off('end', done).off('error', fail);
+        reject(error);
+      };
+      stream.once('readable', done).once('end', done).once('error', fail);
+    });
+  }
+  const head = Buffer.concat(chunks);
+  if (head.length > 0) stream.unshift(head);
+  return head;
+}
+
 /**
- * Hands the body over as a web stream without buffering it. Only the first few bytes are read
- * up front: a body labelled application/pdf must start with `%PDF-`, or the call is a
+ * Hands the body over without buffering it. Only the first few bytes are read up front: a
+ * body labelled application/pdf must start with `%PDF-`, or the call is a
  * REGISTER_CONTRACT_ERROR (other media types, e.g. plan images, pass unchecked).
  */
 export async function readDownload(res: RawResponse, route: string): Promise<RegisterDownload> {
   const contentType = header(res.headers, 'content-type') ?? 'application/octet-stream';
   const contentLength = parseContentLength(header(res.headers, 'content-length'));
   const filename = parseContentDispositionFilename(header(res.headers, 'content-disposition'));
-  const source = (Readable.toWeb(res.body) as unknown as ReadableStream<Uint8Array>).getReader();
-
-  const head: Uint8Array[] = [];
+  const body = res.body as unknown as Readable;
   if (/^application\/pdf\b/i.test(contentType)) {
-    let size = 0;
-    while (size < PDF_MAGIC.length) {
-      const { done, value } = await source.read();
-      if (done) break;
-      head.push(value);
-      size += value.byteLength;
-    }
-    if (Buffer.concat(head).subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {
-      await source.cancel().catch(() => undefined);
+    const head = await peek(body, PDF_MAGIC.length);
+    if (head.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {
+      abandon(body);
       throw contractError(route, res.status, 'download labelled application/pdf is not a PDF');
     }
   }
-
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const peeked = head.shift();
-        if (peeked) {
-          controller.enqueue(peeked);
-          return;
-        }
-        const { done, value } = await source.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel(reason) {
-        return source.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
   return {
     status: res.status,
     contentType,

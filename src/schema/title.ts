@@ -1,7 +1,8 @@
 /** Titles: the summary (free, any status) as the `Title` entity, and the `title`/`titles` queries. */
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { builder } from '../builder';
 import { LIMITS } from '../register/rules';
+import type { Context } from '../context';
 import type { TitleSummary } from '../register/wire';
 import { AddressType, CodeLabelType, ConsiderationEntryType } from './common';
 
@@ -103,13 +104,41 @@ builder.asEntity(TitleType, {
   resolveReference: (ref, ctx) => ctx.loaders.titleSummary.load(ref.titleNumber),
 });
 
+/** True when the field being resolved selects `name` on its result (fragments included). */
+function selects(info: GraphQLResolveInfo, name: string): boolean {
+  const seen = new Set<string>();
+  const search = (set: SelectionSetNode | undefined): boolean =>
+    !!set?.selections.some((s) => {
+      if (s.kind === Kind.FIELD) return s.name.value === name;
+      if (s.kind === Kind.INLINE_FRAGMENT) return search(s.selectionSet);
+      if (seen.has(s.name.value)) return false;
+      seen.add(s.name.value);
+      return search(info.fragments[s.name.value]?.selectionSet);
+    });
+  return info.fieldNodes.some((node) => search(node.selectionSet));
+}
+
+/**
+ * When securities are selected, their listing is fetched alongside the summary instead of after
+ * it: one round of register calls instead of two. The price is a call for the rare title whose
+ * status turns out not to list securities (draft, closed, cancelled, amalgamated).
+ */
+function prefetchSecurities(ctx: Context, info: GraphQLResolveInfo, titleNumbers: readonly string[]): void {
+  if (!selects(info, 'securities')) return;
+  // Awaited (or not) by Title.securities; a failure surfaces there, never as an unhandled rejection.
+  for (const n of titleNumbers) ctx.loaders.securities.load(n).catch(() => undefined);
+}
+
 builder.queryFields((t) => ({
   title: t.field({
     type: TitleType,
     nullable: true,
     description: 'Title summary (free). Null when the register has no such title.',
     args: { titleNumber: t.arg({ type: 'TitleNumber', required: true, description: 'The title number.' }) },
-    resolve: (_, { titleNumber }, ctx) => ctx.loaders.titleSummary.load(titleNumber),
+    resolve: (_, { titleNumber }, ctx, info) => {
+      prefetchSecurities(ctx, info, [titleNumber]);
+      return ctx.loaders.titleSummary.load(titleNumber);
+    },
   }),
   titles: t.field({
     type: [TitleType],
@@ -123,13 +152,14 @@ builder.queryFields((t) => ({
         description: `Title numbers, at most ${LIMITS.titlesPerRequest.max}.`,
       }),
     },
-    resolve: (_, { titleNumbers }, ctx) => {
+    resolve: (_, { titleNumbers }, ctx, info) => {
       if (titleNumbers.length > LIMITS.titlesPerRequest.max) {
         throw new GraphQLError(
           `titleNumbers must have at most ${LIMITS.titlesPerRequest.max} items (got ${titleNumbers.length}).`,
           { extensions: { code: 'BAD_USER_INPUT', field: 'titleNumbers' } },
         );
       }
+      prefetchSecurities(ctx, info, titleNumbers);
       // Each item resolves on its own, so one failing title is a null plus an error, not a failed list.
       return titleNumbers.map((n) => ctx.loaders.titleSummary.load(n));
     },

@@ -73,9 +73,9 @@ export async function registerError(p: Promise<unknown>): Promise<RegisterError>
   throw new Error('expected a RegisterError, the call succeeded');
 }
 
-export async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+export async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  for await (const chunk of stream) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 

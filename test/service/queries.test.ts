@@ -7,7 +7,7 @@ import {
   TitlesQuery,
   TitleWithSecuritiesQuery,
 } from './documents';
-import { test } from './harness';
+import { startService, test } from './harness';
 
 describe('title', () => {
   test('returns the full summary of a registered title', async ({ svc }) => {
@@ -50,14 +50,35 @@ describe('Title.securities', () => {
     expect(securities[0]!.id).toMatch(/^.{1,20}$/);
   });
 
-  test('is an empty list for a draft and null for closed, cancelled and amalgamated titles, without a register call', async ({ svc }) => {
+  test('is an empty list for a draft and null for closed, cancelled and amalgamated titles', async ({ svc }) => {
     const draft = await svc.gql(TitleWithSecuritiesQuery, { titleNumber: 'GLA5001' });
     expect(draft.data!.title!.securities).toEqual([]);
     for (const titleNumber of ['EDN42', 'ABN7', 'FFE300']) {
-      const { data } = await svc.gql(TitleWithSecuritiesQuery, { titleNumber });
+      const { data, errors } = await svc.gql(TitleWithSecuritiesQuery, { titleNumber });
+      expect(errors).toBeUndefined();
       expect(data!.title!.securities).toBeNull();
     }
-    expect(svc.emulator.calls.count({ route: 'securities' })).toBe(0);
+  });
+
+  test('is fetched alongside the summary, not after it: one round of register calls', async () => {
+    const svc = await startService({}, { transport: { timeouts: { headersMs: 1_000 }, retry: { baseDelayMs: 5 } } });
+    try {
+      // The summary call hangs; its securities listing is answered all the same, so it did not wait.
+      svc.emulator.faults.inject('titleSummary', { kind: 'hang' }, 1);
+      const pending = svc.gql(TitleWithSecuritiesQuery, { titleNumber: 'MID15313' });
+      let listed = false;
+      for (let i = 0; i < 40 && !listed; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        listed = svc.emulator.calls.count({ route: 'securities', status: 200 }) === 1;
+      }
+      expect(listed).toBe(true);
+      expect(svc.emulator.calls.count({ route: 'titleSummary', status: 200 })).toBe(0);
+      const { data } = await pending; // the summary is retried after the hang
+      expect(data!.title!.securities).toHaveLength(2);
+      expect(svc.emulator.calls.count({ route: 'securities' })).toBe(1);
+    } finally {
+      await svc.stop();
+    }
   });
 
   test('is not loaded unless selected', async ({ svc }) => {
@@ -73,7 +94,8 @@ describe('titles', () => {
     expect(errors).toBeUndefined();
     expect(data!.titles.map((t) => t?.titleNumber ?? null)).toEqual(['MID1234', null, 'MID15313', 'MID1234', 'BLK7', 'MID15313']);
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(4);
-    expect(svc.emulator.calls.count({ route: 'securities' })).toBe(3);
+    // Listings are fetched with the summaries, so the unknown title's is asked for too.
+    expect(svc.emulator.calls.count({ route: 'securities' })).toBe(4);
   });
 
   test('accepts 100 titles and refuses 101 before any register call', async ({ svc }) => {
