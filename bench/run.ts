@@ -195,7 +195,17 @@ async function economyPhase(emu: Emulator, svc: Service): Promise<NonNullable<Re
   const scenarios: NonNullable<Results['economy']>['scenarios'] = [];
   const NOT_LISTED = new Set(['CLOSED', 'CANCELLED', 'AMALGAMATED', 'DRAFT']);
 
-  const loadTwice = async (label: string, service: Service, settings: string, expectRefs: 'cached' | 'revalidated', summariesCached: boolean) => {
+  // The minimum: one call per distinct title and route. With SECURITIES_PREFETCH on (the
+  // default) every title's listing is fetched alongside its summary; off, titles whose status
+  // lists no securities are skipped, at the price of a second round of calls.
+  const loadTwice = async (
+    label: string,
+    service: Service,
+    settings: string,
+    expectRefs: 'cached' | 'revalidated',
+    summariesCached: boolean,
+    prefetch = true,
+  ) => {
     for (let load = 1; load <= 2; load++) {
       await resetCalls(emu);
       const data = await gql<{ list: { titleNumber: string; status: string }[] }>(service.base, PAGE_QUERY, variables);
@@ -204,7 +214,7 @@ async function economyPhase(emu: Emulator, svc: Service): Promise<NonNullable<Re
       const listed = new Set(data.list.filter((t) => !NOT_LISTED.has(t.status)).map((t) => t.titleNumber)).size;
       const expected: Record<string, number> = {
         titleSummary: load === 2 && summariesCached ? 0 : distinct,
-        securities: listed,
+        securities: prefetch ? distinct : listed,
       };
       if (load === 1) {
         expected.listPaths = 1;
@@ -228,6 +238,12 @@ async function economyPhase(emu: Emulator, svc: Service): Promise<NonNullable<Re
     await loadTwice('summary cache', cached, 'SUMMARY_CACHE_TTL_MS=10000', 'cached', true);
   } finally {
     await cached.stop();
+  }
+  const statusAware = await startService('economy-no-prefetch', emu.url, { SECURITIES_PREFETCH: 'false' });
+  try {
+    await loadTwice('securities prefetch off', statusAware, 'SECURITIES_PREFETCH=false', 'cached', false, false);
+  } finally {
+    await statusAware.stop();
   }
   const revalidating = await startService('economy-ref-ttl-0', emu.url, { REFERENCE_LIST_TTL_MS: '0' });
   try {

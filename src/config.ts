@@ -68,6 +68,7 @@ const Env = z.object({
   EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   EMULATOR_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   GRAPHIQL: bool.optional(),
+  SECURITIES_PREFETCH: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INTROSPECTION: bool.optional(),
   MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxDepth),
@@ -101,6 +102,8 @@ export interface AppConfig {
   referenceListTtlMs: number;
   /** Per-tenant cache of title summaries; 0 = off (src/summary-cache.ts). */
   summaryCacheTtlMs: number;
+  /** Fetch securities listings alongside summaries (one round of calls) rather than after them. */
+  prefetchSecurities: boolean;
   emulator: { host: string; port: number; latencyMs: number };
   graphiql: boolean;
   /** pino level of the JSON logs on stdout. */
@@ -135,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     concurrency: e.REGISTER_CONCURRENCY,
     referenceListTtlMs: e.REFERENCE_LIST_TTL_MS,
     summaryCacheTtlMs: e.SUMMARY_CACHE_TTL_MS,
+    prefetchSecurities: e.SECURITIES_PREFETCH,
     emulator: { host: e.EMULATOR_HOST, port: e.EMULATOR_PORT, latencyMs: e.EMULATOR_LATENCY_MS },
     graphiql: e.GRAPHIQL ?? e.NODE_ENV !== 'production',
     logLevel: e.LOG_LEVEL,

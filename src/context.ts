@@ -7,6 +7,7 @@ import { createLoaders, type Loaders } from './loaders';
 import { requestIdOf } from './logging';
 import type { CallOptions, RegisterClient } from './register';
 import type { ReferenceListCache } from './reference-lists';
+import type { SummaryCaches } from './summary-cache';
 import type { Tenant, TenantDirectory } from './tenants';
 
 /** Process-wide parts, built once at start (see services.ts). */
@@ -17,6 +18,10 @@ export interface Services {
   inflight: Map<string, Promise<unknown>>;
   referenceLists: ReferenceListCache;
   concurrency: number;
+  /** Optional short per-tenant cache of title summaries (off unless SUMMARY_CACHE_TTL_MS > 0). */
+  summaryCaches: SummaryCaches;
+  /** Fetch securities listings alongside summaries when selected (SECURITIES_PREFETCH). */
+  prefetchSecurities: boolean;
   /** Register calls, charges and idempotency outcomes, for metrics, logs and the quota guard. */
   events: EventHub;
   /** Register calls per tenant and register day; fails fast after a 429. */
@@ -55,7 +60,7 @@ export function createContext(services: Services, request: Request): Context {
     requestId,
     tenant: auth.tenant,
     register,
-    loaders: createLoaders(register, services.concurrency, callOptions),
+    loaders: createLoaders(register, services.concurrency, callOptions, services.summaryCaches.for(auth.tenant.id)),
     services,
     callOptions,
   };

@@ -8,7 +8,7 @@ import DataLoader from 'dataloader';
 import { graphQLErrorFromRegister } from './errors';
 import { RegisterError, type CallOptions, type RegisterClient } from './register';
 import type { SecuritiesResponse, TitleSummary } from './register/wire';
-import { summaryCacheOf } from './summary-cache';
+import type { SummaryCache } from './summary-cache';
 
 export interface Loaders {
   titleSummary: DataLoader<string, TitleSummary | null>;
@@ -46,8 +46,7 @@ function registerLoader<V>(concurrency: number, load: (key: string) => Promise<V
 }
 
 /** With the optional per-tenant summary cache (SUMMARY_CACHE_TTL_MS), a fresh summary costs no call. */
-function cachedSummaries(register: RegisterClient, load: (n: string) => Promise<TitleSummary>): (n: string) => Promise<TitleSummary> {
-  const cache = summaryCacheOf(register);
+function cachedSummaries(cache: SummaryCache | undefined, load: (n: string) => Promise<TitleSummary>): (n: string) => Promise<TitleSummary> {
   if (!cache) return load;
   return async (n) => {
     const hit = cache.get(n);
@@ -58,9 +57,14 @@ function cachedSummaries(register: RegisterClient, load: (n: string) => Promise<
   };
 }
 
-export function createLoaders(register: RegisterClient, concurrency: number, options: CallOptions): Loaders {
+export function createLoaders(
+  register: RegisterClient,
+  concurrency: number,
+  options: CallOptions,
+  summaryCache?: SummaryCache,
+): Loaders {
   return {
-    titleSummary: registerLoader(concurrency, cachedSummaries(register, async (n) => (await register.titleSummary(n, options)).data)),
+    titleSummary: registerLoader(concurrency, cachedSummaries(summaryCache, async (n) => (await register.titleSummary(n, options)).data)),
     securities: registerLoader(concurrency, (n) => register.securities(n, options)),
   };
 }

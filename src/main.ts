@@ -46,6 +46,7 @@ async function main(config: AppConfig) {
     concurrency: config.concurrency,
     referenceListTtlMs: config.referenceListTtlMs,
     summaryCacheTtlMs: config.summaryCacheTtlMs,
+    prefetchSecurities: config.prefetchSecurities,
   });
   const logger = createLogger({ level: config.logLevel });
   logServiceEvents(services.events, logger);

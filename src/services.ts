@@ -7,7 +7,7 @@ import type { IdempotencyStore } from './idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from './register';
 import { QuotaGuard } from './quota';
 import { ReferenceListCache } from './reference-lists';
-import { enableSummaryCaches } from './summary-cache';
+import { SummaryCaches } from './summary-cache';
 import { TenantDirectory } from './tenants';
 
 export interface ServiceOptions {
@@ -20,6 +20,8 @@ export interface ServiceOptions {
   referenceListTtlMs?: number;
   /** Per-tenant cache of title summaries, in ms; 0 (default) = off. See summary-cache.ts. */
   summaryCacheTtlMs?: number;
+  /** Fetch securities listings alongside summaries when a query selects them (default true). */
+  prefetchSecurities?: boolean;
   transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
   idempotency?: IdempotencyStore;
 }
@@ -52,7 +54,6 @@ export function createServices(options: ServiceOptions): RunningServices {
   const tenants = new TenantDirectory(transport, options.tenants, options.anonymousTenant, (tenant) => ({
     beforeCall: (route) => quota.check(tenant.id, route.name),
   }));
-  enableSummaryCaches(tenants, { ttlMs: options.summaryCacheTtlMs ?? 0 });
   const inflight = new Map<string, Promise<unknown>>();
   return {
     transport,
@@ -61,6 +62,8 @@ export function createServices(options: ServiceOptions): RunningServices {
     inflight,
     referenceLists: new ReferenceListCache(options.referenceListTtlMs ?? 60_000),
     concurrency: options.concurrency ?? 16,
+    summaryCaches: new SummaryCaches({ ttlMs: options.summaryCacheTtlMs ?? 0 }),
+    prefetchSecurities: options.prefetchSecurities ?? true,
     events,
     quota,
     async close() {

@@ -4,13 +4,11 @@
  * Off, every request asks the register again (loaders only de-duplicate within one request).
  * On, a summary a tenant fetched is served to that same tenant for `ttlMs` without a register
  * call, e.g. when a front-end page loads twice. It is never shared across tenants: each tenant
- * has its own RegisterClient, and each client gets its own cache. Only found summaries are
+ * gets its own cache. Only found summaries are
  * kept (a "not found" or an error is asked again); at most `maxEntries` per tenant, oldest
  * first out.
  */
-import type { RegisterClient } from './register';
 import type { TitleSummary } from './register/wire';
-import type { TenantDirectory } from './tenants';
 
 export interface SummaryCacheOptions {
   ttlMs: number;
@@ -53,21 +51,20 @@ export class SummaryCache {
   }
 }
 
-/** The cache of each tenant's register client (a client belongs to exactly one tenant). */
-const caches = new WeakMap<RegisterClient, SummaryCache>();
+/** One summary cache per tenant, made on first use; none at all when the cache is off. */
+export class SummaryCaches {
+  private readonly byTenant = new Map<string, SummaryCache>();
 
-/** The summary cache of this tenant's client, or undefined when the cache is off. */
-export function summaryCacheOf(register: RegisterClient): SummaryCache | undefined {
-  return caches.get(register);
-}
+  constructor(private readonly options: SummaryCacheOptions) {}
 
-/** Gives every register client the directory hands out its own summary cache (ttlMs > 0). */
-export function enableSummaryCaches(tenants: TenantDirectory, options: SummaryCacheOptions): void {
-  if (!(options.ttlMs > 0)) return;
-  const clientFor = tenants.clientFor.bind(tenants);
-  tenants.clientFor = (tenant) => {
-    const client = clientFor(tenant);
-    if (!caches.has(client)) caches.set(client, new SummaryCache(options.ttlMs, options));
-    return client;
-  };
+  /** The tenant's own cache, or undefined when the cache is off (ttlMs 0). */
+  for(tenant: string): SummaryCache | undefined {
+    if (!(this.options.ttlMs > 0)) return undefined;
+    let cache = this.byTenant.get(tenant);
+    if (!cache) {
+      cache = new SummaryCache(this.options.ttlMs, this.options);
+      this.byTenant.set(tenant, cache);
+    }
+    return cache;
+  }
 }

@@ -124,7 +124,7 @@ function selects(info: GraphQLResolveInfo, name: string): boolean {
  * status turns out not to list securities (draft, closed, cancelled, amalgamated).
  */
 function prefetchSecurities(ctx: Context, info: GraphQLResolveInfo, titleNumbers: readonly string[]): void {
-  if (!selects(info, 'securities')) return;
+  if (!ctx.services.prefetchSecurities || !selects(info, 'securities')) return;
   // Awaited (or not) by Title.securities; a failure surfaces there, never as an unhandled rejection.
   for (const n of titleNumbers) ctx.loaders.securities.load(n).catch(() => undefined);
 }

@@ -81,6 +81,17 @@ describe('Title.securities', () => {
     }
   });
 
+  test('with SECURITIES_PREFETCH off, titles whose status lists no securities cost no listing call', async () => {
+    const svc = await startService({}, { prefetchSecurities: false });
+    try {
+      const { data } = await svc.gql(TitlesQuery, { titleNumbers: ['GLA5001', 'EDN42', 'ABN7', 'FFE300', 'MID15313'] });
+      expect(data!.titles.map((t) => t?.securities?.length ?? null)).toEqual([0, null, null, null, 2]);
+      expect(svc.emulator.calls.count({ route: 'securities' })).toBe(1);
+    } finally {
+      await svc.stop();
+    }
+  });
+
   test('is not loaded unless selected', async ({ svc }) => {
     await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
     expect(svc.emulator.calls.count({ route: 'securities' })).toBe(0);
@@ -108,6 +119,31 @@ describe('titles', () => {
     expect(tooMany.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
     expect(tooMany.errors![0]!.message).toMatch(/titleNumbers must have at most 100/);
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(0);
+  });
+});
+
+describe('summary cache (SUMMARY_CACHE_TTL_MS)', () => {
+  test('off by default: every request asks the register', async ({ svc }) => {
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(2);
+  });
+
+  test('on: a tenant gets its own recent summaries without a call, never another tenant\'s', async () => {
+    const svc = await startService({}, { summaryCacheTtlMs: 60_000 });
+    try {
+      await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
+      await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
+      expect(svc.emulator.calls.count({ route: 'titleSummary', clientId: 'client-a' })).toBe(1);
+      await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
+      expect(svc.emulator.calls.count({ route: 'titleSummary', clientId: 'client-b' })).toBe(1);
+      // Unknown titles are not remembered.
+      await svc.gql(TitleQuery, { titleNumber: 'ZZZ999' });
+      await svc.gql(TitleQuery, { titleNumber: 'ZZZ999' });
+      expect(svc.emulator.calls.count({ route: 'titleSummary', clientId: 'client-a' })).toBe(3);
+    } finally {
+      await svc.stop();
+    }
   });
 });
 
