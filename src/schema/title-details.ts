@@ -3,7 +3,7 @@ import { builder } from '../builder';
 import type { TitleDetails } from '../register/wire';
 import { ChargeType, chargeablePayload, PurchaseTitleInput, runChargeable } from './charge';
 import { AddressType, ConsiderationEntryType, PersonNameType } from './common';
-import { TitleStatusEnum } from './title';
+import { titleHeadingFields } from './title';
 import { UserErrorType } from './user-error';
 
 type Right = TitleDetails['right'];
@@ -149,16 +149,7 @@ const TitleDetailsType = builder.objectRef<TitleDetails>('TitleDetails').impleme
   description:
     'Full title sheet data (service-spec 2.6): right (with notes, schedules, boundary notes),\nproprietorships with details, securities with debtors, burdens, sharing and shared plots.',
   fields: (t) => ({
-    titleNumber: t.expose('titleNumber', { type: 'TitleNumber', description: 'The title number.' }),
-    status: t.expose('status', { type: TitleStatusEnum, description: 'Status (always REGISTERED here).' }),
-    titleType: t.exposeString('titleType', { nullable: true, description: 'Kind of title.' }),
-    searchSheet: t.exposeString('searchSheet', { nullable: true, description: 'Search sheet reference.' }),
-    titleSheetUpdatedTo: t.field({
-      type: 'Date',
-      nullable: true,
-      description: 'The date the title sheet is updated to.',
-      resolve: (d) => d.date?.titleSheetUpdatedTo,
-    }),
+    ...titleHeadingFields(t),
     right: t.expose('right', { type: DetailedTitleRightType, nullable: true, description: 'Section A: the property.' }),
     proprietorships: t.field({
       type: [DetailedProprietorshipType],

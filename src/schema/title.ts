@@ -1,6 +1,6 @@
 /** Titles: the summary (free, any status) as the `Title` entity, and the `title`/`titles` queries. */
 import { GraphQLError, Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-import { builder } from '../builder';
+import { builder, type BuilderTypes } from '../builder';
 import { LIMITS } from '../register/rules';
 import type { Context } from '../context';
 import type { TitleSummary } from '../register/wire';
@@ -66,20 +66,36 @@ const ApplicationSummaryType = builder
     }),
   });
 
-export const TitleType = builder.objectRef<TitleSummary>('Title').implement({
-  description:
-    'A title in the land register, from its free summary. Non-registered titles carry reduced content. A federation entity keyed by titleNumber.',
-  fields: (t) => ({
-    titleNumber: t.expose('titleNumber', { type: 'TitleNumber', description: 'The title number, e.g. MID15313.' }),
-    status: t.expose('status', { type: TitleStatusEnum, description: 'Status of the title.' }),
-    titleType: t.exposeString('titleType', { nullable: true, description: 'Kind of title.' }),
-    searchSheet: t.exposeString('searchSheet', { nullable: true, description: 'Search sheet reference.' }),
+/** What the summary and the details of a title both start with. */
+interface TitleHeading {
+  titleNumber: string;
+  status: TitleSummary['status'];
+  titleType?: string;
+  searchSheet?: string;
+  date?: { titleSheetUpdatedTo?: string };
+}
+
+/** The heading fields shared by `Title` and `TitleDetails`. */
+export function titleHeadingFields<T extends TitleHeading>(t: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>, T>) {
+  return {
+    titleNumber: t.field({ type: 'TitleNumber', description: 'The title number, e.g. MID15313.', resolve: (h) => h.titleNumber }),
+    status: t.field({ type: TitleStatusEnum, description: 'Status of the title.', resolve: (h) => h.status }),
+    titleType: t.string({ nullable: true, description: 'Kind of title.', resolve: (h) => h.titleType }),
+    searchSheet: t.string({ nullable: true, description: 'Search sheet reference.', resolve: (h) => h.searchSheet }),
     titleSheetUpdatedTo: t.field({
       type: 'Date',
       nullable: true,
       description: 'The date the title sheet is updated to.',
-      resolve: (s) => s.date?.titleSheetUpdatedTo,
+      resolve: (h) => h.date?.titleSheetUpdatedTo,
     }),
+  };
+}
+
+export const TitleType = builder.objectRef<TitleSummary>('Title').implement({
+  description:
+    'A title in the land register, from its free summary. Non-registered titles carry reduced content. A federation entity keyed by titleNumber.',
+  fields: (t) => ({
+    ...titleHeadingFields(t),
     right: t.expose('right', { type: TitleRightType, nullable: true, description: 'The right registered.' }),
     proprietorships: t.field({
       type: [ProprietorshipType],

@@ -2,15 +2,12 @@
  * Ecosystem fixtures: the register emulator on port 0 and titlegraph served over real HTTP
  * (node:http createServer(yoga) on port 0), as a gateway, a browser or a scraper sees it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApp, type AppOptions } from '../../src/app';
-import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator';
-import { createServices, type RunningServices, type ServiceOptions } from '../../src/services';
-import { DEV_TENANTS } from '../../src/tenants';
+import type { AppOptions, createApp } from '../../src/app';
+import type { Emulator, EmulatorOptions } from '../../src/emulator';
+import type { RunningServices, ServiceOptions } from '../../src/services';
+import { startService } from '../service/harness';
 
 export interface HttpService {
   /** e.g. http://127.0.0.1:54321 */
@@ -36,33 +33,21 @@ export async function closeServer(server: Server): Promise<void> {
 export async function startHttpService(
   options: { app?: AppOptions; emulator?: EmulatorOptions; services?: Partial<ServiceOptions> } = {},
 ): Promise<HttpService> {
-  const emulator = await startEmulator({ port: 0, ...options.emulator });
-  const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-eco-'));
-  const services = createServices({
-    registerBaseUrl: emulator.url,
-    tenants: DEV_TENANTS,
-    anonymousTenant: 'dev-key-a',
-    dataDir,
-    referenceListTtlMs: 0,
-    ...options.services,
-  });
-  const yoga = createApp(services, options.app);
-  const server = createServer(yoga);
+  const svc = await startService(options.emulator, options.services, { graphiql: false, ...options.app });
+  const server = createServer(svc.yoga);
   const origin = await listen(server);
   let stopped = false;
   return {
     origin,
     url: `${origin}/graphql`,
-    emulator,
-    services,
-    yoga,
+    emulator: svc.emulator,
+    services: svc.services,
+    yoga: svc.yoga,
     async stop() {
       if (stopped) return;
       stopped = true;
       await closeServer(server);
-      await services.close();
-      await emulator.close().catch(() => undefined);
-      rmSync(dataDir, { recursive: true, force: true });
+      await svc.stop();
     },
   };
 }

@@ -82,7 +82,7 @@ export async function startService(
     restart: async (more?: Partial<ServiceOptions>) => (current = await restart(more)),
     async stop() {
       await current.services.close();
-      await emulator.close();
+      await emulator.close().catch(() => undefined); // a test may have closed it already
       rmSync(dataDir, { recursive: true, force: true });
     },
   });
