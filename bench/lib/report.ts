@@ -506,8 +506,8 @@ export function markdown(r: Results, gs: Goal[]): string {
     lines.push(
       `Reading: the calls go out ${b.concurrency} at a time with no gaps (a sliding window, not waves), one call per distinct title and route. ` +
         `Summaries only: ${without.toFixed(0)} ms against ${wave} ms of pure waiting; the same request against the emulator without latency takes ${Number.isFinite(zWithout) ? zWithout.toFixed(0) : '?'} ms, which is the CPU work (the service's and the emulator's, on the same two cores) that the waiting adds to. ` +
-        `With securities: ${withS.toFixed(0)} ms. A title's securities are asked for only after its summary has said its status (closed titles are not listed, drafts have none: those cost no call), so two levels of calls follow each other and the floor is 2 × ${wave} = ${2 * wave} ms, plus ${Number.isFinite(zWith) ? zWith.toFixed(0) : '?'} ms of processing measured without latency. ` +
-        `The goal's ceil(${b.titles}/${b.concurrency}) × ${b.latencyMs} ms holds for one level; meeting it with securities would need securities fetched speculatively alongside the summaries, which spends register calls (and quota) on titles that do not need them.`,
+        `With securities: ${withS.toFixed(0)} ms. Each title's securities listing is fetched alongside its summary (\`SECURITIES_PREFETCH\`, default on), each loader with its own window of ${b.concurrency}, so both routes take one level of ${wave} ms, plus ${Number.isFinite(zWith) ? zWith.toFixed(0) : '?'} ms of processing measured without latency (the service's and the emulator's CPU for 200 calls on the same two cores). ` +
+        `With \`SECURITIES_PREFETCH=false\` listings wait for their summaries (closed and draft titles then cost no listing call) and the floor is two levels, 2 × ${wave} = ${2 * wave} ms.`,
     );
     lines.push('');
   }
