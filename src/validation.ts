@@ -16,15 +16,6 @@ export function userErrorsOf(result: z.ZodSafeParseResult<unknown>, toField: Fie
   });
 }
 
-/** Prefixes a wire path with a GraphQL argument path, renaming its first segment when asked. */
-export function under(prefix: string[], rename: Record<string, string> = {}): FieldMapper {
-  return (path) => {
-    const [head, ...rest] = path.map(String);
-    if (head === undefined) return prefix;
-    return [...prefix, rename[head] ?? head, ...rest];
-  };
-}
-
 /** The register names a field as a dotted path; map it to the GraphQL input path. */
 export function dottedFieldMapper(mapper: FieldMapper): (registerField: string) => string[] {
   return (registerField) => mapper(registerField.split('.'));

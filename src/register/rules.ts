@@ -51,12 +51,3 @@ export function isCaseId(value: string): boolean {
   return CASE_ID_PATTERN.test(value);
 }
 
-/** First offending character of a non-Latin-1 string, as U+XXXX, for error messages. */
-export function firstNonLatin1(value: string): string | undefined {
-  for (const ch of value) {
-    if (!LATIN1_TEXT_PATTERN.test(ch)) {
-      return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    }
-  }
-  return undefined;
-}
