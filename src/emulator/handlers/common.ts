@@ -6,7 +6,8 @@ import { fasNotAuthorised, titleNotFound, titleStatusNotSupported } from '../err
 import type { RequestContext } from '../context';
 import { findTitle, type TitleRecord } from '../seed';
 import { findFas, type FasAccount } from '../seed/organisations';
-import type { TitleStatus } from '../../register/wire';
+import type { Charge, TitleStatus } from '../../register/wire';
+import type { ProductType } from '../types';
 import { parseAll, queryObject, requireTitleNumber } from '../validate';
 
 /** A title-information FAS account of the caller's organisation, else 403 FAS_NOT_AUTHORISED. */
@@ -47,4 +48,21 @@ export function chargeableInput<B extends z.ZodType | undefined>(
   return { titleNumber, query, body: body as never };
 }
 
-
+/** Charges the caller's account for these products of a title (once per FAS, title, product and London day). */
+export function chargeCaller(
+  ctx: RequestContext,
+  account: FasAccount,
+  titleNumber: string,
+  products: ProductType[],
+  reference: string | undefined,
+): Charge[] {
+  return ctx.env.ledger.charge({
+    account,
+    titleNumber,
+    products,
+    reference,
+    clientId: ctx.caller.clientId,
+    organisation: ctx.caller.organisation,
+    now: ctx.now,
+  });
+}

@@ -6,7 +6,7 @@ import { findTitle } from '../seed';
 import type { PdfBody } from '../store';
 import type { ProductType } from '../types';
 import { requireTitleNumber } from '../validate';
-import { chargeableInput, existingTitle, requireStatus, titleFas } from './common';
+import { chargeableInput, chargeCaller, existingTitle, requireStatus, titleFas } from './common';
 
 export const orderDocument: Handler = (ctx) => {
   const { titleNumber, query, body } = chargeableInput(ctx, OrderDocumentRequest);
@@ -24,15 +24,7 @@ export const orderDocument: Handler = (ctx) => {
   const products: ProductType[] = [];
   if (parts.titleSheet) products.push('TITLE_DATA_AND_PLANS');
   if (parts.applications) products.push('PENDING_APPLICATIONS');
-  const charges = ctx.env.ledger.charge({
-    account,
-    titleNumber,
-    products,
-    reference: query.reference,
-    clientId: ctx.caller.clientId,
-    organisation: ctx.caller.organisation,
-    now: ctx.now,
-  });
+  const charges = chargeCaller(ctx, account, titleNumber, products, query.reference);
   const file = ctx.env.store.issueFile({
     kind: 'document',
     clientId: ctx.caller.clientId,
@@ -52,15 +44,7 @@ export const purchasePlans: Handler = (ctx) => {
   const title = existingTitle(titleNumber);
   requireStatus(title, ['REGISTERED'], 'plan purchase');
   if (title.plans.length === 0) return jsonReply(ctx, { plans: [], charges: [] });
-  const charges = ctx.env.ledger.charge({
-    account,
-    titleNumber,
-    products: ['TITLE_DATA_AND_PLANS'],
-    reference: query.reference,
-    clientId: ctx.caller.clientId,
-    organisation: ctx.caller.organisation,
-    now: ctx.now,
-  });
+  const charges = chargeCaller(ctx, account, titleNumber, ['TITLE_DATA_AND_PLANS'], query.reference);
   const plans = title.plans.map((p, planIndex) => {
     const file = ctx.env.store.issueFile({
       kind: 'plan',

@@ -3,7 +3,7 @@ import { ApiError } from '../errors';
 import { jsonReply, type Handler } from '../context';
 import { summaryOf } from '../seed/build';
 import { requireTitleNumber } from '../validate';
-import { chargeableInput, existingTitle, requireStatus, titleFas } from './common';
+import { chargeableInput, chargeCaller, existingTitle, requireStatus, titleFas } from './common';
 
 export const titleSummary: Handler = (ctx) => {
   const titleNumber = requireTitleNumber(ctx.params.titleNumber);
@@ -16,15 +16,7 @@ export const titleDetails: Handler = (ctx) => {
   const account = titleFas(ctx, query.fas);
   const title = existingTitle(titleNumber);
   requireStatus(title, ['REGISTERED'], 'title details');
-  const charges = ctx.env.ledger.charge({
-    account,
-    titleNumber,
-    products: ['TITLE_DATA_AND_PLANS'],
-    reference: query.reference,
-    clientId: ctx.caller.clientId,
-    organisation: ctx.caller.organisation,
-    now: ctx.now,
-  });
+  const charges = chargeCaller(ctx, account, titleNumber, ['TITLE_DATA_AND_PLANS'], query.reference);
   return jsonReply(ctx, { data: title.details, charges });
 };
 
@@ -33,15 +25,7 @@ export const pendingApplications: Handler = (ctx) => {
   const account = titleFas(ctx, query.fas);
   const title = existingTitle(titleNumber);
   requireStatus(title, ['REGISTERED', 'DRAFT'], 'pending applications');
-  const charges = ctx.env.ledger.charge({
-    account,
-    titleNumber,
-    products: ['PENDING_APPLICATIONS'],
-    reference: query.reference,
-    clientId: ctx.caller.clientId,
-    organisation: ctx.caller.organisation,
-    now: ctx.now,
-  });
+  const charges = chargeCaller(ctx, account, titleNumber, ['PENDING_APPLICATIONS'], query.reference);
   return jsonReply(ctx, { list: { results: title.pending.length, items: title.pending }, charges });
 };
 
