@@ -5,7 +5,7 @@
  */
 import type { CallOptions, RegisterClient } from './register';
 import { LIST_PATH_PATTERN } from './register/rules';
-import { DetailedList, ListPathsResponse } from './register/wire';
+import type { DetailedList } from './register/wire';
 
 interface Entry<T> {
   value: T;
@@ -26,7 +26,7 @@ export class ReferenceListCache {
   async paths(register: RegisterClient, options: CallOptions): Promise<string[]> {
     if (this.pathsEntry && this.isFresh(this.pathsEntry)) return this.pathsEntry.value;
     return this.once('paths', async () => {
-      const paths = ListPathsResponse.parse(await register.listPaths(options));
+      const paths = await register.listPaths(options);
       this.pathsEntry = { value: paths, checkedAt: this.now() };
       return paths;
     });
@@ -49,7 +49,7 @@ export class ReferenceListCache {
         return cached.value;
       }
       if (answer.notModified) throw new Error('register answered 304 to an unconditional request');
-      const list = DetailedList.parse(answer.body);
+      const list = answer.body;
       this.lists.set(path, { value: list, checkedAt: this.now(), ...(answer.etag ? { etag: answer.etag } : {}) });
       return list;
     });
