@@ -38,6 +38,9 @@ const BUSINESS: Record<string, { code: UserErrorCode; field?: string[] }> = {
   TOO_MANY_REQUESTS: { code: 'RATE_LIMITED' },
 };
 
+const rateLimitedMessage = (error: RegisterError) =>
+  `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`;
+
 /**
  * True when the register may have carried out the request although we cannot read its
  * answer: sent without a reply (timeout, reset), or a success status with a body that breaks
@@ -69,7 +72,7 @@ export function userErrorFromRegister(
   const field = (error.field && fieldFor(error.field)) ?? mapped.field;
   const message =
     mapped.code === 'RATE_LIMITED'
-      ? `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`
+      ? rateLimitedMessage(error)
       : (error.detail ?? `The register refused the request (${error.code}).`);
   return { code: mapped.code, message, ...(field ? { field } : {}) };
 }
@@ -80,7 +83,7 @@ export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
   if (error.retryAfterSeconds !== undefined) extensions.retryAfterSeconds = error.retryAfterSeconds;
   const message =
     extensions.code === 'RATE_LIMITED'
-      ? `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`
+      ? rateLimitedMessage(error)
       : extensions.code === 'BAD_USER_INPUT' || extensions.code === 'TITLE_STATUS_NOT_SUPPORTED'
         ? (error.detail ?? `The register refused the request (${error.code}).`)
         : `The register could not answer (${String(extensions.code)}).`;
