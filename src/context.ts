@@ -8,7 +8,7 @@ import { requestIdOf } from './logging';
 import type { CallOptions, RegisterClient } from './register';
 import type { ReferenceListCache } from './reference-lists';
 import type { SummaryCaches } from './summary-cache';
-import type { Tenant, TenantDirectory } from './tenants';
+import { authFailureMessage, type Tenant, type TenantDirectory } from './tenants';
 
 /** Process-wide parts, built once at start (see services.ts). */
 export interface Services {
@@ -46,11 +46,7 @@ export function unauthenticated(message: string): GraphQLError {
 export function createContext(services: Services, request: Request): Context {
   const auth = services.tenants.authenticate(request.headers.get('authorization'));
   if (!auth.ok) {
-    throw unauthenticated(
-      auth.reason === 'missing'
-        ? 'Authentication required: send Authorization: Bearer <API key>.'
-        : 'Unknown API key.',
-    );
+    throw unauthenticated(authFailureMessage(auth.reason));
   }
   const requestId = requestIdOf(request);
   const register = services.tenants.clientFor(auth.tenant);

@@ -8,6 +8,7 @@ import type { Services } from './context';
 import { abandon, RegisterError, type RegisterDownload } from './register';
 import { isTitleNumber } from './register/rules';
 import { requestIdOf } from './logging';
+import { authFailureMessage } from './tenants';
 
 const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;
 
@@ -38,7 +39,7 @@ export async function handleDownload(
   }
   const auth = services.tenants.authenticate(request.headers.get('authorization'));
   if (!auth.ok) {
-    return problem(401, 'UNAUTHENTICATED', 'Authentication required: send Authorization: Bearer <API key>.', {
+    return problem(401, 'UNAUTHENTICATED', authFailureMessage(auth.reason), {
       'www-authenticate': 'Bearer',
     });
   }

@@ -25,6 +25,11 @@ export const DEV_TENANTS: TenantConfig[] = [
 
 export type Authentication = { ok: true; tenant: Tenant } | { ok: false; reason: 'missing' | 'unknown' | 'malformed' };
 
+/** What a refused caller is told, the same on /graphql and on downloads. */
+export function authFailureMessage(reason: 'missing' | 'unknown' | 'malformed'): string {
+  return reason === 'missing' ? 'Authentication required: send Authorization: Bearer <API key>.' : 'Unknown API key.';
+}
+
 export class TenantDirectory {
   private readonly byKeyHash = new Map<string, TenantConfig>();
   private readonly clients = new Map<string, RegisterClient>();
