@@ -92,7 +92,6 @@ async function main(config: AppConfig) {
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    console.log(`titlegraph: ${signal}: draining ${inflight.size} in-flight request(s)`);
     const deadline = setTimeout(() => {
       console.error(`titlegraph: requests still running after ${config.shutdownDeadlineMs} ms; exiting`);
       process.exit(1);
@@ -100,6 +99,9 @@ async function main(config: AppConfig) {
     // Stop accepting; idle keep-alive connections close now, busy ones when their response is sent.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    // Said once the listening socket is closed, so whoever reads it finds new connections refused.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    console.log(`titlegraph: ${signal}: draining ${inflight.size} in-flight request(s)`);
     const sweep = setInterval(() => server.closeIdleConnections(), 250);
     try {
       // In-flight requests (and the charges they record) finish before the store closes.
