@@ -26,6 +26,8 @@ export interface Services {
   events: EventHub;
   /** Register calls per tenant and register day; fails fast after a 429. */
   quota: QuotaGuard;
+  /** The register's clock (from its Date headers): its day decides charges and the journal. */
+  registerNow: () => Date;
 }
 
 export interface Context {

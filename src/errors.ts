@@ -13,8 +13,9 @@
  * | SECURITY_NOT_FOUND (404)             | SECURITY_NOT_FOUND          | input.securityId          | —                                 |
  * | DEED_RULE_VIOLATION (422)            | DEED_RULE_VIOLATION         | from the register's field | —                                 |
  * | TOO_MANY_REQUESTS (429)              | RATE_LIMITED                | —                         | RATE_LIMITED (+ retryAfterSeconds)|
- * | sent, no answer (timeout, reset), or | OUTCOME_UNKNOWN             | —                         | REGISTER_TIMEOUT / _UNAVAILABLE   |
- * |   a 2xx whose body breaks the schema |                             |                           |                                   |
+ * | may have charged or created, answer  | OUTCOME_UNKNOWN (final for  | —                         | (queries have no effect)          |
+ * |   lost (5xx, timeout, reset, cut or  |   the key; idempotency/run) |                           |                                   |
+ * |   contract-breaking body)            |                             |                           |                                   |
  * | UNAUTHORISED (401 after one refresh) | top-level REGISTER_AUTH_FAILED                                                  |
  * | 5xx, network, breaker open           | top-level REGISTER_UNAVAILABLE                                                  |
  * | timeout before sending / on a GET    | top-level REGISTER_TIMEOUT                                                      |
@@ -42,15 +43,6 @@ const rateLimitedMessage = (error: RegisterError) =>
   `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`;
 
 /**
- * True when the register may have carried out the request although we cannot read its
- * answer: sent without a reply (timeout, reset), or a success status with a body that breaks
- * the wire contract. Such a mutation must never be re-sent.
- */
-export function effectMayHaveHappened(error: RegisterError): boolean {
-  return error.outcomeUnknown || (error.code === 'REGISTER_CONTRACT_ERROR' && error.status >= 200 && error.status < 300);
-}
-
-/**
  * The userError for a register error that is a business outcome, or undefined for a transport
  * failure (which becomes a top-level error). `fieldFor` translates a register field path (e.g.
  * `agent.contactEmail`) into the GraphQL input path.
@@ -60,13 +52,6 @@ export function userErrorFromRegister(
   fieldFor: (registerField: string) => string[] | undefined = () => undefined,
 ): UserError | undefined {
   if (!(error instanceof RegisterError)) return undefined;
-  if (effectMayHaveHappened(error)) {
-    return {
-      code: 'OUTCOME_UNKNOWN',
-      message:
-        'The register received the request but its answer was lost, so it may have been charged or created. It will not be re-sent: check the register (or your invoices) before retrying with a new idempotencyKey.',
-    };
-  }
   const mapped = BUSINESS[error.code];
   if (!mapped) return undefined;
   const field = (error.field && fieldFor(error.field)) ?? mapped.field;
@@ -79,7 +64,8 @@ export function userErrorFromRegister(
 
 /** A top-level GraphQL error with a stable code; never the upstream URL, token or FAS. */
 export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
-  const extensions: Record<string, unknown> = { code: topLevelCode(error), route: error.route };
+  // The route name is internal (logs and metrics carry it); callers get the code alone.
+  const extensions: Record<string, unknown> = { code: topLevelCode(error) };
   if (error.retryAfterSeconds !== undefined) extensions.retryAfterSeconds = error.retryAfterSeconds;
   const message =
     extensions.code === 'RATE_LIMITED'

@@ -26,7 +26,7 @@ export class QuotaGuard {
   /** Counts the calls and remembers 429s, from the service's register-call events. */
   observe(events: EventHub): void {
     events.on('registerCall', (call) => {
-      if (!call.tenant || call.route === 'token' || call.outcome === 'circuit_open') return;
+      if (!call.tenant || call.route === 'token' || call.outcome === 'circuit_open' || call.outcome === 'not_sent') return;
       const day = londonDate(this.now());
       const usage = this.usageByTenant.get(call.tenant);
       if (usage?.day === day) usage.calls++;

@@ -32,6 +32,7 @@ export interface RunningServices extends Services {
 }
 
 const DAY = 24 * 60 * 60 * 1000;
+const JOURNAL_RETENTION_DAYS = 100;
 
 export function createServices(options: ServiceOptions): RunningServices {
   const events = new EventHub();
@@ -46,8 +47,12 @@ export function createServices(options: ServiceOptions): RunningServices {
     },
   });
   const idempotency = options.idempotency ?? new SqliteIdempotencyStore(options.dataDir);
-  // Records are kept at least 24 h (the promise to callers); older ones are purged hourly.
-  const purge = () => void idempotency.purge(Date.now() - 2 * DAY).catch(() => undefined);
+  // Keys are kept at least 24 h (the promise to callers) and the charge journal at least 90
+  // days (finance reconciles it with the register's invoices); older rows are purged hourly.
+  const purge = () => {
+    void idempotency.purge(Date.now() - 2 * DAY).catch(() => undefined);
+    void idempotency.purgeJournal(Date.now() - JOURNAL_RETENTION_DAYS * DAY).catch(() => undefined);
+  };
   purge();
   const purger = setInterval(purge, 60 * 60 * 1000);
   purger.unref();
@@ -66,6 +71,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     prefetchSecurities: options.prefetchSecurities ?? true,
     events,
     quota,
+    registerNow: () => transport.registerNow(),
     async close() {
       clearInterval(purger);
       // A mutation whose caller went away still runs: let it record its outcome before the

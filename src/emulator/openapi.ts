@@ -100,8 +100,7 @@ function operation(route: RouteDef, schemas: SchemaSet): Json {
     ...(parameters.length ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(route.body, 'input') } } } } : {}),
     responses,
-    'x-chargeable': route.chargeable,
-    'x-creates': route.creates,
+    'x-effect': route.effect,
   };
 }
 

@@ -87,6 +87,9 @@ export function createEmulatorServer(deps: ServerDeps): { server: Server; socket
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const now = env.now();
+    // The register's own clock, as a real server's Date header gives it: clients read the
+    // register day from it (charges and document expiry follow that day, not theirs).
+    res.setHeader('Date', now.toUTCString());
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const method = req.method ?? 'GET';
     const path = url.pathname;

@@ -6,7 +6,20 @@
  * Times are the service's clock in epoch milliseconds, like the SQLite store.
  */
 import pg from 'pg';
-import { recordOfRow, type ClaimResult, type IdempotencyRecord, type IdempotencyRow, type IdempotencyState, type IdempotencyStore } from './store';
+import {
+  JOURNAL_COLUMNS,
+  journalRecordOfRow,
+  recordOfRow,
+  type ChargeIntent,
+  type ClaimResult,
+  type IdempotencyRecord,
+  type IdempotencyRow,
+  type IdempotencyState,
+  type IdempotencyStore,
+  type JournalRecord,
+  type JournalRow,
+  type ReportedCharges,
+} from './store';
 
 export interface PgIdempotencyStoreOptions {
   connectionString: string;
@@ -27,6 +40,7 @@ const DDL_LOCK = 0x7469746c; // 'titl'
 export class PgIdempotencyStore implements IdempotencyStore {
   private readonly pool: pg.Pool;
   private readonly table: string;
+  private readonly journal: string;
   private readonly now: () => number;
   private readonly schema: string | undefined;
   private readonly initialised: Promise<void>;
@@ -36,6 +50,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
     this.now = options.now ?? Date.now;
     this.schema = options.schema;
     this.table = options.schema ? `${quoteIdent(options.schema)}.idempotency` : 'idempotency';
+    this.journal = options.schema ? `${quoteIdent(options.schema)}.charge_journal` : 'charge_journal';
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.maxConnections ?? 10,
@@ -73,6 +88,22 @@ export class PgIdempotencyStore implements IdempotencyStore {
           PRIMARY KEY (scope, key)
         )`);
       await client.query(`CREATE INDEX IF NOT EXISTS idempotency_updated ON ${this.table} (updated_at)`);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.journal} (
+          id BIGSERIAL PRIMARY KEY,
+          scope TEXT NOT NULL,
+          key TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('PENDING', 'CHARGED', 'OUTCOME_UNKNOWN')),
+          operation TEXT NOT NULL,
+          fas TEXT NOT NULL,
+          title_number TEXT NOT NULL,
+          charge TEXT,
+          day TEXT NOT NULL,
+          recorded_at BIGINT NOT NULL
+        )`);
+      await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_day ON ${this.journal} (scope, day, recorded_at)`);
+      await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_key ON ${this.journal} (scope, key)`);
+      await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_recorded ON ${this.journal} (recorded_at)`);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -87,20 +118,48 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return this.pool.query<R>(text, values);
   }
 
-  async claim(scope: string, key: string, operation: string, inputHash: string): Promise<ClaimResult> {
+  /** Runs `work` on one connection inside BEGIN … COMMIT (ROLLBACK on any error). */
+  private async transaction<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+    await this.initialised;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult> {
     for (let attempt = 0; ; attempt++) {
       const at = this.now();
-      // One statement: insert a new key, or re-take a retryable failure of the same input. Under
-      // concurrency PostgreSQL re-checks the WHERE on the latest committed row: one winner.
-      const claimed = await this.query(
-        `INSERT INTO ${this.table} AS t (scope, key, operation, input_hash, state, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, 'in_progress', $5, $5)
-         ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = EXCLUDED.updated_at
-         WHERE t.state = 'failed_retryable' AND t.input_hash = EXCLUDED.input_hash AND t.operation = EXCLUDED.operation
-         RETURNING key`,
-        [scope, key, operation, inputHash, at],
-      );
-      if (claimed.rowCount === 1) return { claimed: true };
+      const claimed = await this.transaction(async (client) => {
+        // One statement: insert a new key, or re-take a retryable failure of the same input. Under
+        // concurrency PostgreSQL re-checks the WHERE on the latest committed row: one winner.
+        const result = await client.query(
+          `INSERT INTO ${this.table} AS t (scope, key, operation, input_hash, state, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, 'in_progress', $5, $5)
+           ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = EXCLUDED.updated_at
+           WHERE t.state = 'failed_retryable' AND t.input_hash = EXCLUDED.input_hash AND t.operation = EXCLUDED.operation
+           RETURNING key`,
+          [scope, key, operation, inputHash, at],
+        );
+        if (result.rowCount !== 1) return false;
+        if (intent) {
+          await client.query(
+            `INSERT INTO ${this.journal} (scope, key, status, operation, fas, title_number, day, recorded_at)
+             VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7)`,
+            [scope, key, intent.operation, intent.fas, intent.titleNumber, intent.day, at],
+          );
+        }
+        return true;
+      });
+      if (claimed) return { claimed: true };
       const record = await this.get(scope, key);
       if (record) return { claimed: false, record };
       // Purged between the two statements: claim again (a purge only removes old records).
@@ -108,14 +167,59 @@ export class PgIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  async finish(scope: string, key: string, state: Exclude<IdempotencyState, 'in_progress'>, outcome?: string) {
-    await this.query(`UPDATE ${this.table} SET state = $1, outcome = $2, updated_at = $3 WHERE scope = $4 AND key = $5`, [
-      state,
-      outcome ?? null,
-      this.now(),
-      scope,
-      key,
-    ]);
+  async finish(scope: string, key: string, state: Exclude<IdempotencyState, 'in_progress'>, outcome?: string, charges?: ReportedCharges) {
+    const at = this.now();
+    await this.transaction(async (client) => {
+      await client.query(`UPDATE ${this.table} SET state = $1, outcome = $2, updated_at = $3 WHERE scope = $4 AND key = $5`, [
+        state,
+        outcome ?? null,
+        at,
+        scope,
+        key,
+      ]);
+      await this.settleJournal(client, scope, key, state, at, charges);
+    });
+  }
+
+  private async settleJournal(
+    client: pg.PoolClient,
+    scope: string,
+    key: string,
+    state: IdempotencyState,
+    at: number,
+    charges?: ReportedCharges,
+  ) {
+    if (state === 'outcome_unknown') {
+      await client.query(`UPDATE ${this.journal} SET status = 'OUTCOME_UNKNOWN' WHERE scope = $1 AND key = $2 AND status = 'PENDING'`, [scope, key]);
+      return;
+    }
+    const removed = await client.query<{ operation: string; fas: string; title_number: string }>(
+      `DELETE FROM ${this.journal} WHERE scope = $1 AND key = $2 AND status = 'PENDING' RETURNING operation, fas, title_number`,
+      [scope, key],
+    );
+    const pending = removed.rows[0];
+    if (!pending) return;
+    for (const charge of charges?.charges ?? []) {
+      await client.query(
+        `INSERT INTO ${this.journal} (scope, key, status, operation, fas, title_number, charge, day, recorded_at)
+         VALUES ($1, $2, 'CHARGED', $3, $4, $5, $6, $7, $8)`,
+        [scope, key, pending.operation, charge.fas || pending.fas, pending.title_number, JSON.stringify(charge), charges!.day, at],
+      );
+    }
+  }
+
+  async settleStale(scope: string, key: string, staleBefore: number, outcome: string): Promise<boolean> {
+    const at = this.now();
+    return this.transaction(async (client) => {
+      const changed = await client.query(
+        `UPDATE ${this.table} SET state = 'outcome_unknown', outcome = $1, updated_at = $2
+         WHERE scope = $3 AND key = $4 AND state = 'in_progress' AND updated_at < $5`,
+        [outcome, at, scope, key, staleBefore],
+      );
+      if (changed.rowCount !== 1) return false;
+      await this.settleJournal(client, scope, key, 'outcome_unknown', at);
+      return true;
+    });
   }
 
   async get(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
@@ -127,8 +231,21 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return row ? recordOfRow(row) : undefined;
   }
 
+  async chargeRecords(scope: string, day: string): Promise<JournalRecord[]> {
+    const result = await this.query<JournalRow>(
+      `SELECT ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = $1 AND day = $2 ORDER BY recorded_at, id`,
+      [scope, day],
+    );
+    return result.rows.map(journalRecordOfRow);
+  }
+
   async purge(olderThan: number): Promise<number> {
     const result = await this.query(`DELETE FROM ${this.table} WHERE updated_at < $1`, [olderThan]);
+    return result.rowCount ?? 0;
+  }
+
+  async purgeJournal(olderThan: number): Promise<number> {
+    const result = await this.query(`DELETE FROM ${this.journal} WHERE recorded_at < $1`, [olderThan]);
     return result.rowCount ?? 0;
   }
 

@@ -1,16 +1,19 @@
 /**
  * Runs one mutation at most once per (tenant, idempotencyKey): validates, claims the key,
  * calls the register, and stores the outcome so that a replay returns it without an upstream
- * call. A chargeable or creating request that was sent but never answered is recorded as
- * outcome-unknown and is never re-sent.
+ * call. A call that may have charged or created, but whose answer was lost, is recorded as
+ * OUTCOME_UNKNOWN: that is the key's final answer, and the call is never sent again on it.
+ * Chargeable calls also keep the charge journal (see store.ts), in the same transaction.
  */
 import { createHash } from 'node:crypto';
-import { effectMayHaveHappened, graphQLErrorFromRegister, userErrorFromRegister } from '../errors';
+import { graphQLErrorFromRegister, userErrorFromRegister } from '../errors';
 import { RegisterError } from '../register';
+import { londonDate } from '../register/london-day';
+import type { Charge } from '../register/wire';
 import type { UserError } from '../schema/user-error';
 import type { Context } from '../context';
 import type { ServiceEvents } from '../events';
-import type { IdempotencyRecord, IdempotencyStore } from './store';
+import type { ChargeIntent, IdempotencyRecord, IdempotencyStore, ReportedCharges } from './store';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };
 
@@ -23,10 +26,14 @@ export interface IdempotentRun<T> {
   input: unknown;
   /** Problems found before any register call; when present nothing is claimed or sent. */
   inputErrors: UserError[];
+  /**
+   * What the register call does: `charges` (the FAS and title, for the journal, and where the
+   * charges are in the result) or `creates` (what it creates, for the caller's message).
+   */
+  effect: { charges: { fas: string; titleNumber: string }; chargesOf: (value: T) => readonly Charge[] } | { creates: 'case' | 'deed' };
   execute: () => Promise<T>;
   fieldFor?: (registerField: string) => string[] | undefined;
 }
-
 export interface IdempotencyOptions {
   /** How long a concurrent request waits for the first one before answering IN_USE. */
   waitMs?: number;
@@ -67,24 +74,40 @@ export function inputHash(operation: string, input: unknown): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * What a caller is told when the answer to their call was lost, so that they can act: a title
+ * product can safely be bought again the same register day (never charged twice), a case or
+ * deed must be looked for first.
+ */
+export function outcomeUnknownError(effect: { charges: unknown } | { creates: 'case' | 'deed' }): UserError {
+  const message =
+    'charges' in effect
+      ? 'The request may have reached the register, but its answer was lost, so it may have been charged. It is never sent again with this ' +
+        'idempotencyKey, and chargeRecords lists it for the day. The register never charges twice for the same title and product on the same ' +
+        'FAS on the same register day, so buying again today with a new idempotencyKey is safe.'
+      : `The request may have reached the register, but its answer was lost, so the ${effect.creates} may have been created. It is never sent ` +
+        `again with this idempotencyKey: check the register for the ${effect.creates} before creating it again with a new idempotencyKey.`;
+  return { code: 'OUTCOME_UNKNOWN', message };
+}
+
 /** Runs `run` at most once per (tenant, idempotencyKey) and reports what happened. */
 export async function runIdempotent<T>(ctx: Context, run: IdempotentRun<T>, options: IdempotencyOptions = {}): Promise<Outcome<T>> {
-  const { outcome, kind } = await claimAndRun(ctx, run, options);
+  const { outcome, kind, charges } = await claimAndRun(ctx, run, options);
   ctx.services.events.emit('idempotency', { tenant: ctx.tenant.id, operation: run.operation, outcome: kind });
-  if (kind === 'executed' && outcome.ok) {
-    const charges = (outcome.value as { charges?: unknown }).charges;
-    if (Array.isArray(charges) && charges.length > 0) {
-      ctx.services.events.emit('charges', { tenant: ctx.tenant.id, operation: run.operation, charges });
-    }
+  if (charges && charges.length > 0) {
+    ctx.services.events.emit('charges', { tenant: ctx.tenant.id, operation: run.operation, charges });
   }
   return outcome;
 }
 
-async function claimAndRun<T>(
-  ctx: Context,
-  run: IdempotentRun<T>,
-  options: IdempotencyOptions,
-): Promise<{ outcome: Outcome<T>; kind: Kind }> {
+interface RunResult<T> {
+  outcome: Outcome<T>;
+  kind: Kind;
+  /** Charges this request's own register call reported (never a replay's). */
+  charges?: readonly Charge[];
+}
+
+async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: IdempotencyOptions): Promise<RunResult<T>> {
   const inputErrors = [...run.inputErrors, ...idempotencyKeyErrors(run.idempotencyKey)];
   if (inputErrors.length > 0) return { outcome: { ok: false, userErrors: inputErrors }, kind: 'invalid_input' };
 
@@ -94,11 +117,13 @@ async function claimAndRun<T>(
   const hash = inputHash(run.operation, run.input);
   const flightKey = `${scope}\u0000${run.idempotencyKey}`;
   const deadline = now() + (options.waitMs ?? 30_000);
+  const intent: ChargeIntent | undefined =
+    'charges' in run.effect ? { operation: run.operation, ...run.effect.charges, day: registerDay(ctx) } : undefined;
 
   for (;;) {
-    const claim = await store.claim(scope, run.idempotencyKey, run.operation, hash);
+    const claim = await store.claim(scope, run.idempotencyKey, run.operation, hash, intent);
     if (claim.claimed) {
-      const execution = execute(store, scope, run);
+      const execution = execute(ctx, store, scope, run);
       inflight.set(flightKey, execution);
       try {
         return await execution;
@@ -106,7 +131,7 @@ async function claimAndRun<T>(
         inflight.delete(flightKey);
       }
     }
-    const replay = replayOf<T>(claim.record, run, hash, now() - (options.staleMs ?? 120_000));
+    const replay = await replayOf<T>(store, scope, claim.record, run, hash, now() - (options.staleMs ?? 120_000));
     if (replay) return replay;
     // In progress elsewhere: wait for it here, or poll the shared store (another replica).
     const local = inflight.get(flightKey);
@@ -125,12 +150,17 @@ async function claimAndRun<T>(
   }
 }
 
-function replayOf<T>(
+/** The register's day now (Europe/London), by the register's own clock. */
+const registerDay = (ctx: Context) => londonDate(ctx.services.registerNow());
+
+async function replayOf<T>(
+  store: IdempotencyStore,
+  scope: string,
   record: IdempotencyRecord,
   run: IdempotentRun<T>,
   hash: string,
   staleBefore: number,
-): { outcome: Outcome<T>; kind: Kind } | undefined {
+): Promise<RunResult<T> | undefined> {
   if (record.inputHash !== hash || record.operation !== run.operation) {
     const userErrors: UserError[] = [
       {
@@ -141,16 +171,19 @@ function replayOf<T>(
     ];
     return { outcome: { ok: false, userErrors }, kind: 'key_reused' };
   }
-  const stale = record.state === 'in_progress' && record.updatedAt < staleBefore;
-  if (record.state === 'outcome_unknown' || stale) {
-    const userErrors: UserError[] = [
-      {
-        code: 'OUTCOME_UNKNOWN',
-        message:
-          'An earlier request with this idempotencyKey was sent to the register but its answer was lost; it may have been charged or created. Check before retrying with a new key.',
-      },
-    ];
-    return { outcome: { ok: false, userErrors }, kind: 'outcome_unknown' };
+  if (record.state === 'in_progress' && record.updatedAt < staleBefore) {
+    // Its process died mid-call: the call may have reached the register. Settled once, for every replica.
+    const outcome: Outcome<T> = { ok: false, userErrors: [outcomeUnknownError(run.effect)] };
+    if (await store.settleStale(scope, run.idempotencyKey, staleBefore, JSON.stringify(outcome))) {
+      return { outcome, kind: 'outcome_unknown' };
+    }
+    return undefined; // settled by someone else in between: read it again
+  }
+  if (record.state === 'outcome_unknown') {
+    const outcome: Outcome<T> = record.outcome
+      ? (JSON.parse(record.outcome) as Outcome<T>)
+      : { ok: false, userErrors: [outcomeUnknownError(run.effect)] };
+    return { outcome, kind: 'outcome_unknown' };
   }
   if ((record.state === 'succeeded' || record.state === 'failed_final') && record.outcome) {
     return { outcome: JSON.parse(record.outcome) as Outcome<T>, kind: 'replayed' };
@@ -158,28 +191,33 @@ function replayOf<T>(
   return undefined; // in progress (or retryable, reclaimed by the next claim)
 }
 
-async function execute<T>(store: IdempotencyStore, scope: string, run: IdempotentRun<T>): Promise<{ outcome: Outcome<T>; kind: Kind }> {
+async function execute<T>(ctx: Context, store: IdempotencyStore, scope: string, run: IdempotentRun<T>): Promise<RunResult<T>> {
+  const key = run.idempotencyKey;
   let value: T;
   try {
     value = await run.execute();
   } catch (error) {
-    const userError = userErrorFromRegister(error, run.fieldFor);
-    if (error instanceof RegisterError && effectMayHaveHappened(error)) {
-      await store.finish(scope, run.idempotencyKey, 'outcome_unknown');
-      return { outcome: { ok: false, userErrors: [userError!] }, kind: 'outcome_unknown' };
+    // Anything but a register error that proves nothing happened may hide a charge or a
+    // creation (a bug after the call included): unknown, never sent again.
+    if (!(error instanceof RegisterError) || error.outcomeUnknown) {
+      const outcome: Outcome<T> = { ok: false, userErrors: [outcomeUnknownError(run.effect)] };
+      await store.finish(scope, key, 'outcome_unknown', JSON.stringify(outcome));
+      return { outcome, kind: 'outcome_unknown' };
     }
+    const userError = userErrorFromRegister(error, run.fieldFor);
     if (userError && userError.code !== 'RATE_LIMITED') {
       const outcome: Outcome<T> = { ok: false, userErrors: [userError] };
-      await store.finish(scope, run.idempotencyKey, 'failed_final', JSON.stringify(outcome));
+      await store.finish(scope, key, 'failed_final', JSON.stringify(outcome));
       return { outcome, kind: 'executed' };
     }
-    // Answered without effect (rate limit, 5xx, breaker open, refused before sending): retryable.
-    await store.finish(scope, run.idempotencyKey, 'failed_retryable');
+    // Proven not executed (rate limit, breaker open, not sent, refused credentials): the key may be used again.
+    await store.finish(scope, key, 'failed_retryable');
     if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'executed' };
-    if (error instanceof RegisterError) throw graphQLErrorFromRegister(error);
-    throw error;
+    throw graphQLErrorFromRegister(error);
   }
   const outcome: Outcome<T> = { ok: true, value };
-  await store.finish(scope, run.idempotencyKey, 'succeeded', JSON.stringify(outcome));
-  return { outcome, kind: 'executed' };
+  const charges = 'charges' in run.effect ? run.effect.chargesOf(value) : undefined;
+  const reported: ReportedCharges | undefined = charges ? { charges, day: registerDay(ctx) } : undefined;
+  await store.finish(scope, key, 'succeeded', JSON.stringify(outcome), reported);
+  return { outcome, kind: 'executed', ...(charges ? { charges } : {}) };
 }

@@ -39,7 +39,10 @@ export class RegisterError extends Error {
   /** The register's own (redacted) message, without the route/status prefix: fit to show a caller. */
   readonly detail?: string;
   readonly retryAfterSeconds?: number;
-  /** True when a POST was sent but no answer came: the effect may have happened. */
+  /**
+   * True when a call that charges or creates may have been executed, but its answer was lost
+   * or unreadable (shouldRetry said `unknown`). Such a call is never sent again.
+   */
   readonly outcomeUnknown: boolean;
 
   constructor(init: RegisterErrorInit) {

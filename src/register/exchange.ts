@@ -1,15 +1,17 @@
 /**
- * One register call: overall deadline, attempts, GET-only retries with full-jitter back-off
- * and Retry-After, the single 401 token refresh, the circuit breaker and `onCall` events.
+ * One register call: overall deadline (the wait for a pool connection included), attempts,
+ * retries decided by the route's effect (`shouldRetry`), the single 401 token refresh, the
+ * circuit breaker and `onCall` events.
  */
-import { request } from 'undici';
-import type { RouteDef } from './routes';
+import { request, type Dispatcher } from 'undici';
+import { hasEffect, type RouteDef } from './routes';
 import type { RegisterTransport, RegisterCallEvent } from './http';
-import { CLIENT_ERROR_CODES as C, RegisterError, redact, safeCause } from './errors';
-import { backoffDelayMs, parseRetryAfter, sleep } from './retry';
-import { discard, header, readErrorBody, type RawResponse } from './responses';
+import { CLIENT_ERROR_CODES as C, RegisterError, redact, safeCause, type RegisterErrorInit } from './errors';
+import { backoffDelayMs, parseRetryAfter, raceSignal, shouldRetry, sleep, type FailureKind } from './retry';
+import { discard, readErrorBody, type RawResponse } from './responses';
 
 export interface CallOptions {
+  /** Aborts a call that has no effect; ignored by charging and creating calls (see exchange). */
   signal?: AbortSignal;
   /** Sent as X-Request-Id. */
   requestId?: string;
@@ -42,200 +44,250 @@ export interface ExchangeSpec<T> {
 }
 
 interface Failure {
-  error: RegisterError;
-  retryable: boolean;
+  kind: FailureKind;
+  error: RegisterErrorInit;
   retryAfterMs?: number;
   /** Set when a bearer route answered 401 to this token. */
   rejectedToken?: string;
+  tokenTransient?: boolean;
 }
+
+type Attempt<T> = { value: T } | { failure: Failure };
 
 class DeadlineExceeded extends Error {
   override name = 'DeadlineExceeded';
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-/** Failures that happen before any byte of the request can have reached the register. */
-const NOT_SENT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CLOSED']);
 
 const errCode = (e: unknown): string | undefined => {
   const c = (e as { code?: unknown } | null)?.code;
   return typeof c === 'string' ? c : undefined;
 };
 
-/** Transient: worth another attempt of a GET (token failures included). */
-function isTransient(e: RegisterError): boolean {
+/** A token fetch failure worth another try (it is a call of its own, with no effect). */
+function tokenTransient(e: RegisterError): boolean {
   if (e.code === C.tooManyRequests) return e.retryAfterSeconds !== undefined;
   return (e.code === C.unavailable || e.code === C.timeout) && (e.status === 0 || e.status >= 500);
 }
 
-export async function exchange<T>(t: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
+const initOf = (e: RegisterError): RegisterErrorInit => ({
+  status: e.status,
+  code: e.code,
+  route: e.route,
+  ...(e.detail !== undefined ? { detail: e.detail } : {}),
+  ...(e.field !== undefined ? { field: e.field } : {}),
+  ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
+  ...(e.cause instanceof Error ? { cause: e.cause } : {}),
+});
+
+/**
+ * undici writes a request only after handing it a connection (`onConnect`); until then it
+ * waits in the pool queue. This dispatcher tells the two apart, which is the proof that a
+ * failed call with an effect never reached the register. Written by hand: undici exposes no
+ * per-request "was it written" flag, and its interceptors see the same handler calls.
+ */
+function trackingDispatcher(agent: Dispatcher, onConnected: () => void): Dispatcher {
+  return {
+    dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+      const tracked = new Proxy(handler, {
+        get(target, property) {
+          const value = Reflect.get(target, property, target) as unknown;
+          if (property === 'onConnect' && typeof value === 'function') {
+            return (...args: unknown[]) => {
+              onConnected();
+              return (value as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          }
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      return agent.dispatch(options, tracked);
+    },
+  } as Dispatcher;
+}
+
+export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
   const { route } = spec;
   const routeName = route.name;
-  if (t.closed) throw new RegisterError({ status: 0, route: routeName, code: C.unavailable, detail: 'transport is closed' });
+  if (transport.closed) throw new RegisterError({ status: 0, route: routeName, code: C.unavailable, detail: 'transport is closed' });
 
-  const callerSignal = spec.opts?.signal;
+  // A call that charges or creates is not cut short by its caller: once it may have reached
+  // the register, its answer is read to the end so that the charge or creation is recorded.
+  const callerSignal = hasEffect(route) ? undefined : spec.opts?.signal;
   callerSignal?.throwIfAborted();
   const deadline = new AbortController();
-  const deadlineAt = performance.now() + t.timeouts.deadlineMs;
-  const timer = setTimeout(() => deadline.abort(new DeadlineExceeded('deadline exceeded')), t.timeouts.deadlineMs);
+  const deadlineAt = performance.now() + transport.timeouts.deadlineMs;
+  const timer = setTimeout(() => deadline.abort(new DeadlineExceeded('deadline exceeded')), transport.timeouts.deadlineMs);
   const signal = callerSignal ? AbortSignal.any([callerSignal, deadline.signal]) : deadline.signal;
-  const isGet = route.method === 'GET';
-  const maxFailures = isGet ? t.retryPolicy.attempts : 1;
-  const url = t.url(route, spec.params, spec.query);
+  const maxAttempts = transport.retryPolicy.attempts;
+  const url = transport.url(route, spec.params, spec.query);
   const body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
-
-  const fail = (init: ConstructorParameters<typeof RegisterError>[0], retryable: boolean, extra: Partial<Failure> = {}): Failure => ({
-    error: new RegisterError(init),
-    retryable: retryable && isGet,
-    ...extra,
+  const failure = (kind: FailureKind, error: Omit<RegisterErrorInit, 'route'>, extra: Partial<Failure> = {}): { failure: Failure } => ({
+    failure: { kind, error: { ...error, route: routeName }, ...extra },
   });
-  /** Abort of the caller's signal is rethrown as is; the deadline becomes REGISTER_TIMEOUT. */
-  const aborted = (status: number, mayHaveBeenSent: boolean): Failure => {
-    if (callerSignal?.aborted) throw callerSignal.reason;
-    return fail({ status, route: routeName, code: C.timeout, detail: 'call deadline exceeded', outcomeUnknown: !isGet && mayHaveBeenSent }, false);
-  };
 
-  async function attempt(n: number): Promise<{ value: T } | { failure: Failure }> {
+  const event = (n: number, status: number, outcome: RegisterCallEvent['outcome'], started: number, retryAfterSeconds?: number) =>
+    transport.emit({
+      route: routeName,
+      method: route.method,
+      status,
+      durationMs: performance.now() - started,
+      attempt: n,
+      outcome,
+      ...(spec.tenant !== undefined ? { tenant: spec.tenant } : {}),
+      ...(spec.opts?.requestId !== undefined ? { requestId: spec.opts.requestId } : {}),
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    });
+
+  async function attempt(n: number): Promise<Attempt<T>> {
     // 1. credentials (a token fetch is a call of its own, with its own events)
     let auth: { header: string; token?: string };
     try {
       auth = await spec.auth.authorize(signal);
     } catch (e) {
-      if (signal.aborted) return { failure: aborted(0, false) };
+      if (callerSignal?.aborted) throw callerSignal.reason;
+      if (signal.aborted) return failure('token_failed', { status: 0, code: C.timeout, detail: 'call deadline exceeded' });
       if (!(e instanceof RegisterError)) throw e;
       const retryAfterMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : undefined;
-      return { failure: { error: e, retryable: isGet && isTransient(e), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) } };
+      return {
+        failure: { kind: 'token_failed', error: initOf(e), tokenTransient: tokenTransient(e), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
+      };
     }
 
     // 2. circuit breaker
-    const ticket = t.breaker.acquire();
-    const event = (status: number, outcome: RegisterCallEvent['outcome'], started: number, retryAfterSeconds?: number) =>
-      t.emit({
-        route: routeName,
-        method: route.method,
-        status,
-        durationMs: performance.now() - started,
-        attempt: n,
-        outcome,
-        ...(spec.tenant !== undefined ? { tenant: spec.tenant } : {}),
-        ...(spec.opts?.requestId !== undefined ? { requestId: spec.opts.requestId } : {}),
-        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-      });
+    const ticket = transport.breaker.acquire();
     if (!ticket) {
-      event(0, 'circuit_open', performance.now());
-      return { failure: fail({ status: 0, route: routeName, code: C.circuitOpen, detail: 'circuit breaker is open' }, false) };
+      event(n, 0, 'circuit_open', performance.now());
+      return failure('circuit_open', { status: 0, code: C.circuitOpen, detail: 'circuit breaker is open' });
     }
 
     // 3. the request
     const started = performance.now();
     let status = 0;
+    let connected = false;
     const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', authorization: auth.header, ...spec.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (spec.opts?.requestId) headers['x-request-id'] = spec.opts.requestId;
     try {
-      const res = await request(url, { dispatcher: t.agent, method: route.method, headers, body, signal });
+      const dispatcher = trackingDispatcher(transport.agent, () => (connected = true));
+      const pending = request(url, { dispatcher, method: route.method, headers, body, signal });
+      let res: Dispatcher.ResponseData;
+      try {
+        // undici settles a queued request only once it gets a connection: the race keeps the
+        // deadline in force while the call waits for a pool slot.
+        res = await raceSignal(pending, signal);
+      } catch (e) {
+        void pending.then((late) => late.body.destroy(), () => undefined);
+        throw e;
+      }
       status = res.statusCode;
+      transport.observeRegisterDate(res.headers.date);
       const raw: RawResponse = { status, headers: res.headers, body: res.body };
 
       if ((status >= 200 && status < 300) || spec.alsoOk?.includes(status)) {
         try {
           const value = await spec.read(raw);
           ticket.success();
-          event(status, 'ok', started);
+          event(n, status, 'ok', started);
           return { value };
         } catch (e) {
-          if (e instanceof RegisterError && e.code === C.contract) {
-            res.body.destroy();
-            ticket.success();
-            event(status, 'contract', started);
-            return { failure: { error: e, retryable: false } };
-          }
-          throw e;
+          if (!(e instanceof RegisterError && e.code === C.contract)) throw e;
+          res.body.destroy();
+          ticket.success();
+          event(n, status, 'contract', started);
+          return failure('contract', { status, code: C.contract, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
         }
       }
 
       if (status === 401 && auth.token !== undefined) {
         await discard(res.body);
         ticket.success();
-        event(status, 'http_error', started);
-        return { failure: fail({ status, route: routeName, code: C.unauthorised, detail: 'access token rejected' }, false, { rejectedToken: auth.token }) };
+        event(n, status, 'http_error', started);
+        return failure('unauthorised', { status, code: C.unauthorised, detail: 'access token rejected' }, { rejectedToken: auth.token });
       }
 
-      const errorBody = await readErrorBody(res.body);
+      const errorBody = await readErrorBody(res.body).catch(() => undefined);
       const detail = errorBody?.message ? redact(errorBody.message, spec.sensitive()) : undefined;
       const retryAfterSeconds = parseRetryAfter(res.headers['retry-after']);
-      const withRetryAfter = retryAfterSeconds !== undefined ? { retryAfterSeconds } : {};
-      const retryAfter = retryAfterSeconds !== undefined ? { retryAfterMs: retryAfterSeconds * 1000 } : {};
-      event(status, 'http_error', started, retryAfterSeconds);
-      if (status >= 500) {
-        ticket.failure();
-        return { failure: fail({ status, route: routeName, code: C.unavailable, detail, ...withRetryAfter }, true, retryAfter) };
-      }
-      ticket.success();
+      const retryAfter = retryAfterSeconds !== undefined ? { retryAfterSeconds } : {};
+      const retryAfterMs = retryAfterSeconds !== undefined ? { retryAfterMs: retryAfterSeconds * 1000 } : {};
+      event(n, status, 'http_error', started, retryAfterSeconds);
       if (status === 429) {
-        // only worth waiting for when the register says how long (and it fits the deadline)
-        return { failure: fail({ status, route: routeName, code: C.tooManyRequests, detail, ...withRetryAfter }, retryAfterSeconds !== undefined, retryAfter) };
+        ticket.success();
+        return failure('rate_limited', { status, code: C.tooManyRequests, detail, ...retryAfter }, retryAfterMs);
       }
-      const code = status === 401 ? C.unauthorised : (errorBody?.code ?? C.unavailable);
-      const field = errorBody?.field !== undefined ? { field: errorBody.field } : {};
-      return { failure: fail({ status, route: routeName, code, detail, ...field, ...withRetryAfter }, false) };
-    } catch (e) {
-      // no response, or the response body failed: timeout, reset, refused, aborted
-      const answered = status >= 200 && status < 300;
-      const mayHaveBeenSent = status !== 0 ? answered : !NOT_SENT_CODES.has(errCode(e) ?? '');
-      if (signal.aborted) {
-        if (callerSignal?.aborted) {
-          ticket.release();
-          event(status, (callerSignal.reason as Error | undefined)?.name === 'TimeoutError' ? 'timeout' : 'network', started);
-        } else {
-          ticket.failure();
-          event(status, 'timeout', started);
-        }
-        return { failure: aborted(status, mayHaveBeenSent) };
+      if (status >= 400 && status < 500 && status !== 408) {
+        ticket.success();
+        const code = status === 401 ? C.unauthorised : (errorBody?.code ?? C.unavailable);
+        const field = errorBody?.field !== undefined ? { field: errorBody.field } : {};
+        return failure('rejected', { status, code, detail, ...field, ...retryAfter });
       }
-      const timeout = TIMEOUT_CODES.has(errCode(e) ?? '');
+      // 5xx, 408, or a status the register never gives: it may have acted on the request
       ticket.failure();
-      event(status, timeout ? 'timeout' : 'network', started);
-      return {
-        failure: fail(
-          {
-            status,
-            route: routeName,
-            code: timeout ? C.timeout : C.unavailable,
-            detail: timeout ? 'register did not answer in time' : 'connection to the register failed',
-            outcomeUnknown: !isGet && mayHaveBeenSent,
-            cause: safeCause(e),
-          },
-          true,
-        ),
-      };
+      return failure('server_error', { status, code: C.unavailable, detail, ...retryAfter }, retryAfterMs);
+    } catch (e) {
+      if (callerSignal?.aborted) {
+        ticket.release();
+        event(n, status, (callerSignal.reason as Error | undefined)?.name === 'TimeoutError' ? 'timeout' : 'network', started);
+        throw callerSignal.reason;
+      }
+      const deadlinePassed = signal.aborted;
+      if (!connected) {
+        // Nothing was written. A pool wait that ran out is our own congestion, not the register's.
+        if (deadlinePassed) ticket.release();
+        else ticket.failure();
+        event(n, 0, 'not_sent', started);
+        return failure('not_sent', {
+          status: 0,
+          code: deadlinePassed || TIMEOUT_CODES.has(errCode(e) ?? '') ? C.timeout : C.unavailable,
+          detail: deadlinePassed ? 'call deadline exceeded before the request was sent' : 'could not connect to the register',
+          cause: safeCause(e),
+        });
+      }
+      const timedOut = deadlinePassed || TIMEOUT_CODES.has(errCode(e) ?? '');
+      ticket.failure();
+      event(n, status, timedOut ? 'timeout' : 'network', started);
+      const kind: FailureKind = status !== 0 ? 'body_cut' : timedOut ? 'timeout' : 'reset';
+      return failure(kind, {
+        status,
+        code: timedOut ? C.timeout : C.unavailable,
+        detail: deadlinePassed ? 'call deadline exceeded' : timedOut ? 'register did not answer in time' : 'connection to the register failed',
+        cause: safeCause(e),
+      });
     }
   }
 
   try {
-    let failures = 0;
+    let attempts = 0;
     let refreshed = false;
     for (let n = 1; ; n++) {
-      const r = await attempt(n);
-      if ('value' in r) return r.value;
-      const f = r.failure;
+      const result = await attempt(n);
+      if ('value' in result) return result.value;
+      const f = result.failure;
       if (f.rejectedToken !== undefined) {
         spec.auth.invalidate?.(f.rejectedToken);
-        // a 401 means the request was not executed: refresh once and re-send, POST included
+        // a 401 means the request was not executed: refresh once and re-send, whatever its effect
         if (!refreshed) {
           refreshed = true;
           continue;
         }
       }
-      failures++;
-      if (!f.retryable || failures >= maxFailures || t.closed) throw f.error;
-      const delay = f.retryAfterMs ?? backoffDelayMs(t.retryPolicy, failures);
-      if (performance.now() + delay >= deadlineAt) throw f.error;
+      attempts++;
+      const decision = shouldRetry(route.effect, {
+        kind: f.kind,
+        retryAfterKnown: f.retryAfterMs !== undefined,
+        ...(f.tokenTransient !== undefined ? { tokenTransient: f.tokenTransient } : {}),
+      });
+      const error = new RegisterError({ ...f.error, outcomeUnknown: decision === 'unknown' });
+      if (decision !== 'retry' || attempts >= maxAttempts || transport.closed) throw error;
+      const delay = f.retryAfterMs ?? backoffDelayMs(transport.retryPolicy, attempts);
+      if (performance.now() + delay >= deadlineAt) throw error;
       try {
         await sleep(delay, signal);
       } catch {
         if (callerSignal?.aborted) throw callerSignal.reason;
-        throw f.error;
+        throw error;
       }
     }
   } finally {

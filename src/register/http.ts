@@ -16,7 +16,8 @@ export interface RegisterCallEvent {
   durationMs: number;
   /** 1-based attempt number within the call. */
   attempt: number;
-  outcome: 'ok' | 'http_error' | 'timeout' | 'network' | 'contract' | 'circuit_open';
+  /** `not_sent`: the request never left (no connection, or the deadline passed in the pool queue). */
+  outcome: 'ok' | 'http_error' | 'timeout' | 'network' | 'contract' | 'circuit_open' | 'not_sent';
   /** The API client (tenant) the call was made for. */
   tenant?: string;
   /** The caller's request id, when the call served a request. */
@@ -58,6 +59,8 @@ export class RegisterTransport {
   private readonly base: string;
   private readonly onCall: ((e: RegisterCallEvent) => void) | undefined;
   private closing: Promise<void> | undefined;
+  /** The register's clock minus ours, from the `Date` header of its latest answer. */
+  private registerSkewMs = 0;
 
   constructor(opts: RegisterTransportOptions) {
     const base = new URL(opts.baseUrl);
@@ -92,6 +95,21 @@ export class RegisterTransport {
   /** State of this origin's circuit breaker. */
   breakerState(): BreakerState {
     return this.breaker.state();
+  }
+
+  /**
+   * The register's time now, as its latest `Date` header tells (its day, not ours, decides
+   * charging and document expiry). A `Date` header has whole seconds: half a second is added
+   * so the estimate is off by at most half a second either way.
+   */
+  registerNow(): Date {
+    return new Date(Date.now() + this.registerSkewMs);
+  }
+
+  /** @internal */
+  observeRegisterDate(value: string | string[] | undefined): void {
+    const at = Date.parse(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+    if (!Number.isNaN(at)) this.registerSkewMs = at + 500 - Date.now();
   }
 
   /** True once close() has been called. */

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import * as wire from './wire';
 
 export type HttpMethod = 'GET' | 'POST';
+export type RouteEffect = 'charges' | 'creates' | 'none';
 
 export interface RouteDef {
   /** Stable name, used for logs, metrics, fault injection and the OpenAPI operationId. */
@@ -17,10 +18,13 @@ export interface RouteDef {
   readonly path: string;
   readonly summary: string;
   readonly auth: 'basic' | 'bearer';
-  /** Bills the caller's FAS account (spec section 1); such routes take `fas` and `reference`. */
-  readonly chargeable: boolean;
-  /** Creates a case or deed: never re-sent on an unknown outcome. */
-  readonly creates: boolean;
+  /**
+   * What the call does at the register besides answering. It, not the HTTP method, decides
+   * whether a failed call may be sent again (see `shouldRetry` in retry.ts): `charges` bills
+   * the caller's FAS account (such routes take `fas` and `reference`; GETs among them),
+   * `creates` makes a case or deed, `none` only reads.
+   */
+  readonly effect: RouteEffect;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
   /** `pdf` for binary downloads. */
@@ -37,8 +41,7 @@ export const ROUTES = {
     path: '/oauth/token',
     summary: 'OAuth 2.0 client credentials token (HTTP Basic clientId:clientSecret, no body)',
     auth: 'basic',
-    chargeable: false,
-    creates: false,
+    effect: 'none',
     query: z.object({ grant_type: z.literal('client_credentials') }),
     response: wire.TokenResponse,
     successStatus: 200,
@@ -49,8 +52,7 @@ export const ROUTES = {
     path: '/titles/{titleNumber}/summary',
     summary: 'Title summary (free, any status; reduced content unless registered)',
     auth: 'bearer',
-    chargeable: false,
-    creates: false,
+    effect: 'none',
     response: wire.TitleSummaryResponse,
     successStatus: 200,
   }),
@@ -60,8 +62,7 @@ export const ROUTES = {
     path: '/titles/{titleNumber}/details',
     summary: 'Title details (chargeable: title data and plans; registered titles only)',
     auth: 'bearer',
-    chargeable: true,
-    creates: false,
+    effect: 'charges',
     query: wire.ChargeQuery,
     response: wire.TitleDetailsResponse,
     successStatus: 200,
@@ -72,8 +73,7 @@ export const ROUTES = {
     path: '/titles/{titleNumber}/pending-applications',
     summary: 'Advance notices and pending applications (chargeable; registered and draft titles)',
     auth: 'bearer',
-    chargeable: true,
-    creates: false,
+    effect: 'charges',
     query: wire.ChargeQuery,
     response: wire.PendingApplicationsResponse,
     successStatus: 200,
@@ -84,8 +84,7 @@ export const ROUTES = {
     path: '/titles/{titleNumber}/documents',
     summary: 'Order a title document PDF (chargeable for the parts requested)',
     auth: 'bearer',
-    chargeable: true,
-    creates: false,
+    effect: 'charges',
     query: wire.ChargeQuery,
     body: wire.OrderDocumentRequest,
     response: wire.OrderDocumentResponse,
@@ -97,8 +96,7 @@ export const ROUTES = {
     path: '/titles/{titleNumber}/documents/{documentId}',
     summary: 'Download an ordered title document (free; issuing client only, until end of day)',
     auth: 'bearer',
-    chargeable: false,
-    creates: false,
+    effect: 'none',
     response: 'pdf',
     successStatus: 200,
   }),
@@ -108,8 +106,7 @@ export const ROUTES = {
     path: '/titles/{titleNumber}/plans',
     summary: 'Purchase all plans of a title (chargeable; 200 with empty plans and no charge when none)',
     auth: 'bearer',
-    chargeable: true,
-    creates: false,
+    effect: 'charges',
     query: wire.ChargeQuery,
     response: wire.PurchasePlansResponse,
     successStatus: 200,
@@ -120,8 +117,7 @@ export const ROUTES = {
     path: '/titles/{titleNumber}/plans/{planId}',
     summary: 'Download a purchased plan (free; issuing client only, until end of day)',
     auth: 'bearer',
-    chargeable: false,
-    creates: false,
+    effect: 'none',
     response: 'pdf',
     successStatus: 200,
   }),
@@ -131,8 +127,7 @@ export const ROUTES = {
     path: '/titles/{titleNumber}/securities',
     summary: 'Registered securities of a title',
     auth: 'bearer',
-    chargeable: false,
-    creates: false,
+    effect: 'none',
     response: wire.SecuritiesResponse,
     successStatus: 200,
   }),
@@ -142,8 +137,7 @@ export const ROUTES = {
     path: '/creditors',
     summary: 'Search known creditors (at most 15 results)',
     auth: 'bearer',
-    chargeable: false,
-    creates: false,
+    effect: 'none',
     query: wire.CreditorQuery,
     response: wire.CreditorsResponse,
     successStatus: 200,
@@ -154,8 +148,7 @@ export const ROUTES = {
     path: '/cases',
     summary: 'Create a case over one registered title',
     auth: 'bearer',
-    chargeable: false,
-    creates: true,
+    effect: 'creates',
     body: wire.CreateCaseRequest,
     response: wire.CreateCaseResponse,
     successStatus: 201,
@@ -166,8 +159,7 @@ export const ROUTES = {
     path: '/cases/{caseId}/deeds',
     summary: 'Add a deed (types 1, 11, 20) to a case of the caller organisation',
     auth: 'bearer',
-    chargeable: false,
-    creates: true,
+    effect: 'creates',
     body: wire.AddDeedRequest,
     response: wire.AddDeedResponse,
     successStatus: 201,
@@ -178,8 +170,7 @@ export const ROUTES = {
     path: '/ref',
     summary: 'Discover every reference-list path',
     auth: 'bearer',
-    chargeable: false,
-    creates: false,
+    effect: 'none',
     response: wire.ListPathsResponse,
     successStatus: 200,
   }),
@@ -189,8 +180,7 @@ export const ROUTES = {
     path: '/ref/{path+}',
     summary: 'One reference list: basic (default), detailed or ordered view; ETag and If-None-Match',
     auth: 'bearer',
-    chargeable: false,
-    creates: false,
+    effect: 'none',
     query: z.object({ view: wire.ListView.optional() }),
     response: z.union([wire.BasicList, wire.DetailedList, wire.OrderedList]),
     successStatus: 200,
@@ -201,8 +191,7 @@ export const ROUTES = {
     path: '/openapi.json',
     summary: 'This OpenAPI 3.1 description',
     auth: 'basic',
-    chargeable: false,
-    creates: false,
+    effect: 'none',
     response: z.record(z.string(), z.unknown()),
     successStatus: 200,
   }),
@@ -210,6 +199,9 @@ export const ROUTES = {
 
 export type RouteName = keyof typeof ROUTES;
 export const ROUTE_LIST: readonly RouteDef[] = Object.values(ROUTES);
+
+/** A call that charges or creates: never sent a second time once it may have reached the register. */
+export const hasEffect = (route: RouteDef): boolean => route.effect !== 'none';
 
 /** Fills a path template. Segments are URL-encoded; a `{name+}` parameter keeps its slashes. */
 export function buildPath(route: RouteDef, params: Record<string, string> = {}): string {

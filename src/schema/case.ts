@@ -70,6 +70,7 @@ builder.mutationFields((t) => ({
       ];
       const outcome = await runIdempotent(ctx, {
         operation: 'createCase',
+        effect: { creates: 'case' },
         idempotencyKey: input.idempotencyKey,
         input: body,
         inputErrors,

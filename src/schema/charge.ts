@@ -3,7 +3,8 @@ import { builder } from '../builder';
 import type { Charge as WireCharge } from '../register/wire';
 import type { Context } from '../context';
 import { runIdempotent, type Outcome } from '../idempotency/run';
-import { ChargeQuery } from '../register/wire';
+import { ChargeQuery, Latin1Max } from '../register/wire';
+import { LIMITS } from '../register/rules';
 import { dottedFieldMapper, userErrorsOf } from '../validation';
 import type { UserError } from './user-error';
 
@@ -49,8 +50,17 @@ export const PurchaseTitleInput = builder.inputType('PurchaseTitleInput', {
 /** Wire fields → GraphQL argument paths: `fas` is top-level, everything else is in the input. */
 const chargeFieldPath = (path: readonly PropertyKey[]) => (path[0] === 'fas' ? ['fas'] : ['input', ...path.map(String)]);
 
+/**
+ * The charging query as this service accepts it: the register prints `reference` on invoices,
+ * so it follows the case interface's text rule (ISO-8859-1 printable, spec section 1) as well
+ * as its own length limit. Checked here only: the register itself states no character rule.
+ */
+const ChargeRequest = ChargeQuery.extend({
+  reference: Latin1Max(LIMITS.chargeReference.max).optional(),
+});
+
 /** Validates the charging query, then runs the register call once per idempotency key. */
-export function runChargeable<T>(
+export function runChargeable<T extends { charges: readonly WireCharge[] }>(
   ctx: Context,
   operation: string,
   fas: string,
@@ -59,9 +69,10 @@ export function runChargeable<T>(
   extra: { input?: unknown; inputErrors?: UserError[] } = {},
 ): Promise<Outcome<T>> {
   const query = { fas, ...(input.reference != null ? { reference: input.reference } : {}) };
-  const parsed = ChargeQuery.safeParse(query);
+  const parsed = ChargeRequest.safeParse(query);
   return runIdempotent(ctx, {
     operation,
+    effect: { charges: { fas, titleNumber: input.titleNumber }, chargesOf: (value) => value.charges },
     idempotencyKey: input.idempotencyKey,
     input: { fas, titleNumber: input.titleNumber, reference: input.reference ?? null, ...(extra.input as object) },
     inputErrors: [...userErrorsOf(parsed, chargeFieldPath), ...(extra.inputErrors ?? [])],

@@ -159,6 +159,7 @@ builder.mutationFields((t) => ({
       ];
       const outcome = await runIdempotent(ctx, {
         operation: 'addDeedToCase',
+        effect: { creates: 'deed' },
         idempotencyKey: input.idempotencyKey,
         input: { caseId: input.caseId, ...body },
         inputErrors,

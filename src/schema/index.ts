@@ -5,6 +5,7 @@ import { builder } from '../builder';
 import './common';
 import './user-error';
 import './charge';
+import './charge-records';
 import './title';
 import './security';
 import './creditor';

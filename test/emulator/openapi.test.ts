@@ -21,7 +21,8 @@ describe('GET /openapi.json', () => {
         expect(op.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
         expect(op.responses['429'].headers['Retry-After']).toBeDefined();
       }
-      if (route.chargeable) {
+      expect(op['x-effect'], route.name).toBe(route.effect);
+      if (route.effect === 'charges') {
         expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '402', '403', '404', '422']));
         expect(op.parameters.find((p: { name: string }) => p.name === 'fas')).toMatchObject({ in: 'query', required: true });
         expect(op.parameters.find((p: { name: string }) => p.name === 'reference')).toMatchObject({ in: 'query', required: false });

@@ -70,10 +70,10 @@ describe('GET retries', () => {
 });
 
 describe('POST is sent exactly once', () => {
-  it('503 → REGISTER_UNAVAILABLE, not retried, outcome known', async () => {
+  it('503 → REGISTER_UNAVAILABLE, not retried, outcome unknown (a 5xx proves nothing was not done)', async () => {
     r.emu.faults.inject('createCase', { kind: 'status', status: 503 }, 5);
     const e = await registerError(c.createCase(CASE));
-    expect(e).toMatchObject({ status: 503, code: 'REGISTER_UNAVAILABLE', route: 'createCase', outcomeUnknown: false });
+    expect(e).toMatchObject({ status: 503, code: 'REGISTER_UNAVAILABLE', route: 'createCase', outcomeUnknown: true });
     expect(caseCalls()).toBe(1);
   });
 
@@ -100,10 +100,10 @@ describe('POST is sent exactly once', () => {
     expect(caseCalls()).toBe(1);
   });
 
-  it('chargeable POST (orderDocument) on 500 is not retried', async () => {
+  it('chargeable POST (orderDocument) on 500 is not retried, outcome unknown', async () => {
     r.emu.faults.inject('orderDocument', { kind: 'status', status: 500 }, 5);
     const e = await registerError(c.orderDocument('MID15313', { fas: '0877' }, { titleSheet: { include: true } }));
-    expect(e).toMatchObject({ code: 'REGISTER_UNAVAILABLE', outcomeUnknown: false });
+    expect(e).toMatchObject({ code: 'REGISTER_UNAVAILABLE', outcomeUnknown: true });
     expect(r.emu.calls.count({ route: 'orderDocument' })).toBe(1);
   });
 });
@@ -126,10 +126,19 @@ describe('429 Too Many Requests', () => {
     expect(summaryCalls()).toBe(1);
   });
 
-  it('a POST is not retried on 429', async () => {
+  it('a POST refused with 429 and a Retry-After is sent again (a 429 proves nothing was done): one case', async () => {
+    const before = r.emu.state.cases.size;
     r.emu.faults.inject('createCase', { kind: 'status', status: 429, retryAfterSeconds: 1 }, 1);
+    const created = await c.createCase(CASE);
+    expect(created.id).toMatch(/^RLP\d{2}[A-Z]{8}$/);
+    expect(caseCalls()).toBe(2);
+    expect(r.emu.state.cases.size).toBe(before + 1);
+  });
+
+  it('a POST refused with 429 and no Retry-After is not sent again', async () => {
+    r.emu.faults.inject('createCase', { kind: 'status', status: 429 }, 1);
     const e = await registerError(c.createCase(CASE));
-    expect(e).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS', retryAfterSeconds: 1 });
+    expect(e).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS', outcomeUnknown: false });
     expect(caseCalls()).toBe(1);
   });
 });

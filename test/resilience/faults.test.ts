@@ -62,17 +62,17 @@ describe('GET faults (title summary): retried, then typed', () => {
 });
 
 describe('POST faults (create case, purchase plans): called exactly once', () => {
-  it('a 503 before the effect is a top-level error, nothing created, and the same key may be retried', async () => {
+  it('a 503 is OUTCOME_UNKNOWN even before the effect (the service cannot tell), and never re-sent for that key', async () => {
     svc.emulator.faults.inject('createCase', { kind: 'status', status: 503 }, 1);
     const variables = caseVariables();
     const first = await svc.gql(CreateCaseMutation, variables);
-    expect(first.errors![0]!.extensions!.code).toBe('REGISTER_UNAVAILABLE');
+    expect(first.data!.createCase.userErrors[0]!.code).toBe('OUTCOME_UNKNOWN');
     expect(svc.emulator.calls.count({ route: 'createCase' })).toBe(1);
     expect(createdCases()).toBe(0);
-    const retry = await svc.gql(CreateCaseMutation, variables);
-    expect(retry.data!.createCase.case!.id).toMatch(/^RLP/);
-    expect(svc.emulator.calls.count({ route: 'createCase' })).toBe(2);
-    expect(createdCases()).toBe(1);
+    const replay = await svc.gql(CreateCaseMutation, variables);
+    expect(replay.data!.createCase.userErrors).toEqual(first.data!.createCase.userErrors);
+    expect(svc.emulator.calls.count({ route: 'createCase' })).toBe(1);
+    expect(createdCases()).toBe(0);
   });
 
   it.each([
