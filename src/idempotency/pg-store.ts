@@ -190,7 +190,10 @@ export class PgIdempotencyStore implements IdempotencyStore {
     charges?: ReportedCharges,
   ) {
     if (state === 'outcome_unknown') {
-      await client.query(`UPDATE ${this.journal} SET status = 'OUTCOME_UNKNOWN' WHERE scope = $1 AND key = $2 AND status = 'PENDING'`, [scope, key]);
+      await client.query(
+        `UPDATE ${this.journal} SET status = 'OUTCOME_UNKNOWN', day = COALESCE($3, day) WHERE scope = $1 AND key = $2 AND status = 'PENDING'`,
+        [scope, key, charges?.day ?? null],
+      );
       return;
     }
     const removed = await client.query<{ operation: string; fas: string; title_number: string }>(

@@ -201,7 +201,10 @@ async function execute<T>(ctx: Context, store: IdempotencyStore, scope: string, 
     // creation (a bug after the call included): unknown, never sent again.
     if (!(error instanceof RegisterError) || error.outcomeUnknown) {
       const outcome: Outcome<T> = { ok: false, userErrors: [outcomeUnknownError(run.effect)] };
-      await store.finish(scope, key, 'outcome_unknown', JSON.stringify(outcome));
+      // Journalled on the register's day when the call went out (the claim may have come
+      // before this process ever heard the register's clock).
+      const sentAt = error instanceof RegisterError ? error.sentAt : undefined;
+      await store.finish(scope, key, 'outcome_unknown', JSON.stringify(outcome), { charges: [], day: londonDate(sentAt ?? ctx.services.registerNow()) });
       return { outcome, kind: 'outcome_unknown' };
     }
     const userError = userErrorFromRegister(error, run.fieldFor);

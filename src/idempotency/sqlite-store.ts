@@ -108,7 +108,9 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   private settleJournal(scope: string, key: string, state: IdempotencyState, at: number, charges?: ReportedCharges) {
     if (state === 'outcome_unknown') {
-      this.db.prepare(`UPDATE charge_journal SET status = 'OUTCOME_UNKNOWN' WHERE scope = ? AND key = ? AND status = 'PENDING'`).run(scope, key);
+      this.db
+        .prepare(`UPDATE charge_journal SET status = 'OUTCOME_UNKNOWN', day = COALESCE(?, day) WHERE scope = ? AND key = ? AND status = 'PENDING'`)
+        .run(charges?.day ?? null, scope, key);
       return;
     }
     const pending = this.db

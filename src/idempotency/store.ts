@@ -35,10 +35,10 @@ export interface ChargeIntent {
   day: string;
 }
 
-/** The register's answer to a chargeable call, for the journal. */
+/** How a chargeable call ended, for the journal: the charges reported (none when unknown). */
 export interface ReportedCharges {
   charges: readonly Charge[];
-  /** Register day the charges were made on. */
+  /** Register day the call was made on (its charges too). */
   day: string;
 }
 
@@ -67,7 +67,8 @@ export interface IdempotencyStore {
   /**
    * Moves a claimed key to its final state. With `charges` (a success), the key's PENDING
    * journal entry becomes one CHARGED entry per charge; `outcome_unknown` turns it into
-   * OUTCOME_UNKNOWN; any other state removes it (the register did nothing chargeable).
+   * OUTCOME_UNKNOWN (on `charges.day` when given: the register's day when the call went out);
+   * any other state removes it (the register did nothing chargeable).
    */
   finish(
     scope: string,

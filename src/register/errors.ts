@@ -25,6 +25,8 @@ export interface RegisterErrorInit {
   field?: string;
   retryAfterSeconds?: number;
   outcomeUnknown?: boolean;
+  /** The register's clock when the request went out (see RegisterTransport.registerNow). */
+  sentAt?: Date;
   cause?: Error;
 }
 
@@ -44,6 +46,8 @@ export class RegisterError extends Error {
    * or unreadable (shouldRetry said `unknown`). Such a call is never sent again.
    */
   readonly outcomeUnknown: boolean;
+  /** The register's clock when the request went out; unset when it never did. */
+  readonly sentAt?: Date;
 
   constructor(init: RegisterErrorInit) {
     const head = `register ${init.route} failed: ${init.status === 0 ? 'no response' : `HTTP ${init.status}`} ${init.code}`;
@@ -56,6 +60,7 @@ export class RegisterError extends Error {
     if (init.detail !== undefined) this.detail = init.detail;
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
+    if (init.sentAt !== undefined) this.sentAt = init.sentAt;
   }
 
   /** Plain, log-safe fields (for pino and friends). */

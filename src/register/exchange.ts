@@ -126,6 +126,8 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
   const failure = (kind: FailureKind, error: Omit<RegisterErrorInit, 'route'>, extra: Partial<Failure> = {}): { failure: Failure } => ({
     failure: { kind, error: { ...error, route: routeName }, ...extra },
   });
+  /** The register's clock when the current attempt's request went out, for the charge journal's day. */
+  let sentAt: Date | undefined;
 
   const event = (n: number, status: number, outcome: RegisterCallEvent['outcome'], started: number, retryAfterSeconds?: number) =>
     transport.emit({
@@ -165,12 +167,12 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
     // 3. the request
     const started = performance.now();
     let status = 0;
-    let connected = false;
+    sentAt = undefined;
     const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', authorization: auth.header, ...spec.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (spec.opts?.requestId) headers['x-request-id'] = spec.opts.requestId;
     try {
-      const dispatcher = trackingDispatcher(transport.agent, () => (connected = true));
+      const dispatcher = trackingDispatcher(transport.agent, () => (sentAt = transport.registerNow()));
       const pending = request(url, { dispatcher, method: route.method, headers, body, signal });
       let res: Dispatcher.ResponseData;
       try {
@@ -233,7 +235,7 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
         throw callerSignal.reason;
       }
       const deadlinePassed = signal.aborted;
-      if (!connected) {
+      if (sentAt === undefined) {
         // Nothing was written. A pool wait that ran out is our own congestion, not the register's.
         if (deadlinePassed) ticket.release();
         else ticket.failure();
@@ -279,7 +281,7 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
         retryAfterKnown: f.retryAfterMs !== undefined,
         ...(f.tokenTransient !== undefined ? { tokenTransient: f.tokenTransient } : {}),
       });
-      const error = new RegisterError({ ...f.error, outcomeUnknown: decision === 'unknown' });
+      const error = new RegisterError({ ...f.error, outcomeUnknown: decision === 'unknown', ...(sentAt ? { sentAt } : {}) });
       if (decision !== 'retry' || attempts >= maxAttempts || transport.closed) throw error;
       const delay = f.retryAfterMs ?? backoffDelayMs(transport.retryPolicy, attempts);
       if (performance.now() + delay >= deadlineAt) throw error;

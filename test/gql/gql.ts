@@ -27,6 +27,7 @@ type Documents = {
     "\n  mutation CreateCase($fas: FasNumber!, $input: CreateCaseInput!) {\n    createCase(fas: $fas, input: $input) {\n      case { id reference titleNumbers }\n      userErrors { code message field }\n    }\n  }\n": typeof types.CreateCaseDocument,
     "\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n": typeof types.AddDeedToCaseDocument,
     "\n  query RegisterUsage {\n    registerUsage { day calls blockedUntil }\n  }\n": typeof types.RegisterUsageDocument,
+    "\n  query ChargeRecords($day: Date!) {\n    chargeRecords(day: $day) {\n      status\n      operation\n      idempotencyKey\n      fas\n      titleNumber\n      charge { status productType details fee fas transactionNumber reference }\n      recordedAt\n    }\n  }\n": typeof types.ChargeRecordsDocument,
 };
 const documents: Documents = {
     "\n  query Title($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      titleType\n      searchSheet\n      titleSheetUpdatedTo\n      right { type description addresses { name number street town postcode uprn } }\n      proprietorships { considerationEntries { dateOfEntry dateOfRegistration consideration } }\n      plans { type paperSize description lastUpdated }\n      applications { applicationNumber applicationDate type { code prettyPrint } }\n    }\n  }\n": types.TitleDocument,
@@ -42,6 +43,7 @@ const documents: Documents = {
     "\n  mutation CreateCase($fas: FasNumber!, $input: CreateCaseInput!) {\n    createCase(fas: $fas, input: $input) {\n      case { id reference titleNumbers }\n      userErrors { code message field }\n    }\n  }\n": types.CreateCaseDocument,
     "\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n": types.AddDeedToCaseDocument,
     "\n  query RegisterUsage {\n    registerUsage { day calls blockedUntil }\n  }\n": types.RegisterUsageDocument,
+    "\n  query ChargeRecords($day: Date!) {\n    chargeRecords(day: $day) {\n      status\n      operation\n      idempotencyKey\n      fas\n      titleNumber\n      charge { status productType details fee fas transactionNumber reference }\n      recordedAt\n    }\n  }\n": types.ChargeRecordsDocument,
 };
 
 /**
@@ -110,6 +112,10 @@ export function graphql(source: "\n  mutation AddDeedToCase($input: AddDeedToCas
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query RegisterUsage {\n    registerUsage { day calls blockedUntil }\n  }\n"): (typeof documents)["\n  query RegisterUsage {\n    registerUsage { day calls blockedUntil }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ChargeRecords($day: Date!) {\n    chargeRecords(day: $day) {\n      status\n      operation\n      idempotencyKey\n      fas\n      titleNumber\n      charge { status productType details fee fas transactionNumber reference }\n      recordedAt\n    }\n  }\n"): (typeof documents)["\n  query ChargeRecords($day: Date!) {\n    chargeRecords(day: $day) {\n      status\n      operation\n      idempotencyKey\n      fas\n      titleNumber\n      charge { status productType details fee fas transactionNumber reference }\n      recordedAt\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -143,3 +143,17 @@ export const RegisterUsageQuery = graphql(`
     registerUsage { day calls blockedUntil }
   }
 `);
+
+export const ChargeRecordsQuery = graphql(`
+  query ChargeRecords($day: Date!) {
+    chargeRecords(day: $day) {
+      status
+      operation
+      idempotencyKey
+      fas
+      titleNumber
+      charge { status productType details fee fas transactionNumber reference }
+      recordedAt
+    }
+  }
+`);
