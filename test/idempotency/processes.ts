@@ -115,3 +115,7 @@ export const CREATE_CASE = `mutation CreateCase($fas: FasNumber!, $input: Create
     userErrors { code message field }
   }
 }`;
+
+export const CHARGE_RECORDS = `query ChargeRecords($day: Date!) {
+  chargeRecords(day: $day) { status operation idempotencyKey fas titleNumber charge { transactionNumber fee } recordedAt }
+}`;

@@ -215,6 +215,89 @@ for (const backend of [sqlite, postgres]) {
         }
       }));
 
+    const intent = (day = '2026-03-10') => ({ operation: 'purchaseTitleDetails', fas: '0877', titleNumber: 'MID15313', day });
+    const charge = (transactionNumber: string) => ({
+      status: 'NEW',
+      productType: 'TITLE_DATA_AND_PLANS',
+      details: 'Title data and plans',
+      fee: '3.00',
+      fas: '0877',
+      transactionNumber,
+      reference: 'ref',
+    });
+
+    test('journal: a claimed chargeable key reads OUTCOME_UNKNOWN until it ends; a success leaves one CHARGED entry per charge', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A, intent());
+        expect(await store.chargeRecords('t1', '2026-03-10')).toEqual([
+          { status: 'OUTCOME_UNKNOWN', operation: 'purchaseTitleDetails', idempotencyKey: 'k', fas: '0877', titleNumber: 'MID15313', charge: null, day: '2026-03-10', recordedAt: 1_000 },
+        ]);
+        clock = 2_000;
+        await store.finish('t1', 'k', 'succeeded', '"x"', { charges: [charge('RT1'), charge('RT2')], day: '2026-03-10' });
+        const records = await store.chargeRecords('t1', '2026-03-10');
+        expect(records.map((r) => [r.status, r.charge?.transactionNumber, r.recordedAt])).toEqual([
+          ['CHARGED', 'RT1', 2_000],
+          ['CHARGED', 'RT2', 2_000],
+        ]);
+        expect(await store.chargeRecords('t1', '2026-03-11')).toEqual([]);
+        expect(await store.chargeRecords('t2', '2026-03-10')).toEqual([]);
+      }));
+
+    test('journal: a success without charges, a final refusal and a retryable failure leave no entry', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        for (const [key, state] of [['free', 'succeeded'], ['refused', 'failed_final'], ['retry', 'failed_retryable']] as const) {
+          await store.claim('t1', key, 'purchaseTitleDetails', HASH_A, intent());
+          await store.finish('t1', key, state, state === 'failed_retryable' ? undefined : '"x"', state === 'succeeded' ? { charges: [], day: '2026-03-10' } : undefined);
+        }
+        expect(await store.chargeRecords('t1', '2026-03-10')).toEqual([]);
+        // the retryable key, taken again, gets one pending entry again (not two)
+        expect(await store.claim('t1', 'retry', 'purchaseTitleDetails', HASH_A, intent())).toEqual({ claimed: true });
+        expect((await store.chargeRecords('t1', '2026-03-10')).map((r) => r.idempotencyKey)).toEqual(['retry']);
+      }));
+
+    test('journal: an unknown outcome stays, moved to the register day the call went out on', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A, intent('2026-11-23'));
+        await store.finish('t1', 'k', 'outcome_unknown', '"lost"', { charges: [], day: '2026-01-15' });
+        expect(await store.chargeRecords('t1', '2026-11-23')).toEqual([]);
+        expect(await store.chargeRecords('t1', '2026-01-15')).toEqual([expect.objectContaining({ idempotencyKey: 'k', status: 'OUTCOME_UNKNOWN', charge: null })]);
+      }));
+
+    test('journal: outlives the purge of keys; purgeJournal removes entries recorded before its cut-off', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        await store.claim('t1', 'old', 'purchaseTitleDetails', HASH_A, intent());
+        await store.finish('t1', 'old', 'succeeded', '"x"', { charges: [charge('RT1')], day: '2026-03-10' });
+        clock = 9_000;
+        await store.claim('t1', 'new', 'purchaseTitleDetails', HASH_A, intent());
+        await store.finish('t1', 'new', 'succeeded', '"x"', { charges: [charge('RT2')], day: '2026-03-10' });
+        expect(await store.purge(10_000)).toBe(2);
+        expect(await store.chargeRecords('t1', '2026-03-10')).toHaveLength(2);
+        expect(await store.purgeJournal(5_000)).toBe(1);
+        expect((await store.chargeRecords('t1', '2026-03-10')).map((r) => r.charge?.transactionNumber)).toEqual(['RT2']);
+      }));
+
+    test('settleStale: only a key still in progress since before the cut-off; once, whoever asks', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const stores = await Promise.all([storage.open(() => clock), storage.open(() => clock)]);
+        await stores[0]!.claim('t1', 'k', 'purchaseTitleDetails', HASH_A, intent());
+        expect(await stores[0]!.settleStale('t1', 'k', 1_000, '"unknown"')).toBe(false); // not stale yet
+        clock = 5_000;
+        const settled = await Promise.all([stores[0]!.settleStale('t1', 'k', 2_000, '"unknown"'), stores[1]!.settleStale('t1', 'k', 2_000, '"unknown"')]);
+        expect(settled.filter(Boolean)).toHaveLength(1);
+        expect(await stores[1]!.get('t1', 'k')).toMatchObject({ state: 'outcome_unknown', outcome: '"unknown"' });
+        expect((await stores[1]!.chargeRecords('t1', '2026-03-10')).map((r) => r.status)).toEqual(['OUTCOME_UNKNOWN']);
+        await stores[0]!.claim('t1', 'done', 'op', HASH_A);
+        await stores[0]!.finish('t1', 'done', 'succeeded', '"x"');
+        expect(await stores[0]!.settleStale('t1', 'done', 10_000, '"unknown"')).toBe(false); // final states stay
+      }));
+
     test('concurrent re-claims of a retryable failure: exactly one winner', () =>
       withStorage(async (storage) => {
         const stores = await Promise.all(Array.from({ length: 4 }, () => storage.open()));
