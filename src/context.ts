@@ -1,6 +1,8 @@
 /** The per-request context: who is calling, their register client, and fresh loaders. */
 import { GraphQLError } from 'graphql';
 import type { EventHub } from './events';
+import type { DownloadLimits } from './server/download-stream';
+import type { DownloadSlots } from './services/download-slots';
 import type { IdempotencyStore } from './idempotency/store';
 import type { QuotaGuard } from './quota';
 import { createLoaders, type Loaders } from './loaders';
@@ -28,6 +30,10 @@ export interface Services {
   quota: QuotaGuard;
   /** The register's clock (from its Date headers): its day decides charges and the journal. */
   registerNow: () => Date;
+  /** Concurrent downloads per tenant (this replica). */
+  downloadSlots: DownloadSlots;
+  /** When a download is closed: its caller stopped reading, or it ran too long. */
+  downloadLimits: DownloadLimits;
 }
 
 export interface Context {

@@ -3,12 +3,14 @@
  * register's PDF bytes straight through (never buffered), with the caller's own credentials,
  * so a document or plan id only works for the API client that got it.
  */
+import type { ServerResponse } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from './context';
 import { abandon, RegisterError, type RegisterDownload } from './register';
 import { isTitleNumber } from './register/rules';
 import { requestIdOf } from './logging';
 import { authFailureMessage } from './tenants';
+import { watchedDownload } from './server/download-stream';
 
 const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;
 
@@ -31,6 +33,8 @@ export async function handleDownload(
   request: Request,
   pathname: string,
   ResponseImpl: typeof Response = Response,
+  /** Cuts the caller's connection: a body that fails mid-way must not look like a finished file. */
+  abortResponse: () => void = () => undefined,
 ): Promise<Response | undefined> {
   const match = DOWNLOAD_PATH.exec(pathname);
   if (!match) return undefined;
@@ -49,6 +53,15 @@ export async function handleDownload(
     return problem(400, 'INVALID_TITLE_NUMBER', 'titleNumber must be 3 uppercase letters then 1 to 8 digits.');
   }
   if (!id || id.length > 200) return problem(404, 'DOCUMENT_NOT_FOUND', 'No such document or plan for this caller.');
+  const release = services.downloadSlots.acquire(auth.tenant.id);
+  if (!release) {
+    return problem(
+      429,
+      'TOO_MANY_DOWNLOADS',
+      `At most ${services.downloadSlots.perTenant} downloads at once per API client; retry when one of them has finished.`,
+      { 'retry-after': '2' },
+    );
+  }
   const register = services.tenants.clientFor(auth.tenant);
   let download: RegisterDownload;
   try {
@@ -57,6 +70,7 @@ export async function handleDownload(
         ? await register.downloadDocument(titleNumber, id, { requestId: requestIdOf(request) })
         : await register.downloadPlan(titleNumber, id, { requestId: requestIdOf(request) });
   } catch (error) {
+    release();
     if (error instanceof RegisterError) {
       if (error.code === 'DOCUMENT_NOT_FOUND' || error.code === 'TITLE_NOT_FOUND') {
         return problem(404, 'DOCUMENT_NOT_FOUND', 'No such document or plan for this caller, or it has expired (ids last until the end of the day of issue).');
@@ -78,19 +92,25 @@ export async function handleDownload(
   if (download.contentLength !== undefined) headers['content-length'] = String(download.contentLength);
   if (request.method === 'HEAD') {
     abandon(download.body);
+    release();
     return new ResponseImpl(null, { status: 200, headers });
   }
-  // A caller that goes away mid-download destroys the stream; that is not an error of ours.
-  download.body.on('error', () => undefined);
+  // The slot is freed when the body closes: finished, stalled, too long, or the caller gone.
+  const body = watchedDownload(download.body, services.downloadLimits, release);
+  // The relay pipes (whatwg-node `pipe`), which leaves the response open when the body fails
+  // (stalled, too long, register gone): cut the connection so the caller sees a broken file.
+  // A caller that goes away mid-download destroys the stream too; that is not an error of ours.
+  body.on('error', abortResponse);
   // The server's own Response (whatwg-node) takes the Node stream as it is and pipes it into the
   // socket: no web-stream conversion, no copy, back-pressure end to end.
-  return new ResponseImpl(download.body as unknown as BodyInit, { status: 200, headers });
+  return new ResponseImpl(body as unknown as BodyInit, { status: 200, headers });
 }
 
 export function downloadsPlugin(services: Services): Plugin {
   return {
-    async onRequest({ request, url, endResponse, fetchAPI }) {
-      const response = await handleDownload(services, request, url.pathname, fetchAPI.Response);
+    async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
+      const res = (serverContext as { res?: ServerResponse } | undefined)?.res;
+      const response = await handleDownload(services, request, url.pathname, fetchAPI.Response, () => res?.destroy());
       if (response) endResponse(response);
     },
   };

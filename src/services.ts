@@ -2,6 +2,7 @@
 import type { TenantConfig } from './config';
 import type { Services } from './context';
 import { EventHub } from './events';
+import { DownloadSlots } from './services/download-slots';
 import { SqliteIdempotencyStore } from './idempotency/sqlite-store';
 import type { IdempotencyStore } from './idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from './register';
@@ -23,6 +24,12 @@ export interface ServiceOptions {
   /** Fetch securities listings alongside summaries when a query selects them (default true). */
   prefetchSecurities?: boolean;
   transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
+  /** Downloads one tenant may stream at once on this replica; default 4. */
+  downloadsPerTenant?: number;
+  /** Close a download whose caller has read nothing for this long; default 30 s. */
+  downloadIdleMs?: number;
+  /** Close a download after this long in all; default 10 minutes. */
+  downloadMaxMs?: number;
   idempotency?: IdempotencyStore;
 }
 
@@ -72,6 +79,8 @@ export function createServices(options: ServiceOptions): RunningServices {
     events,
     quota,
     registerNow: () => transport.registerNow(),
+    downloadSlots: new DownloadSlots(options.downloadsPerTenant ?? 4),
+    downloadLimits: { idleMs: options.downloadIdleMs ?? 30_000, maxMs: options.downloadMaxMs ?? 10 * 60_000 },
     async close() {
       clearInterval(purger);
       // A mutation whose caller went away still runs: let it record its outcome before the

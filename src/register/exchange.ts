@@ -172,7 +172,8 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (spec.opts?.requestId) headers['x-request-id'] = spec.opts.requestId;
     try {
-      const dispatcher = trackingDispatcher(transport.agent, () => (sentAt = transport.registerNow()));
+      const pool = transport.dispatcher(spec.tenant, route.response === 'pdf' ? 'downloads' : 'api');
+      const dispatcher = trackingDispatcher(pool, () => (sentAt = transport.registerNow()));
       const pending = request(url, { dispatcher, method: route.method, headers, body, signal });
       let res: Dispatcher.ResponseData;
       try {

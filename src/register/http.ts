@@ -1,9 +1,12 @@
 /**
- * RegisterTransport: what is shared process-wide per register origin — the undici keep-alive
- * Agent, the circuit breaker, the timeouts, the retry policy and the `onCall` hook.
+ * RegisterTransport: what is shared process-wide per register origin — the connection pools,
+ * the circuit breaker, the timeouts, the retry policy and the `onCall` hook.
  * It knows HTTP only; tenants (credentials, tokens) live in RegisterClient.
+ *
+ * Connection pools are per tenant, and downloads have pools of their own: a tenant's slow
+ * downloads, or its burst of calls, can only ever wait for its own connections.
  */
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { buildPath, type RouteDef } from './routes';
 import { CircuitBreaker, DEFAULT_BREAKER, type BreakerState } from './circuit-breaker';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
@@ -29,8 +32,10 @@ export interface RegisterCallEvent {
 export interface RegisterTransportOptions {
   /** Ends with /v1, e.g. http://127.0.0.1:4010/v1 */
   baseUrl: string;
-  /** Keep-alive pool size, default 64. */
+  /** Connections of each tenant's pool for API calls, default 32. */
   connections?: number;
+  /** Connections of each tenant's pool for downloads (PDF routes), default 8. */
+  downloadConnections?: number;
   /** Defaults 2000 / 10000 / 30000 / 30000. `bodyMs` is the idle time allowed between body chunks. */
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; deadlineMs?: number };
   /** GET only; default 3 attempts in total. */
@@ -51,8 +56,15 @@ export interface ResolvedTimeouts {
 /** How long close() waits for in-flight requests before destroying the sockets. */
 const CLOSE_GRACE_MS = 1_000;
 
+interface TenantPools {
+  api: Agent;
+  downloads: Agent;
+}
+
+/** The pool key of calls made for no tenant (none today: every client has one). */
+const NO_TENANT = '';
+
 export class RegisterTransport {
-  /** @internal */ readonly agent: Agent;
   /** @internal */ readonly breaker: CircuitBreaker;
   /** @internal */ readonly timeouts: ResolvedTimeouts;
   /** @internal */ readonly retryPolicy: RetryPolicy;
@@ -82,14 +94,32 @@ export class RegisterTransport {
       openMs: opts.breaker?.openMs ?? DEFAULT_BREAKER.openMs,
     });
     this.onCall = opts.onCall;
-    this.agent = new Agent({
-      connections: opts.connections ?? 64,
+    this.connections = { api: opts.connections ?? 32, downloads: opts.downloadConnections ?? 8 };
+  }
+
+  private readonly connections: { api: number; downloads: number };
+  private readonly pools = new Map<string, TenantPools>();
+
+  private agent(connections: number): Agent {
+    return new Agent({
+      connections,
       keepAliveTimeout: 4_000,
       keepAliveMaxTimeout: 60_000,
       connect: { timeout: this.timeouts.connectMs },
       headersTimeout: this.timeouts.headersMs,
       bodyTimeout: this.timeouts.bodyMs,
     });
+  }
+
+  /** @internal The tenant's pool for this kind of call, created on first use. */
+  dispatcher(tenant: string | undefined, kind: 'api' | 'downloads'): Dispatcher {
+    const key = tenant ?? NO_TENANT;
+    let pools = this.pools.get(key);
+    if (!pools) {
+      pools = { api: this.agent(this.connections.api), downloads: this.agent(this.connections.downloads) };
+      this.pools.set(key, pools);
+    }
+    return pools[kind];
   }
 
   /** State of this origin's circuit breaker. */
@@ -123,14 +153,15 @@ export class RegisterTransport {
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      const agents = [...this.pools.values()].flatMap((p) => [p.api, p.downloads]);
       let timer: NodeJS.Timeout | undefined;
-      const graceful = this.agent.close().then(() => true);
+      const graceful = Promise.all(agents.map((a) => a.close())).then(() => true);
       const expired = new Promise<boolean>((resolve) => {
         timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS);
       });
       const done = await Promise.race([graceful, expired]);
       clearTimeout(timer);
-      if (!done) await this.agent.destroy().catch(() => undefined);
+      if (!done) await Promise.all(agents.map((a) => a.destroy().catch(() => undefined)));
     })();
     return this.closing;
   }
