@@ -43,6 +43,8 @@ const TenantFile = z.object({
         apiKeySha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key'),
         clientId: z.string().min(1),
         clientSecret: z.string().min(1),
+        /** The register organisation owning the client (its quota is the organisation's); default: the client id. */
+        organisation: z.string().min(1).optional(),
       }),
     )
     .min(1),

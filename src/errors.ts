@@ -22,6 +22,7 @@
  * | response not matching the wire schema| top-level REGISTER_CONTRACT_ERROR                                               |
  */
 import { GraphQLError } from 'graphql';
+import { QuotaRefusal } from './quota';
 import { RegisterError } from './register';
 import type { UserError, UserErrorCode } from './schema/user-error';
 
@@ -40,7 +41,9 @@ const BUSINESS: Record<string, { code: UserErrorCode; field?: string[] }> = {
 };
 
 const rateLimitedMessage = (error: RegisterError) =>
-  `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`;
+  error instanceof QuotaRefusal && error.detail
+    ? error.detail
+    : `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`;
 
 /**
  * The userError for a register error that is a business outcome, or undefined for a transport

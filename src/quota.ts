@@ -1,70 +1,112 @@
 /**
  * The register's quota (2,000 calls per organisation per register day) protected from our
- * side: every call is counted per tenant and register day (Europe/London), and once the
- * register has answered 429, further calls for that tenant fail fast with RATE_LIMITED until
- * its Retry-After has passed, so a busy front end cannot dig the hole deeper.
+ * side, for the organisation as a whole: every attempt is admitted against the shared ledger
+ * (quota-store.ts), so all its API clients and all replicas draw on one count. Admission
+ * refuses, with no call made:
+ * - everything while the register's last 429 for the organisation holds (seen by any replica);
+ * - everything once the day's calls are used up;
+ * - free reads past the reserve share of the day, so that paid work can still go through;
+ * - a client whose token bucket is empty, so that no client burns the day in a burst.
  */
 import type { EventHub } from './events';
 import { RegisterError } from './register';
-import { londonDate } from './register/london-day';
+import { londonDate, secondsUntilLondonMidnight } from './register/london-day';
+import type { RouteDef } from './register/routes';
+import type { QuotaStore } from './services/quota-store';
+
+export interface QuotaPolicy {
+  /** The register's calls per organisation per day (2,000). */
+  dailyQuota: number;
+  /** Share of the day's calls that free reads may use (default 0.9); the rest is for paid work. */
+  freeShare: number;
+  /** Each API client's bucket: at most this many calls in a burst (0: no bucket). */
+  clientBurst: number;
+  /** …refilled at this many calls a minute. */
+  clientPerMinute: number;
+}
+
+export const DEFAULT_QUOTA_POLICY: QuotaPolicy = { dailyQuota: 2_000, freeShare: 0.9, clientBurst: 300, clientPerMinute: 60 };
 
 export interface QuotaUsage {
   /** Register day (YYYY-MM-DD, Europe/London). */
   day: string;
-  /** Register calls made for the tenant that day (token fetches excluded). */
+  /** Register calls of the caller's organisation that day, all its API clients and replicas together (token fetches excluded). */
   calls: number;
   /** When the register last said 429, the instant until which calls are refused here. */
   blockedUntil?: Date;
 }
 
+/** A call refused here, before it was made: its message speaks to the caller. */
+export class QuotaRefusal extends RegisterError {
+  override name = 'QuotaRefusal';
+}
+
 export class QuotaGuard {
-  private readonly usageByTenant = new Map<string, { day: string; calls: number }>();
-  private readonly blockedUntil = new Map<string, number>();
+  constructor(
+    private readonly store: QuotaStore,
+    private readonly policy: QuotaPolicy,
+    /** The organisation of an API client. */
+    private readonly organisationOf: (client: string) => string,
+    /** The register's clock: its day is the quota's day. */
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
-  constructor(private readonly now: () => Date = () => new Date()) {}
-
-  /** Counts the calls and remembers 429s, from the service's register-call events. */
+  /** Takes back calls that never reached the register, or that it did not count. */
   observe(events: EventHub): void {
     events.on('registerCall', (call) => {
-      if (!call.tenant || call.route === 'token' || call.outcome === 'circuit_open' || call.outcome === 'not_sent') return;
-      const day = londonDate(this.now());
-      const usage = this.usageByTenant.get(call.tenant);
-      if (usage?.day === day) usage.calls++;
-      else this.usageByTenant.set(call.tenant, { day, calls: 1 });
-      if (call.status === 429) {
-        // Without a Retry-After the register's own day boundary is the only sure answer: wait a minute.
-        const seconds = call.retryAfterSeconds ?? 60;
-        this.blockedUntil.set(call.tenant, this.now().getTime() + seconds * 1000);
+      if (!call.tenant || call.route === 'token') return;
+      const organisation = this.organisationOf(call.tenant);
+      const now = this.now();
+      // Not counted by the register: never sent, refused by our breaker, unauthenticated or rate-limited.
+      if (call.outcome === 'not_sent' || call.outcome === 'circuit_open' || call.status === 401 || call.status === 429) {
+        void this.store.uncount(organisation, londonDate(now)).catch(() => undefined);
       }
     });
   }
 
-  usage(tenant: string): QuotaUsage {
-    const day = londonDate(this.now());
-    const usage = this.usageByTenant.get(tenant);
-    const until = this.blockedUntil.get(tenant);
-    return {
-      day,
-      calls: usage?.day === day ? usage.calls : 0,
-      ...(until !== undefined && until > this.now().getTime() ? { blockedUntil: new Date(until) } : {}),
-    };
+  /**
+   * The register answered 429: every replica refuses the organisation's calls until its
+   * Retry-After. Awaited before the caller is answered, so no call of theirs can slip past.
+   */
+  async rateLimited(client: string, retryAfterSeconds: number | undefined): Promise<void> {
+    // Without a Retry-After the register's own day boundary is the only sure answer: wait a minute.
+    const seconds = retryAfterSeconds ?? 60;
+    await this.store.block(this.organisationOf(client), this.now().getTime() + seconds * 1000);
   }
 
-  /** Throws RATE_LIMITED (no request made) while the register's last 429 for this tenant holds. */
-  check(tenant: string, route: string): void {
-    const until = this.blockedUntil.get(tenant);
-    if (until === undefined) return;
-    const remainingMs = until - this.now().getTime();
-    if (remainingMs <= 0) {
-      this.blockedUntil.delete(tenant);
-      return;
-    }
-    throw new RegisterError({
-      status: 429,
-      code: 'TOO_MANY_REQUESTS',
-      route,
-      detail: 'the register quota is exhausted; refused here without a call',
-      retryAfterSeconds: Math.ceil(remainingMs / 1000),
+  async usage(client: string): Promise<QuotaUsage> {
+    const now = this.now();
+    const day = londonDate(now);
+    const usage = await this.store.usage(this.organisationOf(client), day, now.getTime());
+    return { day, calls: usage.calls, ...(usage.blockedUntil !== undefined ? { blockedUntil: new Date(usage.blockedUntil) } : {}) };
+  }
+
+  /** Admits one attempt of a register call for this client, or throws RATE_LIMITED (no request made). */
+  async admit(client: string, route: RouteDef): Promise<void> {
+    const now = this.now();
+    const { dailyQuota, freeShare, clientBurst, clientPerMinute } = this.policy;
+    const admission = await this.store.admit({
+      organisation: this.organisationOf(client),
+      client,
+      day: londonDate(now),
+      now: now.getTime(),
+      free: route.effect === 'none',
+      freeLimit: Math.floor(dailyQuota * freeShare),
+      dailyLimit: dailyQuota,
+      burst: clientBurst,
+      perMs: clientPerMinute / 60_000,
     });
+    if (admission.admitted) return;
+    const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
+    const detail = {
+      blocked: `The register refused this organisation's calls (429); they are refused here until it allows them again, in ${seconds} s.`,
+      daily: `This organisation has used its ${dailyQuota} register calls for today; they start again at midnight (Europe/London), in ${seconds} s.`,
+      reserve: `Free reads have used their share (${Math.round(freeShare * 100)}%) of this organisation's ${dailyQuota} register calls today; the rest is kept for purchases, orders, cases and deeds. Free reads start again at midnight (Europe/London), in ${seconds} s.`,
+      budget: `This API client made too many register calls in a short time (at most ${clientBurst} at once, then ${clientPerMinute} a minute); retry in ${seconds} s.`,
+    }[admission.reason];
+    throw new QuotaRefusal({ status: 429, code: 'TOO_MANY_REQUESTS', route: route.name, detail, retryAfterSeconds: seconds });
   }
 }
+
+/** Milliseconds from `now` to the next London midnight. */
+export const msToLondonMidnight = (now: number): number => secondsUntilLondonMidnight(new Date(now)) * 1000;

@@ -6,7 +6,9 @@ import { DownloadSlots } from './services/download-slots';
 import { SqliteIdempotencyStore } from './idempotency/sqlite-store';
 import type { IdempotencyStore } from './idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from './register';
-import { QuotaGuard } from './quota';
+import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
+import { SqliteQuotaStore, type QuotaStore } from './services/quota-store';
+import { PgQuotaStore } from './services/quota-store-pg';
 import { ReferenceListCache } from './reference-lists';
 import { SummaryCaches } from './summary-cache';
 import { TenantDirectory } from './tenants';
@@ -24,6 +26,12 @@ export interface ServiceOptions {
   /** Fetch securities listings alongside summaries when a query selects them (default true). */
   prefetchSecurities?: boolean;
   transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
+  /** The quota ledger; default: PostgreSQL when `databaseUrl` is set, else SQLite in `dataDir`. */
+  quotaStore?: QuotaStore;
+  /** PostgreSQL shared by the replicas (DATABASE_URL), for the quota ledger. */
+  databaseUrl?: string;
+  /** Daily quota, reserve for paid work and per-client budget; see QuotaPolicy. */
+  quota?: Partial<QuotaPolicy>;
   /** Downloads one tenant may stream at once on this replica; default 4. */
   downloadsPerTenant?: number;
   /** Close a download whose caller has read nothing for this long; default 30 s. */
@@ -43,8 +51,6 @@ const JOURNAL_RETENTION_DAYS = 100;
 
 export function createServices(options: ServiceOptions): RunningServices {
   const events = new EventHub();
-  const quota = new QuotaGuard();
-  quota.observe(events);
   const transport = new RegisterTransport({
     baseUrl: options.registerBaseUrl,
     ...options.transport,
@@ -63,8 +69,22 @@ export function createServices(options: ServiceOptions): RunningServices {
   purge();
   const purger = setInterval(purge, 60 * 60 * 1000);
   purger.unref();
-  const tenants = new TenantDirectory(transport, options.tenants, options.anonymousTenant, (tenant) => ({
-    beforeCall: (route) => quota.check(tenant.id, route.name),
+  const quotaStore =
+    options.quotaStore ??
+    (options.databaseUrl
+      ? new PgQuotaStore({ connectionString: options.databaseUrl, msToMidnight: msToLondonMidnight })
+      : new SqliteQuotaStore(options.dataDir, msToLondonMidnight));
+  let tenants: TenantDirectory | undefined;
+  const quota = new QuotaGuard(
+    quotaStore,
+    { ...DEFAULT_QUOTA_POLICY, ...options.quota },
+    (client) => tenants?.organisationOf(client) ?? client,
+    () => transport.registerNow(),
+  );
+  quota.observe(events);
+  tenants = new TenantDirectory(transport, options.tenants, options.anonymousTenant, (tenant) => ({
+    admit: (route) => quota.admit(tenant.id, route),
+    rateLimited: (error) => quota.rateLimited(tenant.id, error.retryAfterSeconds),
   }));
   const inflight = new Map<string, Promise<unknown>>();
   return {
@@ -88,6 +108,7 @@ export function createServices(options: ServiceOptions): RunningServices {
       await Promise.allSettled([...inflight.values()]);
       await transport.close();
       await idempotency.close();
+      await quotaStore.close();
     },
   };
 }

@@ -12,15 +12,17 @@ export interface Tenant {
   /** The register API client id: the scope of idempotency keys and caches. */
   id: string;
   name: string;
+  /** The register organisation owning the client: the owner of the daily quota. */
+  organisation: string;
 }
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 /** The embedded emulator's callers (register-emulator.md). Only used with the embedded emulator. */
 export const DEV_TENANTS: TenantConfig[] = [
-  { name: 'dev-key-a', apiKeySha256: sha256Hex('dev-key-a'), clientId: 'client-a', clientSecret: 'secret-a' },
-  { name: 'dev-key-a2', apiKeySha256: sha256Hex('dev-key-a2'), clientId: 'client-a2', clientSecret: 'secret-a2' },
-  { name: 'dev-key-b', apiKeySha256: sha256Hex('dev-key-b'), clientId: 'client-b', clientSecret: 'secret-b' },
+  { name: 'dev-key-a', apiKeySha256: sha256Hex('dev-key-a'), clientId: 'client-a', clientSecret: 'secret-a', organisation: 'ORG-A' },
+  { name: 'dev-key-a2', apiKeySha256: sha256Hex('dev-key-a2'), clientId: 'client-a2', clientSecret: 'secret-a2', organisation: 'ORG-A' },
+  { name: 'dev-key-b', apiKeySha256: sha256Hex('dev-key-b'), clientId: 'client-b', clientSecret: 'secret-b', organisation: 'ORG-B' },
 ];
 
 export type Authentication = { ok: true; tenant: Tenant } | { ok: false; reason: 'missing' | 'unknown' | 'malformed' };
@@ -32,6 +34,7 @@ export function authFailureMessage(reason: 'missing' | 'unknown' | 'malformed'):
 
 export class TenantDirectory {
   private readonly byKeyHash = new Map<string, TenantConfig>();
+  private readonly organisations = new Map<string, string>();
   private readonly clients = new Map<string, RegisterClient>();
 
   constructor(
@@ -42,7 +45,10 @@ export class TenantDirectory {
     /** Per-tenant client options (e.g. the quota guard's check before each call). */
     private readonly clientOptions: (tenant: Tenant) => RegisterClientOptions = () => ({}),
   ) {
-    for (const t of tenants) this.byKeyHash.set(t.apiKeySha256, t);
+    for (const t of tenants) {
+      this.byKeyHash.set(t.apiKeySha256, t);
+      this.organisations.set(t.clientId, t.organisation ?? t.clientId);
+    }
   }
 
   authenticate(authorization: string | null): Authentication {
@@ -54,6 +60,11 @@ export class TenantDirectory {
     if (!match) return { ok: false, reason: 'malformed' };
     const config = this.byKeyHash.get(sha256Hex(match[1]!));
     return config ? { ok: true, tenant: toTenant(config) } : { ok: false, reason: 'unknown' };
+  }
+
+  /** The organisation of an API client (the client id itself when none is configured). */
+  organisationOf(clientId: string): string {
+    return this.organisations.get(clientId) ?? clientId;
   }
 
   /** The tenant's own register client, created on first use. */
@@ -73,4 +84,4 @@ export class TenantDirectory {
   }
 }
 
-const toTenant = (config: TenantConfig): Tenant => ({ id: config.clientId, name: config.name });
+const toTenant = (config: TenantConfig): Tenant => ({ id: config.clientId, name: config.name, organisation: config.organisation ?? config.clientId });

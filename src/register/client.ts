@@ -8,6 +8,7 @@ import { ROUTES, type RouteDef } from './routes';
 import * as wire from './wire';
 import type { RegisterTransport } from './http';
 import { TokenCache, type TokenCacheOptions } from './token-cache';
+import { RegisterError } from './errors';
 import { exchange, type AuthProvider, type CallOptions, type ExchangeSpec } from './exchange';
 import { discard, header, readDownload, readJson, type RawResponse, type RegisterDownload } from './responses';
 
@@ -21,8 +22,13 @@ export interface RegisterCredentials {
 
 /** Optional tuning of a client; `now` lets tests share the emulator's clock. */
 export type RegisterClientOptions = TokenCacheOptions & {
-  /** Runs before every call of a route (not token fetches); may throw a RegisterError to refuse it without a request. */
-  beforeCall?: (route: RouteDef) => void;
+  /**
+   * Runs before every attempt of a route (not token fetches): the quota's admission. It may
+   * throw a RegisterError to refuse the attempt without a request.
+   */
+  admit?: (route: RouteDef) => Promise<void>;
+  /** Awaited when the register answered 429, before the caller hears of it (the quota's block). */
+  rateLimited?: (error: RegisterError) => Promise<void>;
 };
 
 export interface ListBodies {
@@ -47,7 +53,8 @@ export class RegisterClient {
   private readonly tokens: TokenCache;
   private readonly basicHeader: string;
   private readonly bearer: AuthProvider;
-  private readonly beforeCall: ((route: RouteDef) => void) | undefined;
+  private readonly admit: ((route: RouteDef) => Promise<void>) | undefined;
+  private readonly rateLimited: ((error: RegisterError) => Promise<void>) | undefined;
 
   constructor(
     private readonly transport: RegisterTransport,
@@ -56,7 +63,8 @@ export class RegisterClient {
   ) {
     this.basicHeader = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`, 'utf8').toString('base64')}`;
     this.tokens = new TokenCache(() => this.fetchToken(), options);
-    this.beforeCall = options.beforeCall;
+    this.admit = options.admit;
+    this.rateLimited = options.rateLimited;
     this.bearer = {
       authorize: async (signal) => {
         const token = await this.tokens.get(signal);
@@ -170,17 +178,23 @@ export class RegisterClient {
     o: Omit<ExchangeSpec<T>, 'route' | 'auth' | 'sensitive' | 'read'> & { read(res: RawResponse): Promise<T>; fas?: string | undefined },
   ): Promise<T> {
     const { fas, ...rest } = o;
-    try {
-      this.beforeCall?.(route);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return exchange(this.transport, {
+    const admit = this.admit;
+    const called = exchange(this.transport, {
       ...rest,
       route,
+      ...(admit ? { admit: () => admit(route) } : {}),
       auth: this.bearer,
       tenant: this.credentials.clientId,
       sensitive: () => [this.credentials.clientSecret, this.basicHeader, this.tokens.current(), fas],
+    });
+    const rateLimited = this.rateLimited;
+    if (!rateLimited) return called;
+    return called.catch(async (error: unknown) => {
+      // the register's own 429 (status 429 with a response), not a refusal made here
+      if (error instanceof RegisterError && error.status === 429 && error.code === 'TOO_MANY_REQUESTS' && error.sentAt) {
+        await rateLimited(error).catch(() => undefined);
+      }
+      throw error;
     });
   }
 

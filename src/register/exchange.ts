@@ -38,6 +38,8 @@ export interface ExchangeSpec<T> {
   alsoOk?: readonly number[];
   /** Reads a success response; may throw a REGISTER_CONTRACT_ERROR. */
   read(res: RawResponse): Promise<T>;
+  /** Before each attempt (after credentials): the quota's admission; a RegisterError it throws ends the call unsent. */
+  admit?(): Promise<void>;
   /** Values to redact from register messages (secret, token, fas). */
   sensitive(): (string | undefined)[];
   opts?: CallOptions;
@@ -157,14 +159,17 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
       };
     }
 
-    // 2. circuit breaker
+    // 2. the quota: refused here, nothing is sent
+    await spec.admit?.();
+
+    // 3. circuit breaker
     const ticket = transport.breaker.acquire();
     if (!ticket) {
       event(n, 0, 'circuit_open', performance.now());
       return failure('circuit_open', { status: 0, code: C.circuitOpen, detail: 'circuit breaker is open' });
     }
 
-    // 3. the request
+    // 4. the request
     const started = performance.now();
     let status = 0;
     sentAt = undefined;

@@ -4,10 +4,10 @@ import type { QuotaUsage } from '../quota';
 
 const RegisterUsageType = builder.objectRef<QuotaUsage>('RegisterUsage').implement({
   description:
-    "Register calls made for the caller's API client today (register day, Europe/London), as counted by this service. The register allows 2,000 calls per organisation per day.",
+    "Register calls made today (register day, Europe/London) for the caller's organisation, all its API clients and all replicas together, as counted by this service. The register allows 2,000 calls per organisation per day.",
   fields: (t) => ({
     day: t.field({ type: 'Date', description: 'The register day counted.', resolve: (u) => u.day }),
-    calls: t.exposeInt('calls', { description: 'Register calls made for this API client that day (token fetches excluded).' }),
+    calls: t.exposeInt('calls', { description: "Register calls of the caller's organisation that day (token fetches excluded)." }),
     blockedUntil: t.field({
       type: 'DateTime',
       nullable: true,
@@ -20,7 +20,7 @@ const RegisterUsageType = builder.objectRef<QuotaUsage>('RegisterUsage').impleme
 builder.queryFields((t) => ({
   registerUsage: t.field({
     type: RegisterUsageType,
-    description: "The caller's register quota use today (free: makes no register call).",
+    description: "The register quota use of the caller's organisation today (free: makes no register call).",
     resolve: (_, __, ctx) => ctx.services.quota.usage(ctx.tenant.id),
   }),
 }));

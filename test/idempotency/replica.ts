@@ -25,6 +25,7 @@ const services = createServices({
   dataDir,
   referenceListTtlMs: 0,
   idempotency,
+  databaseUrl,
 });
 const server = createServer(createApp(services, { graphiql: false }));
 await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));

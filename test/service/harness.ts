@@ -89,6 +89,20 @@ export async function startService(
   return wrapped;
 }
 
+/** Another replica in front of the same emulator: its own services and data folder (share a database through `options`). */
+export function replicaOf(svc: Service, options: Partial<ServiceOptions> = {}): Service & { stop(): Promise<void> } {
+  const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-replica-'));
+  let current = serviceOn(svc.emulator, dataDir, options);
+  const restart = current.restart;
+  return Object.assign(current, {
+    restart: async (more?: Partial<ServiceOptions>) => (current = await restart(more)),
+    async stop() {
+      await current.services.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  });
+}
+
 /** `test` with a fresh emulator and service per test. */
 export const test = base.extend<{ svc: Service }>({
   // biome-ignore lint/correctness/noEmptyPattern: vitest fixture signature

@@ -1,0 +1,160 @@
+/**
+ * The register quota's shared ledger: calls per organisation and register day, the 429 block
+ * of an organisation, and each API client's token bucket. Every replica admits its calls here,
+ * in one atomic step, so the count is the organisation's and not a process's, and it survives
+ * restarts. Backends: SQLite (one instance) and PostgreSQL (replicas), same semantics.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+export interface AdmitRequest {
+  organisation: string;
+  client: string;
+  /** Register day, YYYY-MM-DD (Europe/London). */
+  day: string;
+  /** Epoch ms, by the register's clock. */
+  now: number;
+  /** Free reads stop at `freeLimit` calls of the day; calls that charge or create at `dailyLimit`. */
+  free: boolean;
+  freeLimit: number;
+  dailyLimit: number;
+  /** The client's bucket: at most `burst` calls at once, refilled at `perMs` calls a millisecond. 0 burst = no bucket. */
+  burst: number;
+  perMs: number;
+}
+
+export type Admission =
+  | { admitted: true; calls: number }
+  | { admitted: false; reason: 'blocked' | 'daily' | 'reserve' | 'budget'; retryAfterMs: number };
+
+export interface QuotaUsageRecord {
+  calls: number;
+  /** Epoch ms until which the register's 429 blocks the organisation, when it is later than now. */
+  blockedUntil?: number;
+}
+
+export interface QuotaStore {
+  /** Admits one register call, counting it, or says why not (nothing counted then). */
+  admit(request: AdmitRequest): Promise<Admission>;
+  /** Takes back one admitted call that never reached the register (or that it refused unauthenticated or rate-limited). */
+  uncount(organisation: string, day: string): Promise<void>;
+  /** The register answered 429: block the organisation, on every replica, until then. */
+  block(organisation: string, until: number): Promise<void>;
+  usage(organisation: string, day: string, now: number): Promise<QuotaUsageRecord>;
+  close(): Promise<void>;
+}
+
+/**
+ * The decision, shared by both backends (PostgreSQL runs the same steps in a function): block,
+ * then the day's limit, then the reserve for paid work, then the client's bucket.
+ */
+export function decide(
+  request: AdmitRequest,
+  state: { calls: number; blockedUntil: number; tokens: number; tokensAt: number },
+  msToMidnight: number,
+): { admission: Admission; tokens: number } {
+  const refill = request.burst > 0 ? Math.min(request.burst, state.tokens + Math.max(0, request.now - state.tokensAt) * request.perMs) : 0;
+  const refuse = (reason: 'blocked' | 'daily' | 'reserve' | 'budget', retryAfterMs: number) => ({
+    admission: { admitted: false as const, reason, retryAfterMs: Math.max(1, Math.ceil(retryAfterMs)) },
+    tokens: refill,
+  });
+  if (state.blockedUntil > request.now) return refuse('blocked', state.blockedUntil - request.now);
+  if (state.calls >= request.dailyLimit) return refuse('daily', msToMidnight);
+  if (request.free && state.calls >= request.freeLimit) return refuse('reserve', msToMidnight);
+  if (request.burst > 0 && refill < 1) return refuse('budget', (1 - refill) / request.perMs);
+  return { admission: { admitted: true, calls: state.calls + 1 }, tokens: request.burst > 0 ? refill - 1 : 0 };
+}
+
+export class SqliteQuotaStore implements QuotaStore {
+  private readonly db: DatabaseSync;
+
+  constructor(
+    dataDir: string,
+    private readonly msToMidnight: (now: number) => number,
+  ) {
+    mkdirSync(dataDir, { recursive: true });
+    // The idempotency store's file: one database per instance, a connection of its own.
+    this.db = new DatabaseSync(join(dataDir, 'idempotency.sqlite'));
+    this.db.exec(`
+      PRAGMA journal_mode = WAL;
+      PRAGMA busy_timeout = 5000;
+      CREATE TABLE IF NOT EXISTS quota_usage (organisation TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (organisation, day));
+      CREATE TABLE IF NOT EXISTS quota_block (organisation TEXT PRIMARY KEY, blocked_until INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS client_budget (client TEXT PRIMARY KEY, tokens REAL NOT NULL, updated_at INTEGER NOT NULL);
+    `);
+  }
+
+  async admit(request: AdmitRequest): Promise<Admission> {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const usage = this.db.prepare('SELECT calls FROM quota_usage WHERE organisation = ? AND day = ?').get(request.organisation, request.day) as
+        | { calls: number }
+        | undefined;
+      const block = this.db.prepare('SELECT blocked_until FROM quota_block WHERE organisation = ?').get(request.organisation) as
+        | { blocked_until: number }
+        | undefined;
+      const budget = this.db.prepare('SELECT tokens, updated_at FROM client_budget WHERE client = ?').get(request.client) as
+        | { tokens: number; updated_at: number }
+        | undefined;
+      const { admission, tokens } = decide(
+        request,
+        {
+          calls: usage?.calls ?? 0,
+          blockedUntil: block?.blocked_until ?? 0,
+          tokens: budget?.tokens ?? request.burst,
+          tokensAt: budget?.updated_at ?? request.now,
+        },
+        this.msToMidnight(request.now),
+      );
+      if (request.burst > 0) {
+        this.db
+          .prepare(
+            `INSERT INTO client_budget (client, tokens, updated_at) VALUES (?, ?, ?)
+             ON CONFLICT (client) DO UPDATE SET tokens = excluded.tokens, updated_at = excluded.updated_at`,
+          )
+          .run(request.client, tokens, request.now);
+      }
+      if (admission.admitted) {
+        this.db
+          .prepare(
+            `INSERT INTO quota_usage (organisation, day, calls) VALUES (?, ?, 1)
+             ON CONFLICT (organisation, day) DO UPDATE SET calls = calls + 1`,
+          )
+          .run(request.organisation, request.day);
+      }
+      this.db.exec('COMMIT');
+      return admission;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  async uncount(organisation: string, day: string): Promise<void> {
+    this.db.prepare('UPDATE quota_usage SET calls = MAX(0, calls - 1) WHERE organisation = ? AND day = ?').run(organisation, day);
+  }
+
+  async block(organisation: string, until: number): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO quota_block (organisation, blocked_until) VALUES (?, ?)
+         ON CONFLICT (organisation) DO UPDATE SET blocked_until = MAX(blocked_until, excluded.blocked_until)`,
+      )
+      .run(organisation, until);
+  }
+
+  async usage(organisation: string, day: string, now: number): Promise<QuotaUsageRecord> {
+    const usage = this.db.prepare('SELECT calls FROM quota_usage WHERE organisation = ? AND day = ?').get(organisation, day) as
+      | { calls: number }
+      | undefined;
+    const block = this.db.prepare('SELECT blocked_until FROM quota_block WHERE organisation = ?').get(organisation) as
+      | { blocked_until: number }
+      | undefined;
+    return { calls: usage?.calls ?? 0, ...(block && block.blocked_until > now ? { blockedUntil: block.blocked_until } : {}) };
+  }
+
+  async close(): Promise<void> {
+    if (this.db.isOpen) this.db.close();
+  }
+}
