@@ -87,6 +87,13 @@ const Env = z.object({
   READY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   OTEL_ENABLED: bool.default(false),
   OTEL_SDK_DISABLED: bool.optional(),
+  REGISTER_DAILY_QUOTA: z.coerce.number().int().min(1).default(2_000),
+  REGISTER_FREE_SHARE: z.coerce.number().min(0).max(1).default(0.9),
+  CLIENT_BUDGET_BURST: z.coerce.number().int().min(0).default(300),
+  CLIENT_BUDGET_PER_MINUTE: z.coerce.number().min(0.001).default(60),
+  DOWNLOADS_PER_TENANT: z.coerce.number().int().min(1).max(64).default(4),
+  DOWNLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  DOWNLOAD_MAX_MS: z.coerce.number().int().min(1_000).default(600_000),
 });
 
 export interface AppConfig {
@@ -118,6 +125,10 @@ export interface AppConfig {
   corsOrigins: string[];
   /** GET /metrics on or off, /ready's register probe timeout, OpenTelemetry spans of register calls. */
   observability: { metrics: boolean; readyTimeoutMs: number; tracing: boolean };
+  /** The organisation's daily register quota, the share free reads may use, and each client's burst budget. */
+  quota: { dailyQuota: number; freeShare: number; clientBurst: number; clientPerMinute: number };
+  /** Concurrent downloads per tenant (per replica), and when a download is closed. */
+  downloads: { perTenant: number; idleMs: number; maxMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -163,6 +174,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       introspection: e.INTROSPECTION ?? e.NODE_ENV !== 'production',
       fieldSuggestions: e.NODE_ENV !== 'production',
     },
+    quota: {
+      dailyQuota: e.REGISTER_DAILY_QUOTA,
+      freeShare: e.REGISTER_FREE_SHARE,
+      clientBurst: e.CLIENT_BUDGET_BURST,
+      clientPerMinute: e.CLIENT_BUDGET_PER_MINUTE,
+    },
+    downloads: { perTenant: e.DOWNLOADS_PER_TENANT, idleMs: e.DOWNLOAD_IDLE_TIMEOUT_MS, maxMs: e.DOWNLOAD_MAX_MS },
     ...persistedOperations(e),
   };
 }

@@ -47,6 +47,11 @@ async function main(config: AppConfig) {
     referenceListTtlMs: config.referenceListTtlMs,
     summaryCacheTtlMs: config.summaryCacheTtlMs,
     prefetchSecurities: config.prefetchSecurities,
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    quota: config.quota,
+    downloadsPerTenant: config.downloads.perTenant,
+    downloadIdleMs: config.downloads.idleMs,
+    downloadMaxMs: config.downloads.maxMs,
   });
   const logger = createLogger({ level: config.logLevel });
   logServiceEvents(services.events, logger);
