@@ -1,5 +1,8 @@
 /** Configuration parsing: defaults, and a bad value fails naming the setting (not its value). */
 import { describe, expect, test } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
 
 const fails = (env: Record<string, string>) => {
@@ -67,5 +70,47 @@ describe('loadConfig', () => {
     expect(message).toMatch(/PORT: /);
     expect(message).toMatch(/CORS_ORIGINS: /);
     expect(message).toMatch(/READY_TIMEOUT_MS: /);
+  });
+});
+
+describe('quota and download settings', () => {
+  test('defaults: 2,000 calls, 90% for free reads, 300 at once then 60 a minute; 4 downloads, 30 s idle, 10 min in all', () => {
+    const config = loadConfig({});
+    expect(config.quota).toEqual({ dailyQuota: 2000, freeShare: 0.9, clientBurst: 300, clientPerMinute: 60 });
+    expect(config.downloads).toEqual({ perTenant: 4, idleMs: 30_000, maxMs: 600_000 });
+  });
+
+  test.for([
+    ['REGISTER_FREE_SHARE', '1.5'],
+    ['REGISTER_DAILY_QUOTA', '0'],
+    ['CLIENT_BUDGET_BURST', '-1'],
+    ['DOWNLOADS_PER_TENANT', 'many'],
+    ['DOWNLOAD_IDLE_TIMEOUT_MS', '10'],
+  ])('%s=%s fails naming the setting', ([name, value]) => {
+    expect(fails({ [name!]: value! })).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
+  });
+
+  test('a tenants file entry may name its organisation; without one the client id stands for it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-tenants-'));
+    const file = join(dir, 'tenants.json');
+    const hash = 'a'.repeat(64);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        tenants: [
+          { name: 'one', apiKeySha256: hash, clientId: 'c1', clientSecret: 's1', organisation: 'ORG-X' },
+          { name: 'two', apiKeySha256: 'b'.repeat(64), clientId: 'c2', clientSecret: 's2' },
+        ],
+      }),
+    );
+    try {
+      const config = loadConfig({ REGISTER_BASE_URL: 'https://register.example/v1', TITLEGRAPH_TENANTS_FILE: file });
+      expect(config.register!.tenants.map((t) => [t.clientId, t.organisation])).toEqual([
+        ['c1', 'ORG-X'],
+        ['c2', undefined],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
