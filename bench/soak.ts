@@ -154,6 +154,9 @@ async function main() {
     DATA_DIR: dataDir,
     REGISTER_BASE_URL: emulator.url,
     TITLEGRAPH_TENANTS_FILE: tenantsFile,
+    // the emulator's quota is lifted for the soak: lift the service's and the client budget too
+    REGISTER_DAILY_QUOTA: '1000000000',
+    CLIENT_BUDGET_BURST: '0',
     ...(args['database-url'] ? { DATABASE_URL: args['database-url'] } : {}),
   });
   const service: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './bench/soak-probe.ts', 'src/main.ts'], {

@@ -83,9 +83,16 @@ const sha256Hex = (v: string) => createHash('sha256').update(v, 'utf8').digest('
 
 /** The API keys the benchmark's services accept: the embedded emulator's dev keys and clients. */
 export const BENCH_TENANTS = [
-  { name: 'dev-key-a', apiKeySha256: sha256Hex('dev-key-a'), clientId: 'client-a', clientSecret: 'secret-a' },
-  { name: 'dev-key-b', apiKeySha256: sha256Hex('dev-key-b'), clientId: 'client-b', clientSecret: 'secret-b' },
+  { name: 'dev-key-a', apiKeySha256: sha256Hex('dev-key-a'), clientId: 'client-a', clientSecret: 'secret-a', organisation: 'ORG-A' },
+  { name: 'dev-key-a2', apiKeySha256: sha256Hex('dev-key-a2'), clientId: 'client-a2', clientSecret: 'secret-a2', organisation: 'ORG-A' },
+  { name: 'dev-key-b', apiKeySha256: sha256Hex('dev-key-b'), clientId: 'client-b', clientSecret: 'secret-b', organisation: 'ORG-B' },
 ];
+
+/**
+ * A load run makes far more calls than the register's 2,000 a day (the bench emulator lifts its
+ * quota): lift the service's too, and its per-client burst budget, or they would refuse the load.
+ */
+export const UNLIMITED_QUOTA = { REGISTER_DAILY_QUOTA: '1000000000', CLIENT_BUDGET_BURST: '0' };
 
 /**
  * The service exactly as deployed: `src/main.ts` with NODE_ENV=production against the emulator
@@ -110,6 +117,7 @@ export async function startService(name: string, registerUrl: string, env: Recor
       DATA_DIR: join(work, 'data'),
       REGISTER_BASE_URL: registerUrl,
       TITLEGRAPH_TENANTS_FILE: tenantsFile,
+      ...UNLIMITED_QUOTA,
       ...env,
     },
     stdio: ['ignore', fd, fd],
