@@ -1,8 +1,10 @@
 /**
- * Query cost, computed with the request's variables before execution: every field costs 1,
- * a field that makes a register call (a title summary, a securities listing, a creditor
- * search, a reference list) costs REGISTER_CALL more, and `titles` multiplies the cost of its
- * selection by the number of title numbers asked.
+ * Query cost, computed with the request's variables before execution. It prices what is scarce:
+ * register calls, each REGISTER_CALL, counted as often as they will run (every `titles` item and
+ * every `_entities` representation calls the register, and so does `Title.securities` under
+ * each). Plain fields cost FIELD each, once per selection, whatever the list lengths: resolving a
+ * field is cheap next to a register call, and a page of titles must not be refused for asking
+ * for the whole summary of each.
  */
 import {
   GraphQLError,
@@ -14,15 +16,29 @@ import {
 } from 'graphql';
 
 export const REGISTER_CALL = 10;
+export const FIELD = 1;
 
-/** Fields (by parent type and name) that cost a register call each time they resolve. */
+/** Register calls each resolution of a field makes (by parent type and name). */
 const CALLS: Record<string, number> = {
-  'Query.title': REGISTER_CALL,
-  'Query.creditors': REGISTER_CALL,
-  'Query.referenceList': REGISTER_CALL,
-  'Query.referenceListPaths': REGISTER_CALL,
-  'Title.securities': REGISTER_CALL,
-  'Query.titles': REGISTER_CALL,
+  'Query.title': 1,
+  'Query.titles': 0, // priced per item: see LISTS
+  'Query._entities': 0, // priced per representation: see LISTS
+  'Query.creditors': 1,
+  'Query.referenceList': 1,
+  'Query.referenceListPaths': 1,
+  'Title.securities': 1,
+  'Mutation.purchaseTitleDetails': 1,
+  'Mutation.purchasePendingApplications': 1,
+  'Mutation.orderTitleDocument': 1,
+  'Mutation.purchaseTitlePlans': 1,
+  'Mutation.createCase': 1,
+  'Mutation.addDeedToCase': 1,
+};
+
+/** Fields that resolve once per item of a list argument, one register call per item, into Titles. */
+const LISTS: Record<string, string> = {
+  'Query.titles': 'titleNumbers',
+  'Query._entities': 'representations',
 };
 
 /** The selection under these fields is of type Title (for pricing Title.securities). */
@@ -45,39 +61,37 @@ export function operationCost(
 ): number {
   const rootType = operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';
   const visiting = new Set<string>();
-  const costOf = (set: SelectionSetNode | undefined, parentType: string): number => {
+  /** `times`: how often this selection resolves (the product of the list lengths above it). */
+  const costOf = (set: SelectionSetNode | undefined, parentType: string, times: number): number => {
     if (!set) return 0;
     let total = 0;
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         const name = selection.name.value;
+        const key = `${parentType}.${name}`;
         const childType = TITLE_FIELDS.has(name) ? 'Title' : 'Other';
-        const own = 1 + (CALLS[`${parentType}.${name}`] ?? 0);
-        const children = costOf(selection.selectionSet, childType);
-        if (parentType === 'Query' && name === 'titles') {
-          const n = listLength(selection.arguments?.find((a) => a.name.value === 'titleNumbers')?.value, variables);
-          total += 1 + n * (REGISTER_CALL + children);
-        } else {
-          total += own + children;
-        }
+        const listArgument = LISTS[key];
+        const items = listArgument ? listLength(selection.arguments?.find((a) => a.name.value === listArgument)?.value, variables) : 1;
+        total += FIELD + times * ((CALLS[key] ?? 0) + (listArgument ? items : 0)) * REGISTER_CALL;
+        total += costOf(selection.selectionSet, childType, times * items);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        total += costOf(selection.selectionSet, selection.typeCondition?.name.value ?? parentType);
+        total += costOf(selection.selectionSet, selection.typeCondition?.name.value ?? parentType, times);
       } else {
         const fragment = fragments[selection.name.value];
         if (!fragment || visiting.has(fragment.name.value)) continue; // cycles are a validation error anyway
         visiting.add(fragment.name.value);
-        total += costOf(fragment.selectionSet, fragment.typeCondition.name.value);
+        total += costOf(fragment.selectionSet, fragment.typeCondition.name.value, times);
         visiting.delete(fragment.name.value);
       }
     }
     return total;
   };
-  return costOf(operation.selectionSet, rootType);
+  return costOf(operation.selectionSet, rootType, 1);
 }
 
 export function costLimitError(cost: number, max: number): GraphQLError {
   return new GraphQLError(
-    `Query cost ${cost} exceeds the limit of ${max} (each field costs 1, each register call ${REGISTER_CALL}, and every titles item counts).`,
+    `Query cost ${cost} exceeds the limit of ${max} (each register call the query would make costs ${REGISTER_CALL}: every titles item and _entities representation, and each title's securities; each field ${FIELD}).`,
     { extensions: { code: 'COST_LIMIT_EXCEEDED', cost, maxCost: max } },
   );
 }

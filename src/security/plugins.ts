@@ -12,6 +12,7 @@ import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspect
 import { Kind, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { costLimitError, operationCost } from './cost';
+import { entitiesCalls, representationErrors } from './entities';
 import type { AbuseLimits } from './limits';
 import { oneChargeableMutationRule } from './one-chargeable-mutation';
 
@@ -53,6 +54,10 @@ function documentSizePlugin(maxDocumentBytes: number): Plugin {
   };
 }
 
+/**
+ * Before execution: every `_entities` representation is valid (refused by index otherwise),
+ * then the operation's cost is within the limit. Either refusal stops it before any resolver.
+ */
 function costLimitPlugin(maxCost: number): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
@@ -66,7 +71,13 @@ function costLimitPlugin(maxCost: number): Plugin {
         ? operations.find((o) => o.name?.value === args.operationName)
         : operations[0];
       if (!operation) return;
-      const cost = operationCost(operation, fragments, (args.variableValues ?? {}) as Record<string, unknown>);
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const representationProblems = entitiesCalls(operation, fragments, variables).flatMap(representationErrors);
+      if (representationProblems.length > 0) {
+        setResultAndStopExecution({ errors: representationProblems });
+        return;
+      }
+      const cost = operationCost(operation, fragments, variables);
       if (cost > maxCost) setResultAndStopExecution({ errors: [costLimitError(cost, maxCost)] });
     },
   };

@@ -1,0 +1,68 @@
+/**
+ * `_entities` (federation) asks for Titles by representation, one register call each: it gets
+ * the same cap as `titles`, and every representation is checked before any of them is looked
+ * up. A bad one is refused by index, and nothing of the request reaches the register; nothing
+ * the caller typed into a representation is echoed but its position and rule.
+ */
+import { GraphQLError, Kind, valueFromASTUntyped, type OperationDefinitionNode, type SelectionSetNode, type FragmentDefinitionNode } from 'graphql';
+import { isTitleNumber, LIMITS } from '../register/rules';
+
+/** The entity types of this subgraph, and the key each must carry. */
+const ENTITY_KEYS: Record<string, string> = { Title: 'titleNumber' };
+
+const refuse = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', field: 'representations' } });
+
+/** Problems with one `_entities` call's representations, in order; empty when all are fine. */
+export function representationErrors(representations: unknown): GraphQLError[] {
+  if (!Array.isArray(representations)) return [refuse('representations must be a list of entity representations.')];
+  const max = LIMITS.titlesPerRequest.max;
+  if (representations.length > max) {
+    return [refuse(`representations must have at most ${max} items (got ${representations.length}), like titles.`)];
+  }
+  const errors: GraphQLError[] = [];
+  representations.forEach((representation, index) => {
+    const at = `representations[${index}]`;
+    if (!representation || typeof representation !== 'object' || Array.isArray(representation)) {
+      errors.push(refuse(`${at} must be an object with __typename and its key.`));
+      return;
+    }
+    const { __typename: typename } = representation as Record<string, unknown>;
+    const key = typeof typename === 'string' ? ENTITY_KEYS[typename] : undefined;
+    if (!key) {
+      errors.push(refuse(`${at}: __typename must be one of ${Object.keys(ENTITY_KEYS).join(', ')}.`));
+      return;
+    }
+    const value = (representation as Record<string, unknown>)[key];
+    if (typeof value !== 'string' || !isTitleNumber(value)) {
+      errors.push(refuse(`${at}: ${key} must be 3 uppercase letters followed by 1 to 8 digits.`));
+    }
+  });
+  return errors;
+}
+
+/** Every `_entities` field of the operation (aliases and fragments included), with its representations. */
+export function entitiesCalls(
+  operation: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+): unknown[] {
+  const found: unknown[] = [];
+  const seen = new Set<string>();
+  const visit = (set: SelectionSetNode | undefined, root: boolean) => {
+    for (const selection of set?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) {
+        if (root && selection.name.value === '_entities') {
+          const argument = selection.arguments?.find((a) => a.name.value === 'representations');
+          found.push(argument ? valueFromASTUntyped(argument.value, variables) : undefined);
+        }
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        visit(selection.selectionSet, root);
+      } else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        visit(fragments[selection.name.value]?.selectionSet, root);
+      }
+    }
+  };
+  if (operation.operation === 'query') visit(operation.selectionSet, true);
+  return found;
+}

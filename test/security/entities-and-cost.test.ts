@@ -1,0 +1,147 @@
+/**
+ * `_entities` is capped and priced like `titles`, and every representation is checked before
+ * any register call; the cost model prices register calls, so an ordinary page fits and three
+ * pages with securities do not. Refusals are judged on the emulator's call log.
+ */
+import { parse, type OperationDefinitionNode } from 'graphql';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FIELD, operationCost, REGISTER_CALL } from '../../src/security/cost';
+import { startService } from '../service/harness';
+
+type Svc = Awaited<ReturnType<typeof startService>>;
+let svc: Svc;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.stop());
+
+interface Body {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
+}
+async function post(query: string, variables?: unknown): Promise<Body> {
+  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-b' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as Body;
+}
+
+async function withoutCalls(run: () => Promise<Body>): Promise<Body> {
+  svc.emulator.calls.reset();
+  const body = await run();
+  expect(svc.emulator.calls.count()).toBe(0);
+  return body;
+}
+
+const ENTITIES = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Title { titleNumber status } } }';
+const reps = (n: number, offset = 0) => Array.from({ length: n }, (_, i) => ({ __typename: 'Title', titleNumber: `BLK${offset + i + 1}` }));
+
+describe('_entities', () => {
+  test('100 representations are resolved, one summary call each', async () => {
+    svc.emulator.calls.reset();
+    const body = await post(ENTITIES, { r: reps(100, 1000) });
+    expect(body.errors).toBeUndefined();
+    expect((body.data!._entities as unknown[]).length).toBe(100);
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(100);
+  });
+
+  test.each([101, 300, 1_300])('%i representations are refused with no register call', async (n) => {
+    const body = await withoutCalls(() => post(ENTITIES, { r: reps(n) }));
+    expect(body.errors).toEqual([expect.objectContaining({ message: `representations must have at most 100 items (got ${n}), like titles.`, extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
+  });
+
+  test.each([
+    ['no titleNumber', { __typename: 'Title' }, 'representations[2]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.'],
+    ['an unknown __typename', { __typename: 'Matter', titleNumber: 'MID1234' }, 'representations[2]: __typename must be one of Title.'],
+    ['no __typename', { titleNumber: 'MID1234' }, 'representations[2]: __typename must be one of Title.'],
+    ['a path', { __typename: 'Title', titleNumber: '../../ref' }, 'representations[2]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.'],
+    ['a space', { __typename: 'Title', titleNumber: 'bad num' }, 'representations[2]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.'],
+    ['a number', { __typename: 'Title', titleNumber: 15313 }, 'representations[2]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.'],
+    ['not an object', 'MID1234', 'representations[2] must be an object with __typename and its key.'],
+  ])('a representation with %s is refused by index, and none of the request reaches the register', async (_label, bad, message) => {
+    const body = await withoutCalls(() => post(ENTITIES, { r: [...reps(2), bad, ...reps(2, 10)] }));
+    expect(body.errors).toEqual([{ message, extensions: { code: 'BAD_USER_INPUT', field: 'representations' } }]);
+    expect(JSON.stringify(body)).not.toMatch(/route|titleSummary|\.\.\/\.\.\/ref/);
+  });
+
+  test('inline representations are checked too', async () => {
+    const body = await withoutCalls(() => post('{ _entities(representations: [{ __typename: "Title", titleNumber: "x" }]) { __typename } }'));
+    expect(body.errors![0]!.message).toBe('representations[0]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.');
+  });
+
+  test('aliased _entities are priced together: three pages with securities are refused', async () => {
+    const query = `query($r: [_Any!]!) {
+      a: _entities(representations: $r) { ... on Title { titleNumber securities { id } } }
+      b: _entities(representations: $r) { ... on Title { titleNumber securities { id } } }
+      c: _entities(representations: $r) { ... on Title { titleNumber securities { id } } }
+    }`;
+    const body = await withoutCalls(() => post(query, { r: reps(100) }));
+    expect(body.errors![0]!.extensions!.code).toBe('COST_LIMIT_EXCEEDED');
+  });
+});
+
+const FULL_SUMMARY = `
+  titleNumber status titleType searchSheet titleSheetUpdatedTo
+  right { type description addresses { subBuilding name number street locality town postcode uprn organisation county country } }
+  proprietorships { considerationEntries { dateOfEntry dateOfRegistration consideration } }
+  plans { type paperSize description lastUpdated }
+  applications { applicationNumber applicationDate type { code prettyPrint } }
+  securities { id applicationType specification dateOfRegistration source }`;
+const hundred = Array.from({ length: 100 }, (_, i) => `BLK${i + 2001}`);
+
+describe('the cost of an ordinary page', () => {
+  test('titles(100) with every summary field of the contract is accepted by the default limits', async () => {
+    svc.emulator.calls.reset();
+    const body = await post(`query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { ${FULL_SUMMARY} } }`, { n: hundred });
+    expect(body.errors).toBeUndefined();
+    expect((body.data!.titles as unknown[]).length).toBe(100);
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(100);
+    expect(svc.emulator.calls.count({ route: 'securities' })).toBe(100);
+  });
+
+  test('three aliased titles(100) with securities are refused with no register call', async () => {
+    const page = (alias: string) => `${alias}: titles(titleNumbers: $n) { titleNumber securities { id } }`;
+    const body = await withoutCalls(() => post(`query($n: [TitleNumber!]!) { ${page('a')} ${page('b')} ${page('c')} }`, { n: hundred }));
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', maxCost: 5000 });
+  });
+});
+
+describe('every field that calls the register is priced', () => {
+  const cost = (document: string, variables: Record<string, unknown> = {}) => {
+    const parsed = parse(document);
+    const fragments = Object.fromEntries(
+      parsed.definitions.filter((d) => d.kind === 'FragmentDefinition').map((d) => [(d as { name: { value: string } }).name.value, d]),
+    );
+    const operation = parsed.definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode;
+    return operationCost(operation, fragments as never, variables);
+  };
+
+  test.each([
+    ['title', '{ title(titleNumber: "MID1234") { titleNumber } }', 2 * FIELD + REGISTER_CALL],
+    ['creditors', '{ creditors(query: "bank") { creditorCode } }', 2 * FIELD + REGISTER_CALL],
+    ['referenceList', '{ referenceList(path: "lr/creditor") { name } }', 2 * FIELD + REGISTER_CALL],
+    ['referenceListPaths', '{ referenceListPaths }', FIELD + REGISTER_CALL],
+    ['Title.securities', '{ title(titleNumber: "MID1234") { securities { id } } }', 3 * FIELD + 2 * REGISTER_CALL],
+    ['titles, per item', '{ titles(titleNumbers: ["A1", "B2", "C3"]) { titleNumber } }', 2 * FIELD + 3 * REGISTER_CALL],
+    ['securities under each titles item', '{ titles(titleNumbers: ["A1", "B2"]) { securities { id } } }', 3 * FIELD + 4 * REGISTER_CALL],
+    ['_entities, per representation', 'query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', 2 * FIELD + 4 * REGISTER_CALL, { r: [{}, {}, {}, {}] }],
+    ['a mutation', 'mutation { createCase(fas: "1877", input: {}) { case { id } } }', 3 * FIELD + REGISTER_CALL],
+    ['registerUsage (free)', '{ registerUsage { calls } }', 2 * FIELD],
+    ['chargeRecords (free)', '{ chargeRecords(day: "2026-11-23") { status } }', 2 * FIELD],
+  ])('%s', (_label, document, expected, variables = {}) => {
+    expect(cost(document, variables)).toBe(expected);
+  });
+
+  test('fragments, inline or named, add their cost and never subtract it', () => {
+    const plain = cost('{ title(titleNumber: "MID1234") { securities { id } } }');
+    expect(cost('{ title(titleNumber: "MID1234") { ... on Title { securities { id } } } }')).toBe(plain);
+    expect(cost('{ title(titleNumber: "MID1234") { ...S } } fragment S on Title { securities { id } }')).toBe(plain);
+    expect(cost('{ ... on Query { titles(titleNumbers: ["A1", "B2"]) { titleNumber } } }')).toBe(2 * FIELD + 2 * REGISTER_CALL);
+  });
+
+  test('a titles list given in a variable counts its items', () => {
+    expect(cost('query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber } }', { n: hundred })).toBe(2 * FIELD + 100 * REGISTER_CALL);
+  });
+});
