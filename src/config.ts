@@ -3,6 +3,7 @@
  * stops the process with a message naming the setting (never its value, which may be secret).
  */
 import { readFileSync } from 'node:fs';
+import type { HttpLimits } from './server/serve';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from './security/limits';
 import type { HardeningOptions } from './security/plugins';
@@ -94,6 +95,10 @@ const Env = z.object({
   DOWNLOADS_PER_TENANT: z.coerce.number().int().min(1).max(64).default(4),
   DOWNLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   DOWNLOAD_MAX_MS: z.coerce.number().int().min(1_000).default(600_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5_000),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_024),
 });
 
 export interface AppConfig {
@@ -129,6 +134,8 @@ export interface AppConfig {
   quota: { dailyQuota: number; freeShare: number; clientBurst: number; clientPerMinute: number };
   /** Concurrent downloads per tenant (per replica), and when a download is closed. */
   downloads: { perTenant: number; idleMs: number; maxMs: number };
+  /** Limits of the HTTP server: request and header timeouts, keep-alive, open connections. */
+  http: HttpLimits;
 }
 
 export class ConfigError extends Error {}
@@ -181,6 +188,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       clientPerMinute: e.CLIENT_BUDGET_PER_MINUTE,
     },
     downloads: { perTenant: e.DOWNLOADS_PER_TENANT, idleMs: e.DOWNLOAD_IDLE_TIMEOUT_MS, maxMs: e.DOWNLOAD_MAX_MS },
+    http: {
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+    },
     ...persistedOperations(e),
   };
 }

@@ -2,8 +2,8 @@
  * Entry point (`npm start`): reads configuration, starts the embedded register emulator when
  * no register is configured, and serves the GraphQL API.
  */
-import { createServer } from 'node:http';
 import { createApp } from './app';
+import { createHttpServer } from './server/serve';
 import { createLogger, logServiceEvents } from './logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
@@ -75,7 +75,7 @@ async function main(config: AppConfig) {
   });
   let stopping = false;
   const inflight = new Set<Promise<void>>();
-  const server = createServer((req, res) => {
+  const server = createHttpServer((req, res) => {
     if (stopping) {
       // Draining: a request arriving on a kept-alive connection is refused, and the connection closed.
       res.writeHead(503, { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' });
@@ -87,7 +87,7 @@ async function main(config: AppConfig) {
     const handled = Promise.resolve(yoga(req, res)).catch(() => undefined);
     inflight.add(handled);
     void handled.finally(() => inflight.delete(handled));
-  });
+  }, config.http);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -78,6 +78,7 @@ describe('quota and download settings', () => {
     const config = loadConfig({});
     expect(config.quota).toEqual({ dailyQuota: 2000, freeShare: 0.9, clientBurst: 300, clientPerMinute: 60 });
     expect(config.downloads).toEqual({ perTenant: 4, idleMs: 30_000, maxMs: 600_000 });
+    expect(config.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 15_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_024 });
   });
 
   test.for([
@@ -86,6 +87,8 @@ describe('quota and download settings', () => {
     ['CLIENT_BUDGET_BURST', '-1'],
     ['DOWNLOADS_PER_TENANT', 'many'],
     ['DOWNLOAD_IDLE_TIMEOUT_MS', '10'],
+    ['HTTP_REQUEST_TIMEOUT_MS', '5'],
+    ['HTTP_MAX_CONNECTIONS', '0'],
   ])('%s=%s fails naming the setting', ([name, value]) => {
     expect(fails({ [name!]: value! })).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
   });

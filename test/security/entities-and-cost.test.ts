@@ -130,7 +130,7 @@ describe('every field that calls the register is priced', () => {
     ['a mutation', 'mutation { createCase(fas: "1877", input: {}) { case { id } } }', 3 * FIELD + REGISTER_CALL],
     ['registerUsage (free)', '{ registerUsage { calls } }', 2 * FIELD],
     ['chargeRecords (free)', '{ chargeRecords(day: "2026-11-23") { status } }', 2 * FIELD],
-  ])('%s', (_label, document, expected, variables = {}) => {
+  ] as [string, string, number, Record<string, unknown>?][])('%s', (_label, document, expected, variables = {}) => {
     expect(cost(document, variables)).toBe(expected);
   });
 
