@@ -20,6 +20,7 @@ import {
   type JournalRow,
   type ReportedCharges,
 } from './store';
+import { PgDatabase, quoteIdent } from '../services/pg-database';
 
 export interface PgIdempotencyStoreOptions {
   connectionString: string;
@@ -30,109 +31,70 @@ export interface PgIdempotencyStoreOptions {
   now?: () => number;
 }
 
-
-
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
 /** Fixed key of the advisory lock that serialises the DDL of replicas starting together. */
 const DDL_LOCK = 0x7469746c; // 'titl'
 
 export class PgIdempotencyStore implements IdempotencyStore {
-  private readonly pool: pg.Pool;
+  private readonly db: PgDatabase;
   private readonly table: string;
   private readonly journal: string;
   private readonly now: () => number;
-  private readonly schema: string | undefined;
-  private readonly initialised: Promise<void>;
-  private closing: Promise<void> | undefined;
 
   constructor(options: PgIdempotencyStoreOptions) {
     this.now = options.now ?? Date.now;
-    this.schema = options.schema;
-    this.table = options.schema ? `${quoteIdent(options.schema)}.idempotency` : 'idempotency';
-    this.journal = options.schema ? `${quoteIdent(options.schema)}.charge_journal` : 'charge_journal';
-    this.pool = new pg.Pool({
+    const schema = options.schema;
+    this.table = schema ? `${quoteIdent(schema)}.idempotency` : 'idempotency';
+    this.journal = schema ? `${quoteIdent(schema)}.charge_journal` : 'charge_journal';
+    this.db = new PgDatabase({
       connectionString: options.connectionString,
-      max: options.maxConnections ?? 10,
-      idleTimeoutMillis: 30_000,
-      connectionTimeoutMillis: 10_000,
+      ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+      ddlLock: DDL_LOCK,
+      setup: async (client) => {
+        if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+        await client.query(`
+          CREATE TABLE IF NOT EXISTS ${this.table} (
+            scope TEXT NOT NULL,
+            key TEXT NOT NULL,
+            operation TEXT NOT NULL,
+            input_hash TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('in_progress', 'succeeded', 'failed_final', 'failed_retryable', 'outcome_unknown')),
+            outcome TEXT,
+            created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL,
+            PRIMARY KEY (scope, key)
+          )`);
+        await client.query(`CREATE INDEX IF NOT EXISTS idempotency_updated ON ${this.table} (updated_at)`);
+        await client.query(`
+          CREATE TABLE IF NOT EXISTS ${this.journal} (
+            id BIGSERIAL PRIMARY KEY,
+            scope TEXT NOT NULL,
+            key TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('PENDING', 'CHARGED', 'OUTCOME_UNKNOWN')),
+            operation TEXT NOT NULL,
+            fas TEXT NOT NULL,
+            title_number TEXT NOT NULL,
+            charge TEXT,
+            day TEXT NOT NULL,
+            recorded_at BIGINT NOT NULL
+          )`);
+        await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_day ON ${this.journal} (scope, day, recorded_at)`);
+        await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_key ON ${this.journal} (scope, key)`);
+        await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_recorded ON ${this.journal} (recorded_at)`);
+      },
     });
-    // An idle client losing its connection must not crash the process; the next query reconnects.
-    this.pool.on('error', () => undefined);
-    this.initialised = this.createTable();
-    this.initialised.catch(() => undefined); // surfaced by ready() and by every operation
   }
 
-  /** Resolves once the table exists; rejects when the database cannot be reached or set up. */
+  /** Resolves once the tables exist; rejects when the database cannot be reached or set up. */
   ready(): Promise<void> {
-    return this.initialised;
+    return this.db.ready();
   }
 
-  private async createTable() {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      // Replicas starting at once would otherwise race on CREATE … IF NOT EXISTS.
-      await client.query('SELECT pg_advisory_xact_lock($1)', [DDL_LOCK]);
-      if (this.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.schema)}`);
-      await client.query(`
-        CREATE TABLE IF NOT EXISTS ${this.table} (
-          scope TEXT NOT NULL,
-          key TEXT NOT NULL,
-          operation TEXT NOT NULL,
-          input_hash TEXT NOT NULL,
-          state TEXT NOT NULL CHECK (state IN ('in_progress', 'succeeded', 'failed_final', 'failed_retryable', 'outcome_unknown')),
-          outcome TEXT,
-          created_at BIGINT NOT NULL,
-          updated_at BIGINT NOT NULL,
-          PRIMARY KEY (scope, key)
-        )`);
-      await client.query(`CREATE INDEX IF NOT EXISTS idempotency_updated ON ${this.table} (updated_at)`);
-      await client.query(`
-        CREATE TABLE IF NOT EXISTS ${this.journal} (
-          id BIGSERIAL PRIMARY KEY,
-          scope TEXT NOT NULL,
-          key TEXT NOT NULL,
-          status TEXT NOT NULL CHECK (status IN ('PENDING', 'CHARGED', 'OUTCOME_UNKNOWN')),
-          operation TEXT NOT NULL,
-          fas TEXT NOT NULL,
-          title_number TEXT NOT NULL,
-          charge TEXT,
-          day TEXT NOT NULL,
-          recorded_at BIGINT NOT NULL
-        )`);
-      await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_day ON ${this.journal} (scope, day, recorded_at)`);
-      await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_key ON ${this.journal} (scope, key)`);
-      await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_recorded ON ${this.journal} (recorded_at)`);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  private query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.db.query<R>(text, values);
   }
 
-  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    await this.initialised;
-    return this.pool.query<R>(text, values);
-  }
-
-  /** Runs `work` on one connection inside BEGIN … COMMIT (ROLLBACK on any error). */
-  private async transaction<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
-    await this.initialised;
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  private transaction<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+    return this.db.transaction(work);
   }
 
   async claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult> {
@@ -253,7 +215,6 @@ export class PgIdempotencyStore implements IdempotencyStore {
   }
 
   close(): Promise<void> {
-    this.closing ??= this.initialised.catch(() => undefined).then(() => this.pool.end());
-    return this.closing;
+    return this.db.close();
   }
 }

@@ -4,10 +4,10 @@
  * organisation, from any replica, are admitted one at a time against the same count. It runs
  * the same steps as `decide` in quota-store.ts.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { PgDatabase, quoteIdent } from './pg-database';
 import type { Admission, AdmitRequest, QuotaStore, QuotaUsageRecord } from './quota-store';
 
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** Serialises the DDL of replicas starting together (a different key from the idempotency store's). */
 const DDL_LOCK = 0x71756f74; // 'quot'
 
@@ -19,89 +19,74 @@ export interface PgQuotaStoreOptions {
 }
 
 export class PgQuotaStore implements QuotaStore {
-  private readonly pool: pg.Pool;
+  private readonly db: PgDatabase;
   private readonly prefix: string;
-  private readonly initialised: Promise<void>;
-  private closing: Promise<void> | undefined;
 
   constructor(private readonly options: PgQuotaStoreOptions) {
-    this.prefix = options.schema ? `${quoteIdent(options.schema)}.` : '';
-    this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
-    this.pool.on('error', () => undefined);
-    this.initialised = this.createSchema();
-    this.initialised.catch(() => undefined);
+    const p = (this.prefix = options.schema ? `${quoteIdent(options.schema)}.` : '');
+    this.db = new PgDatabase({
+      connectionString: options.connectionString,
+      ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+      ddlLock: DDL_LOCK,
+      setup: async (client) => {
+        if (options.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(options.schema)}`);
+        await client.query(`CREATE TABLE IF NOT EXISTS ${p}quota_usage (organisation TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (organisation, day))`);
+        await client.query(`CREATE TABLE IF NOT EXISTS ${p}quota_block (organisation TEXT PRIMARY KEY, blocked_until BIGINT NOT NULL)`);
+        await client.query(`CREATE TABLE IF NOT EXISTS ${p}client_budget (client TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, updated_at BIGINT NOT NULL)`);
+        await client.query(`
+          CREATE OR REPLACE FUNCTION ${p}titlegraph_admit(
+            p_org TEXT, p_client TEXT, p_day TEXT, p_now BIGINT, p_free BOOLEAN, p_free_limit INTEGER, p_daily_limit INTEGER,
+            p_burst DOUBLE PRECISION, p_per_ms DOUBLE PRECISION, p_ms_to_midnight BIGINT,
+            OUT admitted BOOLEAN, OUT reason TEXT, OUT retry_after_ms BIGINT, OUT calls INTEGER
+          ) LANGUAGE plpgsql AS $fn$
+          DECLARE
+            v_calls INTEGER;
+            v_blocked BIGINT;
+            v_tokens DOUBLE PRECISION;
+            v_at BIGINT;
+          BEGIN
+            INSERT INTO ${p}quota_usage (organisation, day, calls) VALUES (p_org, p_day, 0) ON CONFLICT DO NOTHING;
+            SELECT u.calls INTO v_calls FROM ${p}quota_usage u WHERE u.organisation = p_org AND u.day = p_day FOR UPDATE;
+            SELECT b.blocked_until INTO v_blocked FROM ${p}quota_block b WHERE b.organisation = p_org;
+            v_blocked := COALESCE(v_blocked, 0);
+            v_tokens := 0;
+            IF p_burst > 0 THEN
+              INSERT INTO ${p}client_budget (client, tokens, updated_at) VALUES (p_client, p_burst, p_now) ON CONFLICT DO NOTHING;
+              SELECT c.tokens, c.updated_at INTO v_tokens, v_at FROM ${p}client_budget c WHERE c.client = p_client FOR UPDATE;
+              v_tokens := LEAST(p_burst, v_tokens + GREATEST(0, p_now - v_at) * p_per_ms);
+            END IF;
+            admitted := FALSE;
+            calls := v_calls;
+            IF v_blocked > p_now THEN
+              reason := 'blocked'; retry_after_ms := v_blocked - p_now;
+            ELSIF v_calls >= p_daily_limit THEN
+              reason := 'daily'; retry_after_ms := p_ms_to_midnight;
+            ELSIF p_free AND v_calls >= p_free_limit THEN
+              reason := 'reserve'; retry_after_ms := p_ms_to_midnight;
+            ELSIF p_burst > 0 AND v_tokens < 1 THEN
+              reason := 'budget'; retry_after_ms := CEIL((1 - v_tokens) / p_per_ms);
+            ELSE
+              admitted := TRUE;
+              calls := v_calls + 1;
+              UPDATE ${p}quota_usage u SET calls = u.calls + 1 WHERE u.organisation = p_org AND u.day = p_day;
+              IF p_burst > 0 THEN v_tokens := v_tokens - 1; END IF;
+            END IF;
+            IF p_burst > 0 THEN
+              UPDATE ${p}client_budget c SET tokens = v_tokens, updated_at = p_now WHERE c.client = p_client;
+            END IF;
+            retry_after_ms := GREATEST(1, COALESCE(retry_after_ms, 1));
+          END
+          $fn$`);
+      },
+    });
   }
 
   ready(): Promise<void> {
-    return this.initialised;
+    return this.db.ready();
   }
 
-  private async createSchema() {
-    const p = this.prefix;
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [DDL_LOCK]);
-      if (this.options.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.options.schema)}`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${p}quota_usage (organisation TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (organisation, day))`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${p}quota_block (organisation TEXT PRIMARY KEY, blocked_until BIGINT NOT NULL)`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${p}client_budget (client TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, updated_at BIGINT NOT NULL)`);
-      await client.query(`
-        CREATE OR REPLACE FUNCTION ${p}titlegraph_admit(
-          p_org TEXT, p_client TEXT, p_day TEXT, p_now BIGINT, p_free BOOLEAN, p_free_limit INTEGER, p_daily_limit INTEGER,
-          p_burst DOUBLE PRECISION, p_per_ms DOUBLE PRECISION, p_ms_to_midnight BIGINT,
-          OUT admitted BOOLEAN, OUT reason TEXT, OUT retry_after_ms BIGINT, OUT calls INTEGER
-        ) LANGUAGE plpgsql AS $fn$
-        DECLARE
-          v_calls INTEGER;
-          v_blocked BIGINT;
-          v_tokens DOUBLE PRECISION;
-          v_at BIGINT;
-        BEGIN
-          INSERT INTO ${p}quota_usage (organisation, day, calls) VALUES (p_org, p_day, 0) ON CONFLICT DO NOTHING;
-          SELECT u.calls INTO v_calls FROM ${p}quota_usage u WHERE u.organisation = p_org AND u.day = p_day FOR UPDATE;
-          SELECT b.blocked_until INTO v_blocked FROM ${p}quota_block b WHERE b.organisation = p_org;
-          v_blocked := COALESCE(v_blocked, 0);
-          v_tokens := 0;
-          IF p_burst > 0 THEN
-            INSERT INTO ${p}client_budget (client, tokens, updated_at) VALUES (p_client, p_burst, p_now) ON CONFLICT DO NOTHING;
-            SELECT c.tokens, c.updated_at INTO v_tokens, v_at FROM ${p}client_budget c WHERE c.client = p_client FOR UPDATE;
-            v_tokens := LEAST(p_burst, v_tokens + GREATEST(0, p_now - v_at) * p_per_ms);
-          END IF;
-          admitted := FALSE;
-          calls := v_calls;
-          IF v_blocked > p_now THEN
-            reason := 'blocked'; retry_after_ms := v_blocked - p_now;
-          ELSIF v_calls >= p_daily_limit THEN
-            reason := 'daily'; retry_after_ms := p_ms_to_midnight;
-          ELSIF p_free AND v_calls >= p_free_limit THEN
-            reason := 'reserve'; retry_after_ms := p_ms_to_midnight;
-          ELSIF p_burst > 0 AND v_tokens < 1 THEN
-            reason := 'budget'; retry_after_ms := CEIL((1 - v_tokens) / p_per_ms);
-          ELSE
-            admitted := TRUE;
-            calls := v_calls + 1;
-            UPDATE ${p}quota_usage u SET calls = u.calls + 1 WHERE u.organisation = p_org AND u.day = p_day;
-            IF p_burst > 0 THEN v_tokens := v_tokens - 1; END IF;
-          END IF;
-          IF p_burst > 0 THEN
-            UPDATE ${p}client_budget c SET tokens = v_tokens, updated_at = p_now WHERE c.client = p_client;
-          END IF;
-          retry_after_ms := GREATEST(1, COALESCE(retry_after_ms, 1));
-        END
-        $fn$`);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
-
-  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    await this.initialised;
-    return this.pool.query<R>(text, values);
+  private query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.db.query<R>(text, values);
   }
 
   async admit(r: AdmitRequest): Promise<Admission> {
@@ -139,7 +124,6 @@ export class PgQuotaStore implements QuotaStore {
   }
 
   close(): Promise<void> {
-    this.closing ??= this.initialised.catch(() => undefined).then(() => this.pool.end());
-    return this.closing;
+    return this.db.close();
   }
 }

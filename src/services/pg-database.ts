@@ -1,0 +1,72 @@
+/**
+ * A PostgreSQL pool with its schema set up once: what the idempotency store and the quota
+ * ledger share when DATABASE_URL is set. The DDL runs in one transaction under an advisory
+ * lock, because replicas starting together would otherwise race on CREATE … IF NOT EXISTS.
+ */
+import pg from 'pg';
+
+export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+export interface PgDatabaseOptions {
+  connectionString: string;
+  /** Connections in the pool. Default 10. */
+  maxConnections?: number;
+  /** Key of the advisory lock that serialises this schema's DDL across replicas. */
+  ddlLock: number;
+  /** Creates what is missing (tables, indexes, functions), inside the locked transaction. */
+  setup(client: pg.PoolClient): Promise<void>;
+}
+
+export class PgDatabase {
+  private readonly pool: pg.Pool;
+  private readonly initialised: Promise<void>;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: PgDatabaseOptions) {
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+      idleTimeoutMillis: 30_000,
+      connectionTimeoutMillis: 10_000,
+    });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    this.pool.on('error', () => undefined);
+    this.initialised = this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [options.ddlLock]);
+      await options.setup(client);
+    }, false);
+    this.initialised.catch(() => undefined); // surfaced by ready() and by every operation
+  }
+
+  /** Resolves once the schema exists; rejects when the database cannot be reached or set up. */
+  ready(): Promise<void> {
+    return this.initialised;
+  }
+
+  async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    await this.initialised;
+    return this.pool.query<R>(text, values);
+  }
+
+  /** Runs `work` on one connection inside BEGIN … COMMIT (ROLLBACK on any error). */
+  async transaction<R>(work: (client: pg.PoolClient) => Promise<R>, afterSetup = true): Promise<R> {
+    if (afterSetup) await this.initialised;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.initialised.catch(() => undefined).then(() => this.pool.end());
+    return this.closing;
+  }
+}
