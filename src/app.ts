@@ -4,11 +4,11 @@ import { createYoga, maskError as defaultMaskError, type YogaServerInstance } fr
 import { createContext, type Context, type Services } from './context';
 import { corsOption, varyOriginPlugin } from './cors';
 import { downloadsPlugin } from './downloads';
+import { useOperationNameHelp } from './server/operation-name';
 import { graphQLErrorFromRegister } from './errors';
 import { requestLoggingPlugin, yogaLogger, type Logger } from './logging';
 import { renderGraphiQL } from './graphiql';
 import { PERSISTED_OPERATION_PARAM_NAMES, persistedOperationsPlugin, type PersistedOperations } from './persisted-operations';
-import { fasRedactionPlugin } from './redaction';
 import { RegisterError } from './register';
 import { observabilityPlugins, type ObservabilityOptions } from './observability';
 import { buildSchema } from './schema';
@@ -85,7 +85,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       ...observabilityPlugins(services, options.observability),
       ...(options.corsOrigins?.length ? [varyOriginPlugin()] : []),
       downloadsPlugin(services),
-      fasRedactionPlugin(),
+      useOperationNameHelp(),
       ...hardeningPlugins({
         limits: options.hardening?.limits ?? DEFAULT_LIMITS,
         introspection: options.hardening?.introspection ?? true,

@@ -24,6 +24,7 @@
 import { GraphQLError } from 'graphql';
 import { QuotaRefusal } from './quota';
 import { RegisterError } from './register';
+import { FAS_PLACEHOLDER } from './register/errors';
 import type { UserError, UserErrorCode } from './schema/user-error';
 
 /** Register codes that are business outcomes of a mutation (reported as userErrors). */
@@ -45,6 +46,46 @@ const rateLimitedMessage = (error: RegisterError) =>
     ? error.detail
     : `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`;
 
+/** What the caller sent that a refusal may be about: named back to them in its message and field. */
+export interface CallerInput {
+  /** The caller's own charging account: shown to them, never logged. */
+  fas?: string;
+  titleNumber?: string;
+  caseId?: string;
+  /** GraphQL input paths per register code, where the register's own field would mislead (e.g. createCase's one title). */
+  fieldsByCode?: Partial<Record<string, string[]>>;
+}
+
+/**
+ * A register message for the caller: each `wire.path: rule` part speaks of the GraphQL field
+ * instead (`agent.fas` → `fas`), and the caller's own FAS, redacted for the logs, is theirs to see.
+ */
+function forCaller(detail: string, fieldFor: (registerField: string) => string[] | undefined, input: CallerInput): string {
+  const parts = detail.split('; ').map((part) => {
+    const m = /^([A-Za-z][\w]*(?:\.[\w]+)*): (.*)$/s.exec(part);
+    const path = m && fieldFor(m[1]!);
+    return m && path ? `${path.join('.')}: ${m[2]}` : part;
+  });
+  const text = parts.join('; ');
+  return input.fas ? text.split(FAS_PLACEHOLDER).join(input.fas) : text;
+}
+
+/** Our own sentence for refusals whose subject we know; others keep the register's (translated) words. */
+function ownMessage(code: string, input: CallerInput): string | undefined {
+  switch (code) {
+    case 'TITLE_NOT_FOUND':
+      return input.titleNumber ? `The register has no title ${input.titleNumber}.` : undefined;
+    case 'CREDIT_LIMIT_EXCEEDED':
+      return input.fas ? `FAS ${input.fas} is at its credit limit; nothing was charged.` : undefined;
+    case 'CASE_NOT_FOUND':
+      return input.caseId
+        ? `No case ${input.caseId} that your organisation can add deeds to: it is unknown, private, or another organisation's.`
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
 /**
  * The userError for a register error that is a business outcome, or undefined for a transport
  * failure (which becomes a top-level error). `fieldFor` translates a register field path (e.g.
@@ -53,15 +94,17 @@ const rateLimitedMessage = (error: RegisterError) =>
 export function userErrorFromRegister(
   error: unknown,
   fieldFor: (registerField: string) => string[] | undefined = () => undefined,
+  input: CallerInput = {},
 ): UserError | undefined {
   if (!(error instanceof RegisterError)) return undefined;
   const mapped = BUSINESS[error.code];
   if (!mapped) return undefined;
-  const field = (error.field && fieldFor(error.field)) ?? mapped.field;
+  const field = input.fieldsByCode?.[error.code] ?? (error.field && fieldFor(error.field)) ?? mapped.field;
   const message =
     mapped.code === 'RATE_LIMITED'
       ? rateLimitedMessage(error)
-      : (error.detail ?? `The register refused the request (${error.code}).`);
+      : (ownMessage(error.code, input) ??
+        (error.detail ? forCaller(error.detail, fieldFor, input) : `The register refused the request (${error.code}).`));
   return { code: mapped.code, message, ...(field ? { field } : {}) };
 }
 

@@ -6,7 +6,8 @@
  * Chargeable calls also keep the charge journal (see store.ts), in the same transaction.
  */
 import { createHash } from 'node:crypto';
-import { graphQLErrorFromRegister, userErrorFromRegister } from '../errors';
+import { graphQLErrorFromRegister, userErrorFromRegister, type CallerInput } from '../errors';
+import { onePerField } from '../validation';
 import { RegisterError } from '../register';
 import { londonDate } from '../register/london-day';
 import type { Charge } from '../register/wire';
@@ -32,7 +33,10 @@ export interface IdempotentRun<T> {
    */
   effect: { charges: { fas: string; titleNumber: string }; chargesOf: (value: T) => readonly Charge[] } | { creates: 'case' | 'deed' };
   execute: () => Promise<T>;
+  /** The register's dotted field → the GraphQL input path. */
   fieldFor?: (registerField: string) => string[] | undefined;
+  /** What the caller sent that a register refusal may name (their own FAS, titles, case), for its message and field. */
+  callerInput?: CallerInput;
 }
 export interface IdempotencyOptions {
   /** How long a concurrent request waits for the first one before answering IN_USE. */
@@ -108,7 +112,7 @@ interface RunResult<T> {
 }
 
 async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: IdempotencyOptions): Promise<RunResult<T>> {
-  const inputErrors = [...run.inputErrors, ...idempotencyKeyErrors(run.idempotencyKey)];
+  const inputErrors = onePerField([...run.inputErrors, ...idempotencyKeyErrors(run.idempotencyKey)]);
   if (inputErrors.length > 0) return { outcome: { ok: false, userErrors: inputErrors }, kind: 'invalid_input' };
 
   const { idempotency: store, inflight } = ctx.services;
@@ -207,7 +211,7 @@ async function execute<T>(ctx: Context, store: IdempotencyStore, scope: string, 
       await store.finish(scope, key, 'outcome_unknown', JSON.stringify(outcome), { charges: [], day: londonDate(sentAt ?? ctx.services.registerNow()) });
       return { outcome, kind: 'outcome_unknown' };
     }
-    const userError = userErrorFromRegister(error, run.fieldFor);
+    const userError = userErrorFromRegister(error, run.fieldFor, run.callerInput);
     if (userError && userError.code !== 'RATE_LIMITED') {
       const outcome: Outcome<T> = { ok: false, userErrors: [userError] };
       await store.finish(scope, key, 'failed_final', JSON.stringify(outcome));

@@ -104,10 +104,14 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** What a charging account number becomes in a redacted message (the caller's own FAS, put back for them only). */
+export const FAS_PLACEHOLDER = '[fas]';
+
 /**
  * Redacts a register message: URLs, query strings, credentials in Authorization syntax, and
  * every given sensitive value (client secret, token, fas). Short numeric values (a `fas`)
- * are only replaced as whole tokens, so `MID1234` survives when the fas is `1234`.
+ * are only replaced as whole tokens, so `MID1234` survives when the fas is `1234`, and become
+ * FAS_PLACEHOLDER, so that the message can name the caller's own account back to the caller.
  */
 export function redact(text: string, sensitive: readonly (string | undefined)[]): string {
   let out = text.replace(URL_PATTERN, '[url]').replace(AUTH_PATTERN, '$1 [redacted]').replace(QUERY_PATTERN, '?[query]');
@@ -116,7 +120,7 @@ export function redact(text: string, sensitive: readonly (string | undefined)[])
     const pattern = /^[0-9]+$/.test(value)
       ? new RegExp(`(?<![0-9A-Za-z])${escapeRegExp(value)}(?![0-9])`, 'g')
       : new RegExp(escapeRegExp(value), 'g');
-    out = out.replace(pattern, '[redacted]');
+    out = out.replace(pattern, /^[0-9]+$/.test(value) ? FAS_PLACEHOLDER : '[redacted]');
   }
   return out.length > MAX_DETAIL ? `${out.slice(0, MAX_DETAIL)}…` : out;
 }

@@ -2,7 +2,7 @@
 import { builder } from '../builder';
 import { runIdempotent } from '../idempotency/run';
 import { CreateCaseRequest } from '../register/wire';
-import { dottedFieldMapper, userErrorsOf, type FieldMapper } from '../validation';
+import { check, dottedFieldMapper, userErrorsOf, type FieldMapper } from '../validation';
 import { emailErrors } from './email';
 import { UserErrorType, type UserError } from './user-error';
 
@@ -65,7 +65,7 @@ builder.mutationFields((t) => ({
         subjects: input.titleNumbers.map((titleNumber) => ({ type: 'REGISTERED' as const, titleNumber })),
       };
       const inputErrors = [
-        ...userErrorsOf(CreateCaseRequest.safeParse(body), caseField),
+        ...userErrorsOf(check(CreateCaseRequest, body), caseField),
         ...emailErrors(input.contactEmail, ['input', 'contactEmail']),
       ];
       const outcome = await runIdempotent(ctx, {
@@ -75,6 +75,12 @@ builder.mutationFields((t) => ({
         input: body,
         inputErrors,
         fieldFor: dottedFieldMapper(caseField),
+        callerInput: {
+          fas,
+          ...(input.titleNumbers[0] !== undefined ? { titleNumber: input.titleNumbers[0] } : {}),
+          // the register names the case's one title without a field
+          fieldsByCode: { TITLE_NOT_FOUND: ['input', 'titleNumbers', '0'], TITLE_STATUS_NOT_SUPPORTED: ['input', 'titleNumbers', '0'] },
+        },
         execute: async (): Promise<CreatedCase> => {
           const created = await ctx.register.createCase(body, ctx.callOptions);
           return { id: created.id, reference: input.reference, titleNumbers: input.titleNumbers };

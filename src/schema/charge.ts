@@ -5,7 +5,7 @@ import type { Context } from '../context';
 import { runIdempotent, type Outcome } from '../idempotency/run';
 import { ChargeQuery, Latin1Max } from '../register/wire';
 import { LIMITS } from '../register/rules';
-import { dottedFieldMapper, userErrorsOf } from '../validation';
+import { check, dottedFieldMapper, userErrorsOf } from '../validation';
 import type { UserError } from './user-error';
 
 export const ChargeType = builder.objectRef<WireCharge>('Charge').implement({
@@ -69,7 +69,7 @@ export function runChargeable<T extends { charges: readonly WireCharge[] }>(
   extra: { input?: unknown; inputErrors?: UserError[] } = {},
 ): Promise<Outcome<T>> {
   const query = { fas, ...(input.reference != null ? { reference: input.reference } : {}) };
-  const parsed = ChargeRequest.safeParse(query);
+  const parsed = check(ChargeRequest, query);
   return runIdempotent(ctx, {
     operation,
     effect: { charges: { fas, titleNumber: input.titleNumber }, chargesOf: (value) => value.charges },
@@ -77,6 +77,7 @@ export function runChargeable<T extends { charges: readonly WireCharge[] }>(
     input: { fas, titleNumber: input.titleNumber, reference: input.reference ?? null, ...(extra.input as object) },
     inputErrors: [...userErrorsOf(parsed, chargeFieldPath), ...(extra.inputErrors ?? [])],
     fieldFor: dottedFieldMapper(chargeFieldPath),
+    callerInput: { fas, titleNumber: input.titleNumber },
     execute: () => call(query),
   });
 }

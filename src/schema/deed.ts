@@ -2,7 +2,7 @@
 import { builder } from '../builder';
 import { runIdempotent } from '../idempotency/run';
 import { AddDeedRequest, type DeedParty } from '../register/wire';
-import { dottedFieldMapper, userErrorsOf, type FieldMapper } from '../validation';
+import { check, dottedFieldMapper, userErrorsOf, type FieldMapper } from '../validation';
 import { emailErrors } from './email';
 import { UserErrorType, type UserError } from './user-error';
 
@@ -146,6 +146,8 @@ builder.mutationFields((t) => ({
       const offset = creditor.length;
       const deedField: FieldMapper = (path) => {
         const [head, index, ...rest] = path.map(String);
+        // the register speaks of "applicants" when the creditor is unknown: that is the creditorApplicant's code
+        if (head === 'applicants' && index === undefined && offset > 0) return ['input', 'creditorApplicant', 'creditorCode'];
         if (head === 'applicants' && index !== undefined) {
           const i = Number(index);
           return i < offset ? ['input', 'creditorApplicant', ...rest] : ['input', 'applicants', String(i - offset), ...rest];
@@ -154,7 +156,7 @@ builder.mutationFields((t) => ({
       };
       const inputErrors = [
         ...deedRuleErrors(input),
-        ...userErrorsOf(AddDeedRequest.safeParse(body), deedField),
+        ...userErrorsOf(check(AddDeedRequest, body), deedField),
         ...(input.notificationEmails ?? []).flatMap((e, i) => emailErrors(e, ['input', 'notificationEmails', String(i)])),
       ];
       const outcome = await runIdempotent(ctx, {
@@ -164,6 +166,7 @@ builder.mutationFields((t) => ({
         input: { caseId: input.caseId, ...body },
         inputErrors,
         fieldFor: dottedFieldMapper(deedField),
+        callerInput: { caseId: input.caseId },
         execute: async (): Promise<CreatedDeed> => {
           const created = await ctx.register.addDeed(input.caseId, body, ctx.callOptions);
           return { id: created.id, caseId: input.caseId, deedType: input.deedType };
