@@ -46,6 +46,8 @@ const TenantFile = z.object({
         clientSecret: z.string().min(1),
         /** The register organisation owning the client (its quota is the organisation's); default: the client id. */
         organisation: z.string().min(1).optional(),
+        /** A federation router's key: it may read `_service { sdl }` when introspection is off. */
+        router: z.boolean().optional(),
       }),
     )
     .min(1),

@@ -14,6 +14,8 @@ export interface Tenant {
   name: string;
   /** The register organisation owning the client: the owner of the daily quota. */
   organisation: string;
+  /** A federation router: may read `_service { sdl }` while introspection is off. */
+  router: boolean;
 }
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
@@ -84,4 +86,9 @@ export class TenantDirectory {
   }
 }
 
-const toTenant = (config: TenantConfig): Tenant => ({ id: config.clientId, name: config.name, organisation: config.organisation ?? config.clientId });
+const toTenant = (config: TenantConfig): Tenant => ({
+  id: config.clientId,
+  name: config.name,
+  organisation: config.organisation ?? config.clientId,
+  router: config.router ?? false,
+});

@@ -2,19 +2,19 @@
  * The abuse-limit and hardening plugins of the Yoga server. Every limit is refused before any
  * resolver runs (parse, validate or the start of execution), with a message naming it.
  */
-import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import { Kind, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { costLimitError, operationCost } from './cost';
 import { entitiesCalls, representationErrors } from './entities';
 import type { AbuseLimits } from './limits';
 import { oneChargeableMutationRule } from './one-chargeable-mutation';
+import { CSRF_HEADERS, federationSdlPlugin, INTROSPECTION_MAX_DEPTH, introspectionDepthPlugin, refusalWordingPlugin } from './refusals';
 
 export interface HardeningOptions {
   limits: AbuseLimits;
@@ -91,22 +91,46 @@ function validationRulePlugin(): Plugin {
   };
 }
 
+/**
+ * graphql-armor's refusals read "Syntax Error: …" and carry no code (the depth and alias ones
+ * even come back as HTTP 200): each is replaced by a 400 with a stable code and the limit's own
+ * words. Validation limits are reported as validation errors; the token limit, which armor
+ * enforces inside the parser, is thrown from there.
+ */
+const refusal = (code: string) => (message: string) =>
+  new GraphQLError(message.replace(/^Syntax Error: /, ''), { extensions: { code, http: { status: 400 } } });
+type ArmorContext = { reportError(error: GraphQLError): void } | null;
+const reported = (code: string) => ({
+  propagateOnRejection: false,
+  onReject: [(context: ArmorContext, error: GraphQLError) => context?.reportError(refusal(code)(error.message))],
+});
+const thrown = (code: string) => ({
+  propagateOnRejection: true,
+  onReject: [
+    (_: unknown, error: GraphQLError) => {
+      throw refusal(code)(error.message);
+    },
+  ],
+});
+
 export function hardeningPlugins(options: HardeningOptions): Plugin[] {
   const { limits } = options;
-  const armor = { exposeLimits: true, propagateOnRejection: true } as const;
   const plugins: Plugin[] = [
-    useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-titlegraph-csrf'] }),
+    useCSRFPrevention({ requestHeaders: CSRF_HEADERS }),
     bodySizePlugin(limits.maxBodyBytes),
     documentSizePlugin(limits.maxDocumentBytes),
-    maxTokensPlugin({ ...armor, n: limits.maxTokens }) as Plugin,
-    maxDepthPlugin({ ...armor, n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true }) as Plugin,
-    maxAliasesPlugin({ ...armor, n: limits.maxAliases }) as Plugin,
-    maxDirectivesPlugin({ ...armor, n: limits.maxDirectives }) as Plugin,
+    maxTokensPlugin({ exposeLimits: true, n: limits.maxTokens, ...thrown('TOKEN_LIMIT_EXCEEDED') }) as Plugin,
+    maxDepthPlugin({ exposeLimits: true, n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true, ...reported('DEPTH_LIMIT_EXCEEDED') }) as Plugin,
+    // Every alias counts, `__typename` ones too: armor lets those through by default.
+    maxAliasesPlugin({ exposeLimits: true, n: limits.maxAliases, allowList: [], ...reported('ALIAS_LIMIT_EXCEEDED') }) as Plugin,
+    maxDirectivesPlugin({ exposeLimits: true, n: limits.maxDirectives, ...reported('DIRECTIVE_LIMIT_EXCEEDED') }) as Plugin,
+    introspectionDepthPlugin(INTROSPECTION_MAX_DEPTH),
     validationRulePlugin(),
     costLimitPlugin(limits.maxCost),
+    // Hints are cut from every error here, not only from validation errors (armor's
+    // block-field-suggestions leaves those of variable coercion: enum values, input fields).
+    refusalWordingPlugin({ production: !options.fieldSuggestions }),
   ];
-  if (!options.fieldSuggestions) plugins.push(blockFieldSuggestionsPlugin() as Plugin);
-  if (!options.introspection) plugins.push(useDisableIntrospection());
+  if (!options.introspection) plugins.push(useDisableIntrospection(), federationSdlPlugin());
   return plugins;
 }
-

@@ -1,0 +1,135 @@
+/**
+ * How refusals read to a caller: each limit with a stable code and its own words, no internals
+ * and no hints in production. Also two gaps the stock plugins leave: introspection's own
+ * nesting (armor's depth limit skips `__schema`), and federation's `_service { sdl }`, which
+ * hands out the whole schema while introspection is off.
+ */
+import {
+  GraphQLError,
+  Kind,
+  type ASTVisitor,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../context';
+
+/** Headers that mark a GET as not cross-site (any one of them). */
+export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-titlegraph-csrf'];
+
+/**
+ * GraphiQL's and the code generators' introspection query nests about 13 deep (`ofType` chains);
+ * well-formed tools never need more, while a crafted one can nest thousands deep.
+ */
+export const INTROSPECTION_MAX_DEPTH = 15;
+
+function depthOf(set: SelectionSetNode | undefined, fragments: (name: string) => FragmentDefinitionNode | undefined, seen: Set<string>): number {
+  let deepest = 0;
+  for (const selection of set?.selections ?? []) {
+    if (selection.kind === Kind.FIELD) deepest = Math.max(deepest, 1 + depthOf(selection.selectionSet, fragments, seen));
+    else if (selection.kind === Kind.INLINE_FRAGMENT) deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, seen));
+    else if (!seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      deepest = Math.max(deepest, depthOf(fragments(selection.name.value)?.selectionSet, fragments, seen));
+      seen.delete(selection.name.value);
+    }
+  }
+  return deepest;
+}
+
+export function introspectionDepthPlugin(max: number): Plugin {
+  const rule = (context: ValidationContext): ASTVisitor => ({
+    Field(node: FieldNode) {
+      if (node.name.value !== '__schema' && node.name.value !== '__type') return undefined;
+      const depth = 1 + depthOf(node.selectionSet, (name) => context.getFragment(name) ?? undefined, new Set());
+      if (depth > max) {
+        context.reportError(
+          new GraphQLError(`Introspection depth limit of ${max} exceeded, found ${depth}.`, {
+            nodes: [node],
+            extensions: { code: 'DEPTH_LIMIT_EXCEEDED', http: { status: 400 } },
+          }),
+        );
+      }
+      return false; // measured whole: no need to visit inside
+    },
+  });
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(rule);
+    },
+  };
+}
+
+const CSRF_MESSAGE = 'Required CSRF header(s) not present';
+/** graphql-js's hints ("Did you mean …?"), in validation and in variable coercion alike. */
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+type MutableError = { message: string; extensions?: Record<string, unknown> };
+
+function reword(error: MutableError, production: boolean): void {
+  if (error.message === CSRF_MESSAGE) {
+    error.message = `A GET request needs one of the headers ${CSRF_HEADERS.join(', ')} (or a POST with a JSON body): this guards against cross-site request forgery.`;
+    error.extensions = { ...error.extensions, code: 'CSRF_HEADER_REQUIRED' };
+  }
+  if (!production) return;
+  error.message = error.message.replace(SUGGESTION, '');
+  if (error.extensions && 'originalError' in error.extensions) {
+    const { originalError: _internal, ...rest } = error.extensions;
+    error.extensions = rest;
+  }
+}
+
+export function refusalWordingPlugin({ production }: { production: boolean }): Plugin {
+  return {
+    onResultProcess({ result }) {
+      const results = Array.isArray(result) ? result : [result];
+      for (const r of results) {
+        if (r && typeof r === 'object' && 'errors' in r) {
+          for (const error of (r.errors ?? []) as unknown as MutableError[]) reword(error, production);
+        }
+      }
+    },
+  };
+}
+
+/** True when the operation asks for `_service` at its root (through fragments too). */
+function asksForService(set: SelectionSetNode | undefined, fragments: Record<string, FragmentDefinitionNode>, seen = new Set<string>()): boolean {
+  return (set?.selections ?? []).some((selection) => {
+    if (selection.kind === Kind.FIELD) return selection.name.value === '_service';
+    if (selection.kind === Kind.INLINE_FRAGMENT) return asksForService(selection.selectionSet, fragments, seen);
+    if (seen.has(selection.name.value)) return false;
+    seen.add(selection.name.value);
+    return asksForService(fragments[selection.name.value]?.selectionSet, fragments, seen);
+  });
+}
+
+/**
+ * With introspection off, `_service { sdl }` (the schema, for a federation router) is answered
+ * only for tenants marked `router` in the tenants file; everyone else is refused as for
+ * introspection. It runs once the caller is known, before any resolver.
+ */
+export function federationSdlPlugin(): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const context = args.contextValue as Partial<Context>;
+      if (context.tenant?.router) return;
+      const fragments: Record<string, FragmentDefinitionNode> = {};
+      for (const d of (args.document as DocumentNode).definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+      const document = args.document as DocumentNode;
+      const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+      if (operations.some((o) => o.operation === 'query' && asksForService(o.selectionSet, fragments))) {
+        setResultAndStopExecution({
+          errors: [
+            new GraphQLError('GraphQL introspection has been disabled, but the requested query contained the field "_service".', {
+              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } },
+            }),
+          ],
+        });
+      }
+    },
+  };
+}
