@@ -5,6 +5,8 @@ import { createContext, type Context, type Services } from './context';
 import { corsOption, varyOriginPlugin } from './cors';
 import { downloadsPlugin } from './downloads';
 import { useOperationNameHelp } from './server/operation-name';
+import { useAutomaticPersistedQueries } from './server/automatic-persisted-queries';
+import type { ApqStore } from './services/apq-store';
 import { graphQLErrorFromRegister } from './errors';
 import { requestLoggingPlugin, yogaLogger, type Logger } from './logging';
 import { renderGraphiQL } from './graphiql';
@@ -58,6 +60,12 @@ function maskError(error: unknown, message: string): Error {
   return defaultMaskError(error, message, false);
 }
 
+/** The APQ store, answering the allow-listed operations' hashes too. */
+function withListed(store: ApqStore, listed: PersistedOperations | undefined): ApqStore {
+  if (!listed) return store;
+  return { ...store, get: async (hash) => listed.store.get(`sha256:${hash}`) ?? store.get(hash), set: (h, q) => store.set(h, q) };
+}
+
 export function createApp(services: Services, options: AppOptions = {}): YogaServerInstance<object, Context> {
   const note = options.graphiqlNote ? `# ${options.graphiqlNote.split('\n').join('\n# ')}\n` : '';
   return createYoga<object, Context>({
@@ -91,6 +99,8 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
         introspection: options.hardening?.introspection ?? true,
         fieldSuggestions: options.hardening?.fieldSuggestions ?? true,
       }),
+      // Automatic persisted queries, unless only listed operations may run; listed ones are hits too.
+      ...(options.persistedOperations?.only ? [] : [useAutomaticPersistedQueries(withListed(services.apq, options.persistedOperations))]),
       ...(options.persistedOperations ? [persistedOperationsPlugin(options.persistedOperations)] : []),
     ],
   });

@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { EventHub } from './events';
 import type { DownloadLimits } from './server/download-stream';
 import type { DownloadSlots } from './services/download-slots';
+import type { ApqStore } from './services/apq-store';
 import type { IdempotencyStore } from './idempotency/store';
 import type { QuotaGuard } from './quota';
 import { createLoaders, type Loaders } from './loaders';
@@ -34,6 +35,8 @@ export interface Services {
   downloadSlots: DownloadSlots;
   /** When a download is closed: its caller stopped reading, or it ran too long. */
   downloadLimits: DownloadLimits;
+  /** Automatic persisted queries (hash → query), shared by the replicas. */
+  apq: ApqStore;
 }
 
 export interface Context {

@@ -10,7 +10,8 @@
  *   (the APQ shape most clients know).
  *
  * With `only`, a request carrying query text is refused; without it, listed ids and arbitrary
- * queries are both accepted.
+ * queries are both accepted, and the APQ shape is automatic persisted queries (whose store
+ * also knows the listed operations).
  */
 import { readFileSync } from 'node:fs';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
@@ -84,10 +85,16 @@ const refused = (message: string, code: string) => () =>
 /** The yoga parameter that carries the id besides `query`, `variables`, `operationName`, `extensions`. */
 export const PERSISTED_OPERATION_PARAM_NAMES = ['documentId'];
 
+/** Only `documentId`: without `only`, the APQ shape is automatic persisted queries' (automatic-persisted-queries.ts). */
+function extractDocumentId(params: GraphQLParams): string | null {
+  const documentId = (params as GraphQLParams & { documentId?: unknown }).documentId;
+  return typeof documentId === 'string' && documentId ? normaliseOperationId(documentId) : null;
+}
+
 export function persistedOperationsPlugin(options: PersistedOperations): Plugin {
   return usePersistedOperations({
     getPersistedOperation: (id) => options.store.get(normaliseOperationId(id)) ?? null,
-    extractPersistedOperationId: extractOperationId,
+    extractPersistedOperationId: options.only ? extractOperationId : extractDocumentId,
     allowArbitraryOperations: !options.only,
     customErrors: {
       persistedQueryOnly: refused(

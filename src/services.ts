@@ -3,6 +3,7 @@ import type { TenantConfig } from './config';
 import type { Services } from './context';
 import { EventHub } from './events';
 import { DownloadSlots } from './services/download-slots';
+import { PgApqStore, RememberedApqStore, SqliteApqStore } from './services/apq-store';
 import { SqliteIdempotencyStore } from './idempotency/sqlite-store';
 import type { IdempotencyStore } from './idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from './register';
@@ -62,8 +63,11 @@ export function createServices(options: ServiceOptions): RunningServices {
   const idempotency = options.idempotency ?? new SqliteIdempotencyStore(options.dataDir);
   // Keys are kept at least 24 h (the promise to callers) and the charge journal at least 90
   // days (finance reconciles it with the register's invoices); older rows are purged hourly.
+  const apq = new RememberedApqStore(options.databaseUrl ? new PgApqStore(options.databaseUrl) : new SqliteApqStore(options.dataDir));
   const purge = () => {
     void idempotency.purge(Date.now() - 2 * DAY).catch(() => undefined);
+    // a purged query costs its next client one round trip to register it again
+    void apq.purge(Date.now() - 30 * DAY).catch(() => undefined);
     void idempotency.purgeJournal(Date.now() - JOURNAL_RETENTION_DAYS * DAY).catch(() => undefined);
   };
   purge();
@@ -99,6 +103,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     events,
     quota,
     registerNow: () => transport.registerNow(),
+    apq,
     downloadSlots: new DownloadSlots(options.downloadsPerTenant ?? 4),
     downloadLimits: { idleMs: options.downloadIdleMs ?? 30_000, maxMs: options.downloadMaxMs ?? 10 * 60_000 },
     async close() {
@@ -109,6 +114,7 @@ export function createServices(options: ServiceOptions): RunningServices {
       await transport.close();
       await idempotency.close();
       await quotaStore.close();
+      await apq.close();
     },
   };
 }
