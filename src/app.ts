@@ -1,10 +1,12 @@
 /** createApp(services) → a graphql-yoga instance. It never listens: main.ts and tests decide how to serve it. */
 import { GraphQLError } from 'graphql';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, maskError as defaultMaskError, type YogaServerInstance } from 'graphql-yoga';
 import { createContext, type Context, type Services } from './context';
 import { corsOption, varyOriginPlugin } from './cors';
 import { downloadsPlugin } from './downloads';
 import { useOperationNameHelp } from './server/operation-name';
+import { useQueryCaching } from './server/http-caching';
 import { useAutomaticPersistedQueries } from './server/automatic-persisted-queries';
 import type { ApqStore } from './services/apq-store';
 import { graphQLErrorFromRegister } from './errors';
@@ -89,11 +91,14 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
     ...(options.logger ? { logging: yogaLogger(options.logger) } : {}),
     ...(options.persistedOperations ? { extraParamNames: PERSISTED_OPERATION_PARAM_NAMES } : {}),
     plugins: [
+      // @defer and @stream (multipart/mixed or SSE): a page of titles arrives item by item.
+      useDeferStream(),
       ...(options.logger ? [requestLoggingPlugin(options.logger)] : []),
       ...observabilityPlugins(services, options.observability),
       ...(options.corsOrigins?.length ? [varyOriginPlugin()] : []),
       downloadsPlugin(services),
       useOperationNameHelp(),
+      useQueryCaching(() => services.summaryCaches.ttlMs),
       ...hardeningPlugins({
         limits: options.hardening?.limits ?? DEFAULT_LIMITS,
         introspection: options.hardening?.introspection ?? true,

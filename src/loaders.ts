@@ -1,10 +1,13 @@
 /**
- * Per-request DataLoaders. The register has no batch endpoint, so a batch is de-duplicated by
- * DataLoader and fanned out one call per distinct title, at most `concurrency` at a time.
+ * Per-request DataLoaders. The register has no batch endpoint, so loads are de-duplicated by
+ * DataLoader and made one call per distinct title, at most `concurrency` at a time. Each key
+ * resolves as soon as its own call answers (no batch waits for its slowest member), so a
+ * `titles` page streamed with @stream sends its first item after one register round trip.
  * Loaders are created per request (and so per tenant): nothing is cached across requests, except
  * summaries when the optional per-tenant summary cache is on (src/summary-cache.ts).
  */
 import DataLoader from 'dataloader';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { graphQLErrorFromRegister } from './errors';
 import { RegisterError, type CallOptions, type RegisterClient } from './register';
 import type { SecuritiesResponse, TitleSummary } from './register/wire';
@@ -30,18 +33,23 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
 }
 
 /** A loader whose "not found" is null and whose other failures are per-key GraphQL errors. */
-function registerLoader<V>(concurrency: number, load: (key: string) => Promise<V>): DataLoader<string, V | null> {
-  return new DataLoader<string, V | null>((keys) =>
-    mapBounded(keys, concurrency, async (key) => {
-      try {
-        return await load(key);
-      } catch (error) {
-        if (error instanceof RegisterError) {
-          return error.code === 'TITLE_NOT_FOUND' ? null : graphQLErrorFromRegister(error);
+function registerLoader<V>(limit: LimitFunction, load: (key: string) => Promise<V>): DataLoader<string, V | null> {
+  // batch: false: each key is its own call anyway; batching would only hold every key of a
+  // batch until the last one answered.
+  return new DataLoader<string, V | null>(
+    async ([key]) => [
+      await limit(async () => {
+        try {
+          return await load(key!);
+        } catch (error) {
+          if (error instanceof RegisterError) {
+            return error.code === 'TITLE_NOT_FOUND' ? null : graphQLErrorFromRegister(error);
+          }
+          return error instanceof Error ? error : new Error(String(error));
         }
-        return error instanceof Error ? error : new Error(String(error));
-      }
-    }),
+      }),
+    ],
+    { batch: false },
   );
 }
 
@@ -63,8 +71,9 @@ export function createLoaders(
   options: CallOptions,
   summaryCache?: SummaryCache,
 ): Loaders {
+  // A bound each: summaries and their securities listings are fetched side by side.
   return {
-    titleSummary: registerLoader(concurrency, cachedSummaries(summaryCache, async (n) => (await register.titleSummary(n, options)).data)),
-    securities: registerLoader(concurrency, (n) => register.securities(n, options)),
+    titleSummary: registerLoader(pLimit(concurrency), cachedSummaries(summaryCache, async (n) => (await register.titleSummary(n, options)).data)),
+    securities: registerLoader(pLimit(concurrency), (n) => register.securities(n, options)),
   };
 }

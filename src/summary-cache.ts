@@ -57,6 +57,11 @@ export class SummaryCaches {
 
   constructor(private readonly options: SummaryCacheOptions) {}
 
+  /** How long a summary is served from the cache (0: the cache is off). */
+  get ttlMs(): number {
+    return this.options.ttlMs;
+  }
+
   /** The tenant's own cache, or undefined when the cache is off (ttlMs 0). */
   for(tenant: string): SummaryCache | undefined {
     if (!(this.options.ttlMs > 0)) return undefined;
