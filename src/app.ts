@@ -11,7 +11,7 @@ import { useAutomaticPersistedQueries } from './server/automatic-persisted-queri
 import type { ApqStore } from './services/apq-store';
 import { graphQLErrorFromRegister } from './errors';
 import { requestLoggingPlugin, yogaLogger, type Logger } from './logging';
-import { renderGraphiQL } from './graphiql';
+import { useGraphiQLPage } from './graphiql';
 import { PERSISTED_OPERATION_PARAM_NAMES, persistedOperationsPlugin, type PersistedOperations } from './persisted-operations';
 import { RegisterError } from './register';
 import { observabilityPlugins, type ObservabilityOptions } from './observability';
@@ -84,13 +84,13 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
     // ~200 µs of CPU per request (npm run bench, side by side: `{ __typename }` 2 300 → 4 100
     // req/s, `title` 1 000 → 1 600 req/s).
     maxRequestBodySize: false,
-    graphiql: options.graphiql ? { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY } : false,
-    // Bundled GraphiQL (no CDN): works offline and behind corporate proxies.
-    renderGraphiQL,
+    // GraphiQL is served by useGraphiQLPage (bundled, compressed, with a validator).
+    graphiql: false,
     maskedErrors: { maskError },
     ...(options.logger ? { logging: yogaLogger(options.logger) } : {}),
     ...(options.persistedOperations ? { extraParamNames: PERSISTED_OPERATION_PARAM_NAMES } : {}),
     plugins: [
+      ...(options.graphiql ? [useGraphiQLPage('/graphql', { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY })] : []),
       // @defer and @stream (multipart/mixed or SSE): a page of titles arrives item by item.
       useDeferStream(),
       ...(options.logger ? [requestLoggingPlugin(options.logger)] : []),

@@ -1,10 +1,12 @@
 /**
- * Entry point (`npm start`): reads configuration, starts the embedded register emulator when
- * no register is configured, and serves the GraphQL API.
+ * Entry point (`npm start`, through start.ts): reads configuration, starts the embedded register
+ * emulator when no register is configured, and serves the GraphQL API. Everything it says goes
+ * to stdout as one JSON line (pino), start, stop and failures alike, so a log shipper never
+ * meets a plain-text line.
  */
 import { createApp } from './app';
 import { createHttpServer } from './server/serve';
-import { createLogger, logServiceEvents } from './logging';
+import { createLogger, logServiceEvents, type Logger } from './logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
 import { loadPersistedOperations } from './persisted-operations';
@@ -24,7 +26,13 @@ async function openPgStore(connectionString: string): Promise<PgIdempotencyStore
   return store;
 }
 
-async function main(config: AppConfig) {
+/** A port someone else holds is a setting to change, not a stack trace to read. */
+function busyPortError(error: unknown, setting: string, port: number): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'EADDRINUSE' ? new ConfigError(`${setting} ${port} is already in use: set ${setting} to a free port (0 picks one)`) : error;
+}
+
+async function main(config: AppConfig, logger: Logger) {
   const idempotency = config.databaseUrl ? await openPgStore(config.databaseUrl) : undefined;
   const persistedOperations = config.persistedOperations
     ? loadPersistedOperations(config.persistedOperations.files, config.persistedOperations.only)
@@ -35,6 +43,8 @@ async function main(config: AppConfig) {
       host: config.emulator.host,
       port: config.emulator.port,
       latencyMs: config.emulator.latencyMs,
+    }).catch((error: unknown) => {
+      throw busyPortError(error, 'EMULATOR_PORT', config.emulator.port);
     });
   }
   const services = createServices({
@@ -53,7 +63,6 @@ async function main(config: AppConfig) {
     downloadIdleMs: config.downloads.idleMs,
     downloadMaxMs: config.downloads.maxMs,
   });
-  const logger = createLogger({ level: config.logLevel });
   logServiceEvents(services.events, logger);
   const yoga = createApp(services, {
     logger,
@@ -88,17 +97,31 @@ async function main(config: AppConfig) {
     inflight.add(handled);
     void handled.finally(() => inflight.delete(handled));
   }, config.http);
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await services.close();
+    await emulator?.close();
+    throw busyPortError(error, 'PORT', config.port);
+  }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(`titlegraph: GraphQL at http://localhost:${port}/graphql`);
-  console.log(emulator ? `register: embedded emulator at ${emulator.url}` : 'register: external (REGISTER_BASE_URL)');
+  const url = `http://localhost:${port}/graphql`;
+  logger.info({ event: 'listening', url }, `titlegraph: GraphQL at ${url}`);
+  if (emulator) logger.info({ event: 'register', register: emulator.url }, `register: embedded emulator at ${emulator.url}`);
+  else logger.info({ event: 'register' }, 'register: external (REGISTER_BASE_URL)');
 
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     const deadline = setTimeout(() => {
-      console.error(`titlegraph: requests still running after ${config.shutdownDeadlineMs} ms; exiting`);
+      logger.error({ event: 'shutdown', inflight: inflight.size }, `titlegraph: requests still running after ${config.shutdownDeadlineMs} ms; exiting`);
       process.exit(1);
     }, config.shutdownDeadlineMs);
     // Stop accepting; idle keep-alive connections close now, busy ones when their response is sent.
@@ -106,7 +129,7 @@ async function main(config: AppConfig) {
     server.closeIdleConnections();
     // Said once the listening socket is closed, so whoever reads it finds new connections refused.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    console.log(`titlegraph: ${signal}: draining ${inflight.size} in-flight request(s)`);
+    logger.info({ event: 'draining', signal, inflight: inflight.size }, `titlegraph: ${signal}: draining ${inflight.size} in-flight request(s)`);
     const sweep = setInterval(() => server.closeIdleConnections(), 250);
     try {
       // In-flight requests (and the charges they record) finish before the store closes.
@@ -115,19 +138,23 @@ async function main(config: AppConfig) {
       await services.close();
       await emulator?.close();
     } catch (error) {
-      console.error('titlegraph: shutdown failed', error);
+      logger.error({ event: 'shutdown', err: error }, 'titlegraph: shutdown failed');
       process.exit(1);
     }
-    console.log('titlegraph: stopped');
+    logger.info({ event: 'stopped' }, 'titlegraph: stopped');
     process.exit(0);
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }
 
+// Before the configuration is read: its own LOG_LEVEL when that is valid, else info.
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const logger = createLogger({ level: LEVELS.includes(process.env.LOG_LEVEL ?? '') ? process.env.LOG_LEVEL! : 'info' });
 try {
-  await main(loadConfig());
+  await main(loadConfig(), logger);
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : 'titlegraph failed to start', error instanceof ConfigError ? '' : error);
+  if (error instanceof ConfigError) logger.error({ event: 'start' }, error.message);
+  else logger.error({ event: 'start', err: error }, 'titlegraph failed to start');
   process.exit(1);
 }

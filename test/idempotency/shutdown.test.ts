@@ -42,8 +42,8 @@ async function startMain(env: Record<string, string>): Promise<Started> {
     ...env,
   });
   cleanups.push(() => child.stop('SIGKILL'), () => rmSync(dataDir, { recursive: true, force: true }));
-  const [, port] = await child.waitFor(/^titlegraph: GraphQL at http:\/\/localhost:(\d+)\/graphql$/, 60_000);
-  const [, emulatorOrigin] = await child.waitFor(/^register: embedded emulator at (http:\/\/\S+)\/v1$/);
+  const [, port] = await child.waitFor(/"msg":"titlegraph: GraphQL at http:\/\/localhost:(\d+)\/graphql"/, 60_000);
+  const [, emulatorOrigin] = await child.waitFor(/"msg":"register: embedded emulator at (http:\/\/[^"]+)\/v1"/);
   expect(Number(port)).toBeGreaterThan(0);
   expect(emulatorOrigin).not.toMatch(/:4010$/);
   return { child, graphqlUrl: `http://127.0.0.1:${port}/graphql`, emulatorOrigin: emulatorOrigin! };
@@ -74,7 +74,7 @@ describe('graceful shutdown of npm start', () => {
     const inFlight = postGraphql(graphqlUrl, PURCHASE_DETAILS, { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey } });
     await sleep(500); // the mutation is now waiting on the emulator's latency
     child.process.kill('SIGTERM');
-    await child.waitFor(/^titlegraph: SIGTERM: draining 1 in-flight request\(s\)$/);
+    await child.waitFor(/"msg":"titlegraph: SIGTERM: draining 1 in-flight request\(s\)"/);
 
     // While draining: new connections are refused; the register (still up) has the charge.
     expect(await freshRequest(graphqlUrl)).toBe('ECONNREFUSED');
@@ -90,7 +90,7 @@ describe('graceful shutdown of npm start', () => {
     ]);
 
     expect(await child.exited).toEqual({ code: 0, signal: null });
-    expect(child.output()).toContain('titlegraph: stopped');
+    expect(child.output()).toContain('"msg":"titlegraph: stopped"');
   }, 90_000);
 
   test('a request still running at the shutdown deadline: exit 1', async () => {
