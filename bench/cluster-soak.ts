@@ -114,12 +114,15 @@ async function main() {
   const emulator = await startEmulator({ port: 0, dailyQuota: 1e9, largePlanBytes: 1024 * 1024 });
   const work = mkdtempSync(join(tmpdir(), 'titlegraph-cluster-'));
   const ports = await Promise.all([freePort(), freePort(), freePort()]);
+  const linkSecret = randomBytes(32).toString('base64url');
   const lbPort = await freePort();
   // Shared by every replica: the database; the quota policy (here lifted for load, but the same
   // everywhere); the tenants. Each replica has its own data folder and port.
   const env = (port: number) => ({
     PORT: String(port),
     DATABASE_URL: database.url,
+    // one signing key for all: a download link made by one replica is followed on another
+    DOWNLOAD_LINK_SECRET: linkSecret,
     REGISTER_DAILY_QUOTA: '1000000000',
     CLIENT_BUDGET_BURST: '0',
     LOG_LEVEL: 'warn',
@@ -203,7 +206,9 @@ async function main() {
       const { body } = await graphql(base, caller, Q.order, { fas: caller.fas, input: { titleNumber, titleSheet: { include: true }, idempotencyKey } });
       const url = body.data?.orderTitleDocument?.document?.downloadUrl as string | undefined;
       if (!url) return count(`order ${body.data?.orderTitleDocument?.userErrors?.[0]?.code ?? body.errors?.[0]?.extensions?.code ?? 'failed'}`);
-      const file = await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${caller.key}` } });
+      // a signed link, made by whichever replica answered, followed through the load balancer
+      const link = new URL(url);
+      const file = await fetch(`${base}${link.pathname}${link.search}`);
       const bytes = new Uint8Array(await file.arrayBuffer().catch(() => new ArrayBuffer(0)));
       count(file.status === 200 && new TextDecoder().decode(bytes.slice(0, 5)) === '%PDF-' ? 'download ok' : `download ${file.status}`);
     }

@@ -290,7 +290,7 @@ async function streamingPhase(emu: Emulator, svc: Service, peer: Peer | undefine
   );
   const plan = bought.purchaseTitlePlans.plans[0];
   if (!plan) throw new Error(`purchaseTitlePlans gave no plan: ${JSON.stringify(bought)}`);
-  const viaService = `${svc.base}${plan.downloadUrl}`;
+  const viaService = plan.downloadUrl; // absolute and signed: the service's own origin
   const direct = `${emu.url}/titles/LAN50/plans/${plan.planId}`;
   const directHeaders = { authorization: `Bearer ${token}`, accept: 'application/pdf' };
   const serviceHeaders = { authorization: `Bearer ${API_KEY}` };
@@ -372,7 +372,7 @@ async function streamingDiagnosis(emu: Emulator): Promise<NonNullable<Results['s
   const svc = await startService('streaming-diagnosis', emu.url, {}, nodeArgs);
   try {
     const bought = await gql<{ purchaseTitlePlans: { plans: { downloadUrl: string }[] } }>(svc.base, PURCHASE_PLANS, { key: `bench-diagnosis-${Date.now()}` });
-    const url = `${svc.base}${bought.purchaseTitlePlans.plans[0]!.downloadUrl}`;
+    const url = bought.purchaseTitlePlans.plans[0]!.downloadUrl;
     const runs: { mbPerS: number; rssGrowth: number; serviceCpuMs: number }[] = [];
     for (let i = 0; i < 4; i++) {
       const cpu = cpuMs(svc.pid);

@@ -157,7 +157,7 @@ async function main() {
     // the emulator's quota is lifted for the soak: lift the service's and the client budget too
     REGISTER_DAILY_QUOTA: '1000000000',
     CLIENT_BUDGET_BURST: '0',
-    ...(args['database-url'] ? { DATABASE_URL: args['database-url'] } : {}),
+    ...(args['database-url'] ? { DATABASE_URL: args['database-url'], DOWNLOAD_LINK_SECRET: 'soak-download-link-signing-key-32-chars-at-least' } : {}),
   });
   const service: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './bench/soak-probe.ts', 'src/main.ts'], {
     cwd: ROOT,

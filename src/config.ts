@@ -101,6 +101,8 @@ const Env = z.object({
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5_000),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_024),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DOWNLOAD_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 export interface AppConfig {
@@ -138,6 +140,10 @@ export interface AppConfig {
   downloads: { perTenant: number; idleMs: number; maxMs: number };
   /** Limits of the HTTP server: request and header timeouts, keep-alive, open connections. */
   http: HttpLimits;
+  /** The service's public base address, for absolute download links; absent: each request's origin. */
+  publicUrl?: string;
+  /** Signs download links; required with DATABASE_URL (replicas must sign alike). */
+  downloadLinkSecret?: string;
 }
 
 export class ConfigError extends Error {}
@@ -149,6 +155,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Invalid configuration: ${names.join('; ')}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_URL && !e.DOWNLOAD_LINK_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration: DOWNLOAD_LINK_SECRET: required when DATABASE_URL is set (replicas must sign download links with one key); at least 32 characters',
+    );
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -196,6 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: e.HTTP_MAX_CONNECTIONS,
     },
+    ...(e.PUBLIC_URL ? { publicUrl: e.PUBLIC_URL } : {}),
+    ...(e.DOWNLOAD_LINK_SECRET ? { downloadLinkSecret: e.DOWNLOAD_LINK_SECRET } : {}),
     ...persistedOperations(e),
   };
 }

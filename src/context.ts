@@ -4,6 +4,7 @@ import type { EventHub } from './events';
 import type { DownloadLimits } from './server/download-stream';
 import type { DownloadSlots } from './services/download-slots';
 import type { ApqStore } from './services/apq-store';
+import type { DownloadLinks } from './server/download-links';
 import type { IdempotencyStore } from './idempotency/store';
 import type { QuotaGuard } from './quota';
 import { createLoaders, type Loaders } from './loaders';
@@ -37,10 +38,14 @@ export interface Services {
   downloadLimits: DownloadLimits;
   /** Automatic persisted queries (hash → query), shared by the replicas. */
   apq: ApqStore;
+  /** Signed, absolute links to documents and plans. */
+  downloadLinks: DownloadLinks;
 }
 
 export interface Context {
   requestId: string;
+  /** This server's origin as the request reached it (for absolute links without PUBLIC_URL). */
+  origin: string;
   tenant: Tenant;
   register: RegisterClient;
   loaders: Loaders;
@@ -65,6 +70,7 @@ export function createContext(services: Services, request: Request): Context {
   const callOptions: CallOptions = { requestId };
   return {
     requestId,
+    origin: new URL(request.url).origin,
     tenant: auth.tenant,
     register,
     loaders: createLoaders(register, services.concurrency, callOptions, services.summaryCaches.for(auth.tenant.id)),

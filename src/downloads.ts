@@ -9,7 +9,8 @@ import type { Services } from './context';
 import { abandon, RegisterError, type RegisterDownload } from './register';
 import { isTitleNumber } from './register/rules';
 import { requestIdOf } from './logging';
-import { authFailureMessage } from './tenants';
+import { authFailureMessage, type Tenant } from './tenants';
+import type { FileKind } from './server/download-links';
 import { watchedDownload } from './server/download-stream';
 
 const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;
@@ -41,19 +42,34 @@ export async function handleDownload(
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return problem(405, 'METHOD_NOT_ALLOWED', 'Downloads are GET only.', { allow: 'GET, HEAD' });
   }
-  const auth = services.tenants.authenticate(request.headers.get('authorization'));
-  if (!auth.ok) {
-    return problem(401, 'UNAUTHENTICATED', authFailureMessage(auth.reason), {
-      'www-authenticate': 'Bearer',
-    });
-  }
   const titleNumber = decode(match[1]!);
   const id = decode(match[3]!);
+  const kind = match[2] as FileKind;
+  // A signed link (from `downloadUrl`) names its own client; a bare path needs the caller's key.
+  let tenant: Tenant;
+  const params = new URL(request.url).searchParams;
+  if (params.has('signature')) {
+    const checked = titleNumber && id ? services.downloadLinks.check({ titleNumber, kind, id }, params) : undefined;
+    const known = checked?.ok ? services.tenants.byClientId(checked.tenant) : undefined;
+    if (!checked?.ok || !known) {
+      const refusal = checked && !checked.ok ? checked : { code: 'DOWNLOAD_LINK_INVALID', message: 'This download link is not valid.' };
+      return problem(403, refusal.code, refusal.message);
+    }
+    tenant = known;
+  } else {
+    const auth = services.tenants.authenticate(request.headers.get('authorization'));
+    if (!auth.ok) {
+      return problem(401, 'UNAUTHENTICATED', authFailureMessage(auth.reason), {
+        'www-authenticate': 'Bearer',
+      });
+    }
+    tenant = auth.tenant;
+  }
   if (!titleNumber || !isTitleNumber(titleNumber)) {
     return problem(400, 'INVALID_TITLE_NUMBER', 'titleNumber must be 3 uppercase letters then 1 to 8 digits.');
   }
   if (!id || id.length > 200) return problem(404, 'DOCUMENT_NOT_FOUND', 'No such document or plan for this caller.');
-  const release = services.downloadSlots.acquire(auth.tenant.id);
+  const release = services.downloadSlots.acquire(tenant.id);
   if (!release) {
     return problem(
       429,
@@ -62,7 +78,7 @@ export async function handleDownload(
       { 'retry-after': '2' },
     );
   }
-  const register = services.tenants.clientFor(auth.tenant);
+  const register = services.tenants.clientFor(tenant);
   let download: RegisterDownload;
   try {
     download =

@@ -75,7 +75,7 @@ export function useGraphiQLPage(endpoint: string, options: GraphiQLOptions): Plu
       }
       if (encoding) headers['content-encoding'] = encoding;
       const bytes = body(page, encoding);
-      endResponse(new fetchAPI.Response(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { status: 200, headers }));
+      endResponse(new fetchAPI.Response(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), { status: 200, headers }));
     },
   };
 }

@@ -62,6 +62,8 @@ async function main(config: AppConfig, logger: Logger) {
     downloadsPerTenant: config.downloads.perTenant,
     downloadIdleMs: config.downloads.idleMs,
     downloadMaxMs: config.downloads.maxMs,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    ...(config.downloadLinkSecret ? { downloadLinkSecret: config.downloadLinkSecret } : {}),
   });
   logServiceEvents(services.events, logger);
   const yoga = createApp(services, {

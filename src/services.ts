@@ -3,6 +3,7 @@ import type { TenantConfig } from './config';
 import type { Services } from './context';
 import { EventHub } from './events';
 import { DownloadSlots } from './services/download-slots';
+import { DownloadLinks } from './server/download-links';
 import { PgApqStore, RememberedApqStore, SqliteApqStore } from './services/apq-store';
 import { SqliteIdempotencyStore } from './idempotency/sqlite-store';
 import type { IdempotencyStore } from './idempotency/store';
@@ -33,6 +34,10 @@ export interface ServiceOptions {
   databaseUrl?: string;
   /** Daily quota, reserve for paid work and per-client budget; see QuotaPolicy. */
   quota?: Partial<QuotaPolicy>;
+  /** Key that signs download links (shared by replicas); absent: a random key of this process. */
+  downloadLinkSecret?: string;
+  /** The public base address of this service, for absolute download links; absent: each request's origin. */
+  publicUrl?: string;
   /** Downloads one tenant may stream at once on this replica; default 4. */
   downloadsPerTenant?: number;
   /** Close a download whose caller has read nothing for this long; default 30 s. */
@@ -104,6 +109,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     quota,
     registerNow: () => transport.registerNow(),
     apq,
+    downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl),
     downloadSlots: new DownloadSlots(options.downloadsPerTenant ?? 4),
     downloadLimits: { idleMs: options.downloadIdleMs ?? 30_000, maxMs: options.downloadMaxMs ?? 10 * 60_000 },
     async close() {

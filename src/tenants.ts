@@ -69,6 +69,12 @@ export class TenantDirectory {
     return this.organisations.get(clientId) ?? clientId;
   }
 
+  /** The tenant of an API client id (a signed download link names its client). */
+  byClientId(clientId: string): Tenant | undefined {
+    const config = [...this.byKeyHash.values()].find((t) => t.clientId === clientId);
+    return config ? toTenant(config) : undefined;
+  }
+
   /** The tenant's own register client, created on first use. */
   clientFor(tenant: Tenant): RegisterClient {
     let client = this.clients.get(tenant.id);

@@ -2,7 +2,7 @@
 import { builder } from '../builder';
 import type { Charge, OrderDocumentRequest } from '../register/wire';
 import { ChargeType, chargeablePayload, runChargeable } from './charge';
-import { documentDownloadPath, expiryOfIssue } from './download-links';
+import { expiryOfIssue } from './download-links';
 import { UserErrorType, type UserError } from './user-error';
 
 interface OrderedDocument {
@@ -25,7 +25,9 @@ const TitleDocumentType = builder.objectRef<OrderedDocument>('TitleDocument').im
     }),
     downloadUrl: t.string({
       description: 'Path on this server; GET with the same credentials streams the PDF.',
-      resolve: (d) => documentDownloadPath(d.titleNumber, d.documentId),
+      // Made now, for every answer (replays too): a signed link lives 15 minutes.
+      resolve: (d, _, ctx) =>
+        ctx.services.downloadLinks.link(ctx.origin, { tenant: ctx.tenant.id, titleNumber: d.titleNumber, kind: 'documents', id: d.documentId }, new Date(d.expiresAt)),
     }),
   }),
 });
@@ -105,7 +107,8 @@ builder.mutationFields((t) => ({
           return {
             documentId: ordered.data.documentId,
             titleNumber: input.titleNumber,
-            expiresAt: expiryOfIssue(new Date()),
+            // the register's day of issue, not ours: near midnight the two differ
+            expiresAt: expiryOfIssue(ctx.services.registerNow()),
             charges: ordered.charges,
           };
         },

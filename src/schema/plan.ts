@@ -2,7 +2,7 @@
 import { builder } from '../builder';
 import type { Charge, Plan as WirePlan } from '../register/wire';
 import { ChargeType, chargeablePayload, PurchaseTitleInput, runChargeable } from './charge';
-import { expiryOfIssue, planDownloadPath } from './download-links';
+import { expiryOfIssue } from './download-links';
 import { UserErrorType, type UserError } from './user-error';
 
 interface PurchasedPlan extends WirePlan {
@@ -25,7 +25,9 @@ const PlanType = builder.objectRef<PurchasedPlan>('Plan').implement({
     }),
     downloadUrl: t.string({
       description: 'Path on this server; GET with the same credentials streams the PDF.',
-      resolve: (p) => planDownloadPath(p.titleNumber, p.planId),
+      // Made now, for every answer (replays too): a signed link lives 15 minutes.
+      resolve: (p, _, ctx) =>
+        ctx.services.downloadLinks.link(ctx.origin, { tenant: ctx.tenant.id, titleNumber: p.titleNumber, kind: 'plans', id: p.planId }, new Date(p.expiresAt)),
     }),
   }),
 });
@@ -53,7 +55,8 @@ builder.mutationFields((t) => ({
     resolve: async (_, { fas, input }, ctx) => {
       const outcome = await runChargeable(ctx, 'purchaseTitlePlans', fas, input, async (q) => {
         const bought = await ctx.register.purchasePlans(input.titleNumber, q, ctx.callOptions);
-        const expiresAt = expiryOfIssue(new Date());
+        // the register's day of issue, not ours: near midnight the two differ
+        const expiresAt = expiryOfIssue(ctx.services.registerNow());
         return {
           plans: bought.plans.map((p) => ({ ...p, titleNumber: input.titleNumber, expiresAt })),
           charges: bought.charges,

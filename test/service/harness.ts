@@ -26,7 +26,7 @@ export interface Service {
   yoga: ReturnType<typeof createApp>;
   /** Sends a typed document as `key` (default dev-key-a; null sends no credentials). */
   gql<R, V>(document: TypedDocumentNode<R, V>, variables?: V, key?: string | null): Promise<GqlResult<R>>;
-  /** GET a path of the service (e.g. a downloadUrl) as `key`. */
+  /** GET a path of the service, or an absolute link it gave (e.g. a downloadUrl), as `key`. */
   get(path: string, key?: string | null): Promise<Response>;
   /** Starts another service process-equivalent on the same data folder (a restart). */
   restart(options?: Partial<ServiceOptions>): Promise<Service>;
@@ -60,7 +60,7 @@ function serviceOn(emulator: Emulator, dataDir: string, options: Partial<Service
       const body = (await response.json()) as { data?: never; errors?: GraphQLFormattedError[] };
       return { status: response.status, ...body };
     },
-    get: (path, key) => Promise.resolve(yoga.fetch(`http://titlegraph.test${path}`, { headers: authHeader(key) })),
+    get: (path, key) => Promise.resolve(yoga.fetch(/^https?:/.test(path) ? path : `http://titlegraph.test${path}`, { headers: authHeader(key) })),
     async restart(more) {
       await services.close();
       return serviceOn(emulator, dataDir, { ...options, ...more }, appOptions);

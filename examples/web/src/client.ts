@@ -49,5 +49,3 @@ export async function execute<Result, Variables>(
   return body.data;
 }
 
-/** Absolute address of a service path such as a document's `downloadUrl`. */
-export const serviceHref = (path: string) => `${serviceUrl}${path}`;

@@ -1,0 +1,63 @@
+/**
+ * Download links a browser can follow: absolute (PUBLIC_URL, else the request's own origin) and
+ * signed, so that `<a href>` works with no Authorization header. The signature is an HMAC over
+ * the API client, the file and the expiry, so a link works only for the client that got it,
+ * only for that file, and not after a quarter of an hour (nor after the file's own expiry).
+ * Links are made when `downloadUrl` is resolved, so every answer (a replay too) has fresh ones.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export type FileKind = 'documents' | 'plans';
+
+export interface FileRef {
+  /** The API client (tenant id) the file belongs to. */
+  tenant: string;
+  titleNumber: string;
+  kind: FileKind;
+  id: string;
+}
+
+export const LINK_VALIDITY_MS = 15 * 60 * 1000;
+
+export type LinkCheck = { ok: true; tenant: string } | { ok: false; code: 'DOWNLOAD_LINK_INVALID' | 'DOWNLOAD_LINK_EXPIRED'; message: string };
+
+export class DownloadLinks {
+  private readonly secret: Buffer;
+
+  constructor(
+    secret: string | undefined,
+    private readonly publicUrl: string | undefined,
+    private readonly now: () => number = Date.now,
+  ) {
+    // One instance alone may sign with a key of its own; replicas share DOWNLOAD_LINK_SECRET.
+    this.secret = secret ? Buffer.from(secret, 'utf8') : randomBytes(32);
+  }
+
+  private signature(file: FileRef, expires: number): Buffer {
+    return createHmac('sha256', this.secret).update(['v1', file.tenant, file.kind, file.titleNumber, file.id, String(expires)].join('\n')).digest();
+  }
+
+  /** An absolute, signed link to the file, valid for 15 minutes at most and never past `fileExpiresAt`. */
+  link(origin: string, file: FileRef, fileExpiresAt: Date): string {
+    const expires = Math.floor(Math.min(this.now() + LINK_VALIDITY_MS, fileExpiresAt.getTime()) / 1000);
+    const base = (this.publicUrl ?? origin).replace(/\/+$/, '');
+    const path = `/downloads/titles/${encodeURIComponent(file.titleNumber)}/${file.kind}/${encodeURIComponent(file.id)}`;
+    const query = new URLSearchParams({ client: file.tenant, expires: String(expires), signature: this.signature(file, expires).toString('base64url') });
+    return `${base}${path}?${query}`;
+  }
+
+  /** Checks a link's parameters against the file it names; the tenant comes from the link itself. */
+  check(file: Omit<FileRef, 'tenant'>, params: URLSearchParams): LinkCheck {
+    const tenant = params.get('client') ?? '';
+    const expires = Number(params.get('expires'));
+    const given = Buffer.from(params.get('signature') ?? '', 'base64url');
+    const expected = this.signature({ ...file, tenant }, expires);
+    if (!tenant || !Number.isInteger(expires) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return { ok: false, code: 'DOWNLOAD_LINK_INVALID', message: 'This download link is not valid: ask the API for the document or plan again to get a new one.' };
+    }
+    if (expires * 1000 <= this.now()) {
+      return { ok: false, code: 'DOWNLOAD_LINK_EXPIRED', message: 'This download link has expired (links last 15 minutes): ask the API for a new one.' };
+    }
+    return { ok: true, tenant };
+  }
+}
