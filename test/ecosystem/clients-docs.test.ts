@@ -12,11 +12,12 @@ import { gql as urqlGql } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTitlegraphClient as createApolloClient } from '../../docs/clients/apollo-client';
 import { titlegraphCodegen } from '../../docs/clients/codegen';
+import { downloadLinkHtml } from '../../docs/clients/download-link';
 import { createTitlegraphClient as createUrqlClient } from '../../docs/clients/urql';
 import { startService } from '../service/harness';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const SNIPPETS = ['apollo-client.ts', 'urql.ts', 'codegen.ts'];
+const SNIPPETS = ['apollo-client.ts', 'urql.ts', 'download-link.ts', 'codegen.ts'];
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;
@@ -56,6 +57,19 @@ describe('Apollo Client', () => {
     expect(again.data).toMatchObject({ title: { titleNumber: 'MID1234' } });
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(calls + 1);
   });
+});
+
+test('a download link in a page: its href, followed with no Authorization header, is the PDF', async () => {
+  const ordered = await createApolloClient(url, 'dev-key-b').mutate({
+    mutation: apolloGql`mutation DocsOrder($input: OrderTitleDocumentInput!) { orderTitleDocument(fas: "5555", input: $input) { document { titleNumber downloadUrl } } }`,
+    variables: { input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey: `docs-${Date.now()}` } },
+  });
+  const html = downloadLinkHtml((ordered.data as { orderTitleDocument: { document: { titleNumber: string; downloadUrl: string } } }).orderTitleDocument.document);
+  const href = /href="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
+  expect(href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/downloads\/titles\/MID15313\/documents\//);
+  const response = await fetch(href);
+  expect(response.status).toBe(200);
+  expect(new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(0, 5))).toBe('%PDF-');
 });
 
 test('urql: a query over GET with persisted hashes', async () => {
