@@ -1,7 +1,6 @@
 /** The default idempotency backend: node:sqlite in the data folder, WAL, one row per (scope, key). */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
+import { openDataFile } from '../services/sqlite-database';
 import {
   JOURNAL_COLUMNS,
   journalRecordOfRow,
@@ -21,11 +20,9 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly db: DatabaseSync;
 
   constructor(dataDir: string, private readonly now: () => number = Date.now) {
-    mkdirSync(dataDir, { recursive: true });
-    this.db = new DatabaseSync(join(dataDir, 'idempotency.sqlite'));
-    this.db.exec(`
-      PRAGMA journal_mode = WAL;
-      PRAGMA busy_timeout = 5000;
+    this.db = openDataFile(
+      dataDir,
+      `
       CREATE TABLE IF NOT EXISTS idempotency (
         scope TEXT NOT NULL,
         key TEXT NOT NULL,
@@ -53,7 +50,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       CREATE INDEX IF NOT EXISTS charge_journal_day ON charge_journal (scope, day, recorded_at);
       CREATE INDEX IF NOT EXISTS charge_journal_key ON charge_journal (scope, key);
       CREATE INDEX IF NOT EXISTS charge_journal_recorded ON charge_journal (recorded_at);
-    `);
+    `,
+    );
   }
 
   /** Runs `work` in one write transaction (BEGIN IMMEDIATE: other processes on the file wait). */

@@ -4,9 +4,8 @@
  * through one replica is a hit on the others. Entries are immutable, so each replica keeps the
  * ones it has seen in memory too (bounded).
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
+import { openDataFile } from './sqlite-database';
 import { PgDatabase } from './pg-database';
 
 export interface ApqStore {
@@ -58,13 +57,7 @@ export class SqliteApqStore implements ApqStore {
   private readonly db: DatabaseSync;
 
   constructor(dataDir: string, private readonly now: () => number = Date.now) {
-    mkdirSync(dataDir, { recursive: true });
-    this.db = new DatabaseSync(join(dataDir, 'idempotency.sqlite'));
-    this.db.exec(`
-      PRAGMA journal_mode = WAL;
-      PRAGMA busy_timeout = 5000;
-      CREATE TABLE IF NOT EXISTS persisted_query (hash TEXT PRIMARY KEY, query TEXT NOT NULL, registered_at INTEGER NOT NULL);
-    `);
+    this.db = openDataFile(dataDir, 'CREATE TABLE IF NOT EXISTS persisted_query (hash TEXT PRIMARY KEY, query TEXT NOT NULL, registered_at INTEGER NOT NULL);');
   }
 
   async get(hash: string): Promise<string | undefined> {

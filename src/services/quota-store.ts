@@ -4,9 +4,8 @@
  * in one atomic step, so the count is the organisation's and not a process's, and it survives
  * restarts. Backends: SQLite (one instance) and PostgreSQL (replicas), same semantics.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
+import { openDataFile } from './sqlite-database';
 
 export interface AdmitRequest {
   organisation: string;
@@ -73,20 +72,18 @@ export class SqliteQuotaStore implements QuotaStore {
     dataDir: string,
     private readonly msToMidnight: (now: number) => number,
   ) {
-    mkdirSync(dataDir, { recursive: true });
-    // The idempotency store's file: one database per instance, a connection of its own.
-    this.db = new DatabaseSync(join(dataDir, 'idempotency.sqlite'));
     // Every register call writes here: NORMAL (no fsync per commit; WAL keeps the file sound)
     // is what makes that cheap. A power cut can lose the last counts, never the keys' records,
     // which keep their own connection's full durability.
-    this.db.exec(`
-      PRAGMA journal_mode = WAL;
-      PRAGMA synchronous = NORMAL;
-      PRAGMA busy_timeout = 5000;
+    this.db = openDataFile(
+      dataDir,
+      `
       CREATE TABLE IF NOT EXISTS quota_usage (organisation TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (organisation, day));
       CREATE TABLE IF NOT EXISTS quota_block (organisation TEXT PRIMARY KEY, blocked_until INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS client_budget (client TEXT PRIMARY KEY, tokens REAL NOT NULL, updated_at INTEGER NOT NULL);
-    `);
+    `,
+      { synchronous: 'NORMAL' },
+    );
   }
 
   async admit(request: AdmitRequest): Promise<Admission> {

@@ -3,7 +3,6 @@
  * verbatim, and executed here with the real client libraries against the service.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gql as apolloGql } from '@apollo/client';
@@ -14,26 +13,18 @@ import { createTitlegraphClient as createApolloClient } from '../../docs/clients
 import { titlegraphCodegen } from '../../docs/clients/codegen';
 import { downloadLinkHtml } from '../../docs/clients/download-link';
 import { createTitlegraphClient as createUrqlClient } from '../../docs/clients/urql';
-import { startService } from '../service/harness';
+import { startHttpService, type HttpService } from './helpers';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SNIPPETS = ['apollo-client.ts', 'urql.ts', 'download-link.ts', 'codegen.ts'];
 
-type Svc = Awaited<ReturnType<typeof startService>>;
-let svc: Svc;
-let server: Server;
+let svc: HttpService;
 let url: string;
 beforeAll(async () => {
-  svc = await startService();
-  server = createServer(svc.yoga);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}/graphql`;
+  svc = await startHttpService();
+  url = svc.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((ok) => server.close(() => ok()));
-  await svc.stop();
-});
+afterAll(() => svc.stop());
 
 test.each(SNIPPETS)('docs/clients.md shows docs/clients/%s as it is', (file) => {
   const doc = readFileSync(join(ROOT, 'docs/clients.md'), 'utf8');

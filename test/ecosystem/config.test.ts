@@ -117,3 +117,18 @@ describe('quota and download settings', () => {
     }
   });
 });
+
+describe('download link settings', () => {
+  const SECRET = 'a-test-signing-key-of-at-least-32-characters';
+
+  test('replicas (DATABASE_URL) must share a signing key', () => {
+    expect(fails({ DATABASE_URL: 'postgres://db/titlegraph' })).toMatch(/DOWNLOAD_LINK_SECRET: required when DATABASE_URL is set/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/titlegraph', DOWNLOAD_LINK_SECRET: SECRET }).downloadLinkSecret).toBe(SECRET);
+  });
+
+  test('a short key, or a PUBLIC_URL that is not http(s), is refused naming the setting', () => {
+    expect(fails({ DOWNLOAD_LINK_SECRET: 'short' })).toMatch(/DOWNLOAD_LINK_SECRET: must be at least 32 characters/);
+    expect(fails({ PUBLIC_URL: 'ftp://titlegraph.example.com' })).toMatch(/PUBLIC_URL/);
+    expect(loadConfig({ PUBLIC_URL: 'https://titlegraph.example.com' }).publicUrl).toBe('https://titlegraph.example.com');
+  });
+});

@@ -3,27 +3,18 @@
  * Relay use): a page of titles arrives item by item as the register answers, and a deferred
  * securities listing after the summary.
  */
-import { createServer, type Server } from 'node:http';
 import { meros } from 'meros/browser';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startService } from '../service/harness';
+import { startHttpService, type HttpService } from './helpers';
 
-type Svc = Awaited<ReturnType<typeof startService>>;
-let svc: Svc;
-let server: Server;
+let svc: HttpService;
 let url: string;
 beforeAll(async () => {
   // Register latency, and two calls at a time: 12 titles come back in six rounds.
-  svc = await startService({ latencyMs: 40 }, { concurrency: 2 });
-  server = createServer(svc.yoga);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}/graphql`;
+  svc = await startHttpService({ emulator: { latencyMs: 40 }, services: { concurrency: 2 } });
+  url = svc.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((ok) => server.close(() => ok()));
-  await svc.stop();
-});
+afterAll(() => svc.stop());
 
 interface Part {
   data?: unknown;

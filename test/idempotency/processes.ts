@@ -5,6 +5,18 @@ import { resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
+/** Unsets what would point a started service away from the embedded emulator and SQLite. */
+export const EMBEDDED_ENV: Record<string, string | undefined> = {
+  HOST: '127.0.0.1',
+  NODE_ENV: 'test',
+  REGISTER_BASE_URL: undefined,
+  DATABASE_URL: undefined,
+  TITLEGRAPH_TENANTS_FILE: undefined,
+  REGISTER_CLIENT_ID: undefined,
+  REGISTER_CLIENT_SECRET: undefined,
+  TITLEGRAPH_API_KEY_SHA256: undefined,
+};
+
 export interface Child {
   process: ChildProcess;
   /** Everything written to stdout and stderr so far (for failure messages). */

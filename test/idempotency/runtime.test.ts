@@ -11,29 +11,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { nodeVersionProblem } from '../../src/start';
-import { ROOT, spawnTs } from './processes';
+import { EMBEDDED_ENV, ROOT, spawnTs } from './processes';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const EMBEDDED = {
-  HOST: '127.0.0.1',
-  NODE_ENV: 'test',
-  REGISTER_BASE_URL: undefined,
-  DATABASE_URL: undefined,
-  TITLEGRAPH_TENANTS_FILE: undefined,
-  REGISTER_CLIENT_ID: undefined,
-  REGISTER_CLIENT_SECRET: undefined,
-  TITLEGRAPH_API_KEY_SHA256: undefined,
-};
-
 function environment(more: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-runtime-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', EMULATOR_PORT: '0', DATA_DIR: dataDir };
-  for (const [name, value] of Object.entries({ ...EMBEDDED, ...more })) {
+  for (const [name, value] of Object.entries({ ...EMBEDDED_ENV, ...more })) {
     if (value === undefined) delete env[name];
     else env[name] = value;
   }

@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { PURCHASE_DETAILS, postGraphql, spawnTs, type Child } from './processes';
+import { EMBEDDED_ENV, PURCHASE_DETAILS, postGraphql, spawnTs, type Child } from './processes';
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
@@ -27,18 +27,11 @@ afterEach(async () => {
 async function startMain(env: Record<string, string>): Promise<Started> {
   const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-shutdown-'));
   const child = spawnTs('src/main.ts', [], {
+    // The embedded emulator and SQLite, whatever this shell has set.
+    ...EMBEDDED_ENV,
     PORT: '0',
-    HOST: '127.0.0.1',
     EMULATOR_PORT: '0',
     DATA_DIR: dataDir,
-    NODE_ENV: 'test',
-    // The embedded emulator and SQLite, whatever this shell has set.
-    REGISTER_BASE_URL: undefined,
-    DATABASE_URL: undefined,
-    TITLEGRAPH_TENANTS_FILE: undefined,
-    REGISTER_CLIENT_ID: undefined,
-    REGISTER_CLIENT_SECRET: undefined,
-    TITLEGRAPH_API_KEY_SHA256: undefined,
     ...env,
   });
   cleanups.push(() => child.stop('SIGKILL'), () => rmSync(dataDir, { recursive: true, force: true }));

@@ -3,7 +3,6 @@
  * Authorization needed; tampered or expired links are refused before anything is fetched.
  */
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config';
 import { DownloadLinks, LINK_VALIDITY_MS } from '../../src/server/download-links';
 import { OrderTitleDocumentMutation, PurchaseTitlePlansMutation } from './documents';
 import { newKey, startService, type Service } from './harness';
@@ -105,28 +104,5 @@ describe('signed download links', () => {
     } finally {
       await svc.stop();
     }
-  });
-});
-
-describe('settings', () => {
-  const fails = (env: Record<string, string>) => {
-    try {
-      loadConfig(env);
-    } catch (error) {
-      expect(error).toBeInstanceOf(ConfigError);
-      return (error as Error).message;
-    }
-    throw new Error('expected a ConfigError');
-  };
-
-  test('replicas (DATABASE_URL) must share a signing key', () => {
-    expect(fails({ DATABASE_URL: 'postgres://db/titlegraph' })).toMatch(/DOWNLOAD_LINK_SECRET: required when DATABASE_URL is set/);
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/titlegraph', DOWNLOAD_LINK_SECRET: SECRET }).downloadLinkSecret).toBe(SECRET);
-  });
-
-  test('a short key, or a PUBLIC_URL that is not http(s), is refused naming the setting', () => {
-    expect(fails({ DOWNLOAD_LINK_SECRET: 'short' })).toMatch(/DOWNLOAD_LINK_SECRET: must be at least 32 characters/);
-    expect(fails({ PUBLIC_URL: 'ftp://titlegraph.example.com' })).toMatch(/PUBLIC_URL/);
-    expect(loadConfig({ PUBLIC_URL: 'https://titlegraph.example.com' }).publicUrl).toBe('https://titlegraph.example.com');
   });
 });
