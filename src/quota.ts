@@ -25,7 +25,7 @@ export interface QuotaPolicy {
   clientPerMinute: number;
 }
 
-export const DEFAULT_QUOTA_POLICY: QuotaPolicy = { dailyQuota: 2_000, freeShare: 0.9, clientBurst: 300, clientPerMinute: 60 };
+export const DEFAULT_QUOTA_POLICY: QuotaPolicy = { dailyQuota: 2_000, freeShare: 0.9, clientBurst: 500, clientPerMinute: 120 };
 
 export interface QuotaUsage {
   /** Register day (YYYY-MM-DD, Europe/London). */

@@ -74,9 +74,9 @@ describe('loadConfig', () => {
 });
 
 describe('quota and download settings', () => {
-  test('defaults: 2,000 calls, 90% for free reads, 300 at once then 60 a minute; 4 downloads, 30 s idle, 10 min in all', () => {
+  test('defaults: 2,000 calls, 90% for free reads, 500 at once then 120 a minute; 4 downloads, 30 s idle, 10 min in all', () => {
     const config = loadConfig({});
-    expect(config.quota).toEqual({ dailyQuota: 2000, freeShare: 0.9, clientBurst: 300, clientPerMinute: 60 });
+    expect(config.quota).toEqual({ dailyQuota: 2000, freeShare: 0.9, clientBurst: 500, clientPerMinute: 120 });
     expect(config.downloads).toEqual({ perTenant: 4, idleMs: 30_000, maxMs: 600_000 });
     expect(config.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 15_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_024 });
   });
