@@ -3,7 +3,7 @@
  * stops the process with a message naming the setting (never its value, which may be secret).
  */
 import { readFileSync } from 'node:fs';
-import type { HttpLimits } from './server/serve';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './server/serve';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from './security/limits';
 import type { HardeningOptions } from './security/plugins';
@@ -97,10 +97,11 @@ const Env = z.object({
   DOWNLOADS_PER_TENANT: z.coerce.number().int().min(1).max(64).default(4),
   DOWNLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   DOWNLOAD_MAX_MS: z.coerce.number().int().min(1_000).default(600_000),
-  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5_000),
-  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_024),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_HTTP_LIMITS.requestTimeoutMs),
+  // No default here: unset, it is 15 s or the request timeout if that is shorter (see loadConfig).
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(DEFAULT_HTTP_LIMITS.maxConnections),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   DOWNLOAD_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
@@ -155,6 +156,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Invalid configuration: ${names.join('; ')}`);
   }
   const e = parsed.data;
+  if (e.HTTP_HEADERS_TIMEOUT_MS !== undefined && e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    // Node refuses a server whose headers may take longer than the whole request.
+    throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
   if (e.DATABASE_URL && !e.DOWNLOAD_LINK_SECRET) {
     throw new ConfigError(
       'Invalid configuration: DOWNLOAD_LINK_SECRET: required when DATABASE_URL is set (replicas must sign download links with one key); at least 32 characters',
@@ -203,7 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     downloads: { perTenant: e.DOWNLOADS_PER_TENANT, idleMs: e.DOWNLOAD_IDLE_TIMEOUT_MS, maxMs: e.DOWNLOAD_MAX_MS },
     http: {
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
-      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS ?? Math.min(DEFAULT_HTTP_LIMITS.headersTimeoutMs, e.HTTP_REQUEST_TIMEOUT_MS),
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: e.HTTP_MAX_CONNECTIONS,
     },

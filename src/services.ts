@@ -38,6 +38,8 @@ export interface ServiceOptions {
   downloadLinkSecret?: string;
   /** The public base address of this service, for absolute download links; absent: each request's origin. */
   publicUrl?: string;
+  /** The clock download links are made and checked by (ms since epoch); tests move it. Default Date.now. */
+  downloadLinkClock?: () => number;
   /** Downloads one tenant may stream at once on this replica; default 4. */
   downloadsPerTenant?: number;
   /** Close a download whose caller has read nothing for this long; default 30 s. */
@@ -109,7 +111,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     quota,
     registerNow: () => transport.registerNow(),
     apq,
-    downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl),
+    downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl, options.downloadLinkClock),
     downloadSlots: new DownloadSlots(options.downloadsPerTenant ?? 4),
     downloadLimits: { idleMs: options.downloadIdleMs ?? 30_000, maxMs: options.downloadMaxMs ?? 10 * 60_000 },
     async close() {

@@ -2,7 +2,7 @@
 import { builder } from '../builder';
 import type { Charge, OrderDocumentRequest } from '../register/wire';
 import { ChargeType, chargeablePayload, runChargeable } from './charge';
-import { expiryOfIssue } from './download-links';
+import { downloadUrlOf, expiryOfIssue } from './download-links';
 import { UserErrorType, type UserError } from './user-error';
 
 interface OrderedDocument {
@@ -24,10 +24,11 @@ const TitleDocumentType = builder.objectRef<OrderedDocument>('TitleDocument').im
       resolve: (d) => d.expiresAt,
     }),
     downloadUrl: t.string({
+      // The contract's words, kept as they are (schema-contract.test.ts) although the link is now
+      // absolute and signed; Plan.downloadUrl, which the contract leaves undescribed, says so.
       description: 'Path on this server; GET with the same credentials streams the PDF.',
       // Made now, for every answer (replays too): a signed link lives 15 minutes.
-      resolve: (d, _, ctx) =>
-        ctx.services.downloadLinks.link(ctx.origin, { tenant: ctx.tenant.id, titleNumber: d.titleNumber, kind: 'documents', id: d.documentId }, new Date(d.expiresAt)),
+      resolve: (d, _, ctx) => downloadUrlOf(ctx, 'documents', d.titleNumber, d.documentId, d.expiresAt),
     }),
   }),
 });

@@ -2,7 +2,7 @@
 import { builder } from '../builder';
 import type { Charge, Plan as WirePlan } from '../register/wire';
 import { ChargeType, chargeablePayload, PurchaseTitleInput, runChargeable } from './charge';
-import { expiryOfIssue } from './download-links';
+import { downloadUrlOf, expiryOfIssue } from './download-links';
 import { UserErrorType, type UserError } from './user-error';
 
 interface PurchasedPlan extends WirePlan {
@@ -24,10 +24,10 @@ const PlanType = builder.objectRef<PurchasedPlan>('Plan').implement({
       resolve: (p) => p.expiresAt,
     }),
     downloadUrl: t.string({
-      description: 'Path on this server; GET with the same credentials streams the PDF.',
+      description:
+        'Absolute link that streams the PDF with a plain GET (no Authorization header): signed for the API client that bought the plan, valid for 15 minutes and never past expiresAt. Ask again for a fresh one.',
       // Made now, for every answer (replays too): a signed link lives 15 minutes.
-      resolve: (p, _, ctx) =>
-        ctx.services.downloadLinks.link(ctx.origin, { tenant: ctx.tenant.id, titleNumber: p.titleNumber, kind: 'plans', id: p.planId }, new Date(p.expiresAt)),
+      resolve: (p, _, ctx) => downloadUrlOf(ctx, 'plans', p.titleNumber, p.planId, p.expiresAt),
     }),
   }),
 });

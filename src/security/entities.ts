@@ -13,8 +13,10 @@ const ENTITY_KEYS: Record<string, string> = { Title: 'titleNumber' };
 const refuse = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', field: 'representations' } });
 
 /** Problems with one `_entities` call's representations, in order; empty when all are fine. */
-export function representationErrors(representations: unknown): GraphQLError[] {
-  if (!Array.isArray(representations)) return [refuse('representations must be a list of entity representations.')];
+export function representationErrors(given: unknown): GraphQLError[] {
+  if (given == null) return [refuse('representations must be a list of entity representations.')];
+  // GraphQL's input coercion: a single value where a list is expected is a list of one.
+  const representations = Array.isArray(given) ? given : [given];
   const max = LIMITS.titlesPerRequest.max;
   if (representations.length > max) {
     return [refuse(`representations must have at most ${max} items (got ${representations.length}), like titles.`)];

@@ -8,7 +8,7 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import { GraphQLError, Kind, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { getVariableValues, GraphQLError, Kind, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { costLimitError, operationCost } from './cost';
 import { entitiesCalls, representationErrors } from './entities';
@@ -71,7 +71,12 @@ function costLimitPlugin(maxCost: number): Plugin {
         ? operations.find((o) => o.name?.value === args.operationName)
         : operations[0];
       if (!operation) return;
-      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      // Coerced as execution will coerce them, so an operation's default values (`$n: [TitleNumber!]! = [...]`)
+      // and a single value given for a list are counted: the raw request variables have neither.
+      // Variables that do not coerce fail execution before any resolver runs, with their own error.
+      const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
+      if (coerced.errors) return;
+      const variables = coerced.coerced;
       const representationProblems = entitiesCalls(operation, fragments, variables).flatMap(representationErrors);
       if (representationProblems.length > 0) {
         setResultAndStopExecution({ errors: representationProblems });

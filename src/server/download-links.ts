@@ -33,8 +33,10 @@ export class DownloadLinks {
     this.secret = secret ? Buffer.from(secret, 'utf8') : randomBytes(32);
   }
 
-  private signature(file: FileRef, expires: number): Buffer {
-    return createHmac('sha256', this.secret).update(['v1', file.tenant, file.kind, file.titleNumber, file.id, String(expires)].join('\n')).digest();
+  // Over the expiry's text as it appears in the link, so that no other spelling of the same
+  // time (leading zeros, 1e9) passes as the signed one.
+  private signature(file: FileRef, expires: string): string {
+    return createHmac('sha256', this.secret).update(['v1', file.tenant, file.kind, file.titleNumber, file.id, expires].join('\n')).digest('base64url');
   }
 
   /** An absolute, signed link to the file, valid for 15 minutes at most and never past `fileExpiresAt`. */
@@ -42,20 +44,22 @@ export class DownloadLinks {
     const expires = Math.floor(Math.min(this.now() + LINK_VALIDITY_MS, fileExpiresAt.getTime()) / 1000);
     const base = (this.publicUrl ?? origin).replace(/\/+$/, '');
     const path = `/downloads/titles/${encodeURIComponent(file.titleNumber)}/${file.kind}/${encodeURIComponent(file.id)}`;
-    const query = new URLSearchParams({ client: file.tenant, expires: String(expires), signature: this.signature(file, expires).toString('base64url') });
+    const query = new URLSearchParams({ client: file.tenant, expires: String(expires), signature: this.signature(file, String(expires)) });
     return `${base}${path}?${query}`;
   }
 
   /** Checks a link's parameters against the file it names; the tenant comes from the link itself. */
   check(file: Omit<FileRef, 'tenant'>, params: URLSearchParams): LinkCheck {
     const tenant = params.get('client') ?? '';
-    const expires = Number(params.get('expires'));
-    const given = Buffer.from(params.get('signature') ?? '', 'base64url');
-    const expected = this.signature({ ...file, tenant }, expires);
-    if (!tenant || !Number.isInteger(expires) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    const expiresText = params.get('expires') ?? '';
+    // The text is compared, not the decoded bytes: base64url decoding forgives a changed last
+    // character (its low bits are padding) and stray characters, so a changed link would pass.
+    const given = Buffer.from(params.get('signature') ?? '', 'utf8');
+    const expected = Buffer.from(this.signature({ ...file, tenant }, expiresText), 'utf8');
+    if (!tenant || !/^\d{1,12}$/.test(expiresText) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return { ok: false, code: 'DOWNLOAD_LINK_INVALID', message: 'This download link is not valid: ask the API for the document or plan again to get a new one.' };
     }
-    if (expires * 1000 <= this.now()) {
+    if (Number(expiresText) * 1000 <= this.now()) {
       return { ok: false, code: 'DOWNLOAD_LINK_EXPIRED', message: 'This download link has expired (links last 15 minutes): ask the API for a new one.' };
     }
     return { ok: true, tenant };

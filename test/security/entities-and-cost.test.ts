@@ -5,7 +5,9 @@
  */
 import { parse, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../src/app';
 import { FIELD, operationCost, REGISTER_CALL } from '../../src/security/cost';
+import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { startService } from '../service/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
@@ -19,8 +21,8 @@ interface Body {
   data?: Record<string, unknown> | null;
   errors?: { message: string; extensions?: Record<string, unknown> }[];
 }
-async function post(query: string, variables?: unknown): Promise<Body> {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
+async function post(query: string, variables?: unknown, app: { fetch: Svc['yoga']['fetch'] } = svc.yoga): Promise<Body> {
+  const response = await app.fetch('http://titlegraph.test/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-b' },
     body: JSON.stringify({ query, variables }),
@@ -143,5 +145,67 @@ describe('every field that calls the register is priced', () => {
 
   test('a titles list given in a variable counts its items', () => {
     expect(cost('query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber } }', { n: hundred })).toBe(2 * FIELD + 100 * REGISTER_CALL);
+  });
+});
+
+describe('variables are priced and checked as execution coerces them', () => {
+  const list = (numbers: string[]) => `[${numbers.map((n) => `"${n}"`).join(', ')}]`;
+
+  test("a titles list given as the variable's default counts its items: three pages with securities are refused with no register call", async () => {
+    const page = (alias: string) => `${alias}: titles(titleNumbers: $n) { titleNumber securities { id } }`;
+    const query = `query($n: [TitleNumber!]! = ${list(hundred)}) { ${page('a')} ${page('b')} ${page('c')} }`;
+    const body = await withoutCalls(() => post(query));
+    expect(body.errors![0]!.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', cost: 12 * FIELD + 600 * REGISTER_CALL });
+  });
+
+  test("_entities representations given as the variable's default are resolved", async () => {
+    svc.emulator.calls.reset();
+    const body = await post('query($r: [_Any!]! = [{ __typename: "Title", titleNumber: "BLK4001" }, { __typename: "Title", titleNumber: "BLK4002" }]) { _entities(representations: $r) { ... on Title { titleNumber } } }');
+    expect(body).toEqual({ data: { _entities: [{ titleNumber: 'BLK4001' }, { titleNumber: 'BLK4002' }] } });
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(2);
+  });
+
+  test("a bad representation in the variable's default is refused by index with no register call", async () => {
+    const body = await withoutCalls(() =>
+      post('query($r: [_Any!]! = [{ __typename: "Title", titleNumber: "BLK4001" }, { __typename: "Title" }]) { _entities(representations: $r) { __typename } }'),
+    );
+    expect(body.errors).toEqual([{ message: 'representations[1]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.', extensions: { code: 'BAD_USER_INPUT', field: 'representations' } }]);
+  });
+
+  test('one representation given without a list is a list of one, as GraphQL coerces it', async () => {
+    svc.emulator.calls.reset();
+    const body = await post('{ _entities(representations: { __typename: "Title", titleNumber: "BLK4003" }) { ... on Title { titleNumber } } }');
+    expect(body).toEqual({ data: { _entities: [{ titleNumber: 'BLK4003' }] } });
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(1);
+  });
+
+  test('a bad representation given without a list is refused with no register call', async () => {
+    const body = await withoutCalls(() => post('query($t: String!) { _entities(representations: { __typename: "Title", titleNumber: $t }) { __typename } }', { t: '../../ref' }));
+    expect(body.errors![0]!.message).toBe('representations[0]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.');
+  });
+});
+
+/**
+ * The same prices end to end: with the limit one below a field's price the request is refused,
+ * having made no register call. Priced at zero, each of these would be answered instead.
+ */
+describe('every field that calls the register is priced by the running service', () => {
+  test.each([
+    ['title', '{ title(titleNumber: "MID1234") { titleNumber } }', 2 * FIELD + REGISTER_CALL],
+    ['creditors', '{ creditors(query: "bank") { creditorCode } }', 2 * FIELD + REGISTER_CALL],
+    ['referenceList', '{ referenceList(path: "lr/creditor") { name } }', 2 * FIELD + REGISTER_CALL],
+    ['referenceListPaths', '{ referenceListPaths }', FIELD + REGISTER_CALL],
+    ['Title.securities', '{ title(titleNumber: "MID1234") { securities { id } } }', 3 * FIELD + 2 * REGISTER_CALL],
+    ['titles, per item', '{ titles(titleNumbers: ["BLK1", "BLK2", "BLK3"]) { titleNumber } }', 2 * FIELD + 3 * REGISTER_CALL],
+    ['_entities, per representation', ENTITIES, 3 * FIELD + 4 * REGISTER_CALL, { r: reps(4) }],
+    [
+      'createCase (a mutation)',
+      'mutation { createCase(fas: "0877", input: { reference: "r", contactEmail: "a@b.example", contactTelephone: "0131", titleNumbers: ["MID1234"], idempotencyKey: "cost-pin" }) { case { id } } }',
+      3 * FIELD + REGISTER_CALL,
+    ],
+  ] as [string, string, number, Record<string, unknown>?][])('%s', async (_label, document, price, variables) => {
+    const app = createApp(svc.services, { hardening: { limits: { ...DEFAULT_LIMITS, maxCost: price - 1 } } });
+    const body = await withoutCalls(() => post(document, variables, app));
+    expect(body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'COST_LIMIT_EXCEEDED', cost: price, maxCost: price - 1 }) })]);
   });
 });

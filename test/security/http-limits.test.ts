@@ -1,12 +1,17 @@
 /**
  * The HTTP server's own limits, over a real socket: a body sent slowly is cut at the request
  * timeout, headers sent slowly at the headers timeout, and connections past the cap are refused;
- * an ordinary request is answered.
+ * an ordinary request is answered. The settings reach the server that `npm start` runs (src/start.ts).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpServer, type HttpLimits } from '../../src/server/serve';
+import { ConfigError, loadConfig } from '../../src/config';
+import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../src/server/serve';
+import { EMBEDDED_ENV, spawnTs } from '../idempotency/processes';
 import { startService } from '../service/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
@@ -27,7 +32,7 @@ afterEach(async () => {
 
 async function listen(limits: Partial<HttpLimits>): Promise<number> {
   svc = await startService();
-  server = createHttpServer(svc.yoga, { requestTimeoutMs: 30_000, headersTimeoutMs: 15_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_024, ...limits });
+  server = createHttpServer(svc.yoga, { ...DEFAULT_HTTP_LIMITS, ...limits });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return (server.address() as { port: number }).port;
 }
@@ -43,6 +48,34 @@ function rawConnection(port: number) {
   return { socket, closed, received: () => received };
 }
 
+/**
+ * Sends the headers at once, then the body one byte every 200 ms (5 s for the whole of it), until
+ * the server closes the connection: how many body bytes were sent by then, and what came back.
+ */
+async function slowBody(port: number): Promise<{ sent: number; received: string }> {
+  const { socket, closed, received } = rawConnection(port);
+  socket.write(`POST /graphql HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n`);
+  let sent = 0;
+  const drip = setInterval(() => {
+    if (sent < BODY.length && !socket.destroyed) socket.write(BODY[sent++]!);
+  }, 200);
+  try {
+    await closed;
+    return { sent, received: received() };
+  } finally {
+    clearInterval(drip);
+  }
+}
+
+/** Resolves once the server itself counts `n` open connections (a client's `connect` comes first). */
+async function openConnections(n: number): Promise<void> {
+  for (;;) {
+    const count = await new Promise<number>((resolve, reject) => server!.getConnections((error, c) => (error ? reject(error) : resolve(c))));
+    if (count === n) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const BODY = JSON.stringify({ query: '{ __typename }' });
 
 describe('HTTP server limits', () => {
@@ -55,21 +88,9 @@ describe('HTTP server limits', () => {
 
   test('a body sent slowly is cut at the request timeout (408), long before it would finish', async () => {
     const port = await listen({ requestTimeoutMs: 1_000, headersTimeoutMs: 1_000 });
-    const { socket, closed, received } = rawConnection(port);
-    socket.write(`POST /graphql HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n`);
-    // one byte every 200 ms: the whole body would take 5 s
-    let sent = 0;
-    const drip = setInterval(() => {
-      if (sent < BODY.length && !socket.destroyed) socket.write(BODY[sent++]!);
-    }, 200);
-    try {
-      await closed;
-      // cut while the body was still arriving
-      expect(sent).toBeLessThan(BODY.length);
-      expect(received()).toMatch(/^HTTP\/1\.1 408/);
-    } finally {
-      clearInterval(drip);
-    }
+    const cut = await slowBody(port);
+    expect(cut.sent).toBeLessThan(BODY.length);
+    expect(cut.received).toMatch(/^HTTP\/1\.1 408/);
   });
 
   test('headers sent slowly are cut at the headers timeout', async () => {
@@ -88,15 +109,49 @@ describe('HTTP server limits', () => {
   test('connections past the cap are refused; those within it are served', async () => {
     const port = await listen({ maxConnections: 2 });
     const held = [rawConnection(port), rawConnection(port)];
-    await Promise.all(held.map(({ socket }) => new Promise((resolve) => socket.once('connect', resolve))));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await openConnections(2);
     const third = rawConnection(port);
     await third.closed;
     expect(third.received()).toBe('');
     held[0]!.socket.destroy();
-    await held[0]!.closed;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await openConnections(1);
     const response = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
     expect(response.status).toBe(200);
   });
+});
+
+describe('HTTP server settings', () => {
+  const config = (env: Record<string, string>) => loadConfig({ ...EMBEDDED_ENV, ...env } as NodeJS.ProcessEnv).http;
+
+  test('defaults: 30 s for a request, 15 s for its headers, 5 s keep-alive, 1024 connections', () => {
+    expect(config({})).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 15_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_024 });
+  });
+
+  test('a request timeout shorter than 15 s shortens the default headers timeout with it', () => {
+    expect(config({ HTTP_REQUEST_TIMEOUT_MS: '5000' })).toMatchObject({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
+  });
+
+  test.each([
+    [{ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+    [{ HTTP_HEADERS_TIMEOUT_MS: 'soon' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '-1' }, 'HTTP_KEEP_ALIVE_TIMEOUT_MS'],
+    [{ HTTP_MAX_CONNECTIONS: '1.5' }, 'HTTP_MAX_CONNECTIONS'],
+  ])('%o fails naming %s', (env, name) => {
+    expect(() => config(env)).toThrow(ConfigError);
+    expect(() => config(env)).toThrow(new RegExp(`^Invalid configuration: ${name}: `));
+  });
+
+  test('the server src/start.ts runs (npm start) takes them: a slow body is cut at HTTP_REQUEST_TIMEOUT_MS', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-http-limits-'));
+    const child = spawnTs('src/start.ts', [], { ...EMBEDDED_ENV, PORT: '0', EMULATOR_PORT: '0', DATA_DIR: dataDir, HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' });
+    try {
+      const [, port] = await child.waitFor(/GraphQL at http:\/\/localhost:(\d+)\/graphql/);
+      const cut = await slowBody(Number(port));
+      expect(cut.sent).toBeLessThan(BODY.length);
+      expect(cut.received).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      await child.stop('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { DownloadLinks, LINK_VALIDITY_MS } from '../../src/server/download-links';
 import { OrderTitleDocumentMutation, PurchaseTitlePlansMutation } from './documents';
-import { newKey, startService, type Service } from './harness';
+import { newKey, replicaOf, startService, type Service } from './harness';
 
 const SECRET = 'a-test-signing-key-of-at-least-32-characters';
 
@@ -17,6 +17,14 @@ async function order(svc: Service, key = 'dev-key-b', fas = '5555', idempotencyK
 async function refusal(response: Response) {
   return { status: response.status, body: (await response.json()) as { error: { code: string; message: string } } };
 }
+
+/** A clock for the service's links that a test moves forward. */
+function movableClock() {
+  let offsetMs = 0;
+  return { now: () => Date.now() + offsetMs, advance: (ms: number) => void (offsetMs += ms) };
+}
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 describe('signed download links', () => {
   test('absolute from PUBLIC_URL, and a plain GET with no Authorization streams the PDF as the client that ordered it', async () => {
@@ -46,14 +54,22 @@ describe('signed download links', () => {
   });
 
   test('tampered links (signature, file, expiry or client changed), and expired ones, are refused with no register call', async () => {
-    const svc = await startService({}, { downloadLinkSecret: SECRET });
+    const clock = movableClock();
+    const svc = await startService({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
     try {
       const document = await order(svc);
       const good = new URL(document.downloadUrl);
       const variants: [string, (u: URL) => void, string][] = [
         ['signature', (u) => u.searchParams.set('signature', `${u.searchParams.get('signature')!.slice(0, -2)}AA`), 'DOWNLOAD_LINK_INVALID'],
+        // the last character's low bits are base64 padding: this one decodes to the same bytes
+        ['signature, last character', (u) => {
+          const signature = u.searchParams.get('signature')!;
+          u.searchParams.set('signature', signature.slice(0, -1) + BASE64URL[BASE64URL.indexOf(signature.at(-1)!) ^ 1]);
+        }, 'DOWNLOAD_LINK_INVALID'],
+        ['signature removed', (u) => u.searchParams.set('signature', ''), 'DOWNLOAD_LINK_INVALID'],
         ['file', (u) => (u.pathname = u.pathname.replace(/documents\/.*/, 'documents/other-id')), 'DOWNLOAD_LINK_INVALID'],
         ['expiry', (u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600)), 'DOWNLOAD_LINK_INVALID'],
+        ['expiry spelled otherwise', (u) => u.searchParams.set('expires', `0${u.searchParams.get('expires')}`), 'DOWNLOAD_LINK_INVALID'],
         ['client', (u) => u.searchParams.set('client', 'client-a'), 'DOWNLOAD_LINK_INVALID'],
         ['kind', (u) => (u.pathname = u.pathname.replace('/documents/', '/plans/')), 'DOWNLOAD_LINK_INVALID'],
       ];
@@ -64,29 +80,87 @@ describe('signed download links', () => {
         const { status, body } = await refusal(await svc.get(url.pathname + url.search, 'dev-key-b'));
         expect({ what, status, code: body.error.code }).toEqual({ what, status: 403, code });
       }
-      // an expired link, signed with the service's own key an hour ago
-      const past = new DownloadLinks(SECRET, undefined, () => Date.now() - 3_600_000);
-      const id = decodeURIComponent(good.pathname.split('/').pop()!);
-      const expired = new URL(past.link('http://x', { tenant: 'client-b', titleNumber: 'MID15313', kind: 'documents', id }, new Date(Date.now() + 3_600_000)));
-      const { status, body } = await refusal(await svc.get(expired.pathname + expired.search, null));
+      // the untouched link, once its expiry has come on the service's clock
+      clock.advance(Number(good.searchParams.get('expires')) * 1000 - clock.now());
+      const { status, body } = await refusal(await svc.get(good.pathname + good.search, null));
       expect([status, body.error.code]).toEqual([403, 'DOWNLOAD_LINK_EXPIRED']);
       expect(svc.emulator.calls.count({ route: 'downloadDocument' })).toBe(0);
+      // …and a second before, it still works: the refusals above were the changes, not the link
+      clock.advance(-1_000);
+      expect((await svc.get(good.pathname + good.search, null)).status).toBe(200);
+      expect(svc.emulator.calls.count({ route: 'downloadDocument', clientId: 'client-b' })).toBe(1);
     } finally {
       await svc.stop();
     }
   });
 
-  test('a replay of the order gets a fresh link to the same document', async () => {
-    const svc = await startService({}, { downloadLinkSecret: SECRET });
+  test('a replay of the order gets a fresh link to the same document, which works when the first has expired', async () => {
+    const clock = movableClock();
+    const svc = await startService({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
     try {
       const key = newKey('replay-link');
       const first = await order(svc, 'dev-key-b', '5555', key);
-      await new Promise((resolve) => setTimeout(resolve, 1_100)); // expiries are in whole seconds
+      const firstLink = new URL(first.downloadUrl);
+      clock.advance(Number(firstLink.searchParams.get('expires')) * 1000 - clock.now());
+      expect((await refusal(await svc.get(firstLink.pathname + firstLink.search, null))).body.error.code).toBe('DOWNLOAD_LINK_EXPIRED');
       const replay = await order(svc, 'dev-key-b', '5555', key);
       expect(replay.documentId).toBe(first.documentId);
-      expect(replay.downloadUrl).not.toBe(first.downloadUrl);
-      expect(Number(new URL(replay.downloadUrl).searchParams.get('expires'))).toBeGreaterThan(Number(new URL(first.downloadUrl).searchParams.get('expires')));
-      expect(svc.emulator.calls.count({ route: 'orderDocument' })).toBe(1);
+      expect(svc.emulator.calls.count({ route: 'orderDocument' })).toBe(1); // a replay: not ordered again
+      const replayLink = new URL(replay.downloadUrl);
+      expect(Number(replayLink.searchParams.get('expires'))).toBeGreaterThan(Number(firstLink.searchParams.get('expires')));
+      expect((await svc.get(replayLink.pathname + replayLink.search, null)).status).toBe(200);
+    } finally {
+      await svc.stop();
+    }
+  });
+
+  test("another client's link downloads as that client only: a key sent with it changes nothing", async () => {
+    const svc = await startService({}, { downloadLinkSecret: SECRET });
+    try {
+      const link = new URL((await order(svc, 'dev-key-b')).downloadUrl);
+      svc.emulator.calls.reset();
+      const response = await svc.get(link.pathname + link.search, 'dev-key-a');
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      expect(svc.emulator.calls.count({ route: 'downloadDocument', clientId: 'client-b' })).toBe(1);
+      expect(svc.emulator.calls.count({ route: 'downloadDocument', clientId: 'client-a' })).toBe(0);
+      // the same link claimed for the sender's own client is not signed for it
+      link.searchParams.set('client', 'client-a');
+      const { status, body } = await refusal(await svc.get(link.pathname + link.search, 'dev-key-a'));
+      expect([status, body.error.code]).toEqual([403, 'DOWNLOAD_LINK_INVALID']);
+      expect(svc.emulator.calls.count({ route: 'downloadDocument' })).toBe(1);
+    } finally {
+      await svc.stop();
+    }
+  });
+
+  test('a link made by one replica works on another with the same key, not on one with another key', async () => {
+    const svc = await startService({}, { downloadLinkSecret: SECRET });
+    const same = replicaOf(svc, { downloadLinkSecret: SECRET });
+    const other = replicaOf(svc, { downloadLinkSecret: `${SECRET}-not-the-same` });
+    try {
+      const link = new URL((await order(svc)).downloadUrl);
+      expect((await same.get(link.pathname + link.search, null)).status).toBe(200);
+      expect((await refusal(await other.get(link.pathname + link.search, null))).body.error.code).toBe('DOWNLOAD_LINK_INVALID');
+    } finally {
+      await other.stop();
+      await same.stop();
+      await svc.stop();
+    }
+  });
+
+  test("near the register's midnight: expiresAt is the register's, and the link ends with the file", async () => {
+    const svc = await startService({}, { downloadLinkSecret: SECRET });
+    try {
+      // the register 5 minutes before its midnight (London, winter), whatever our own clock says
+      svc.emulator.clock.set(new Date('2026-01-15T23:55:00Z'));
+      const document = await order(svc);
+      expect(document.expiresAt).toBe('2026-01-16T00:00:00.000Z');
+      const link = new URL(document.downloadUrl);
+      const expiresIn = Number(link.searchParams.get('expires')) * 1000 - Date.now();
+      expect(expiresIn).toBeGreaterThan(4 * 60_000);
+      expect(expiresIn).toBeLessThanOrEqual(5 * 60_000 + 1_000);
+      expect((await svc.get(link.pathname + link.search, null)).status).toBe(200);
     } finally {
       await svc.stop();
     }
