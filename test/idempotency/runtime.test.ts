@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { nodeVersionProblem } from '../../src/node-version';
 import { EMBEDDED_ENV, ROOT, spawnTs } from './processes';
@@ -162,8 +162,12 @@ describe('the Node.js version', () => {
       const version = spawnSync(path, ['--version'], { encoding: 'utf8' });
       return version.status === 0 && Number(version.stdout.trim().slice(1).split('.')[0]) < 24;
     });
-  test.skipIf(!older)('the start entry under the machine’s older Node: exit 1 with that line, no module error', () => {
-    const run = spawnSync(older!, ['--import', 'tsx', 'src/start.ts'], { cwd: ROOT, env: environment({}), encoding: 'utf8', timeout: 60_000 });
+  test.skipIf(!older)('the start script under the machine’s older Node: exit 1 with that line, no module error', () => {
+    // What npm start runs when `node` on the PATH is the older one (npm puts node_modules/.bin
+    // first, where the project's node is missing after --ignore-scripts).
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+    const env = environment({ PATH: [dirname(older!), join(ROOT, 'node_modules/.bin'), process.env.PATH].join(delimiter) });
+    const run = spawnSync('sh', ['-c', scripts.start], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
     expect(run.status, run.stderr).toBe(1);
     expect(run.stdout).toBe('');
     const [line, ...more] = run.stderr.split('\n').filter((l) => l.trim());
