@@ -20,7 +20,7 @@ export interface Tenant {
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
-/** The embedded emulator's callers (register-emulator.md). Only used with the embedded emulator. */
+/** The embedded emulator's callers (docs/emulator.md). Only used with the embedded emulator. */
 export const DEV_TENANTS: TenantConfig[] = [
   { name: 'dev-key-a', apiKeySha256: sha256Hex('dev-key-a'), clientId: 'client-a', clientSecret: 'secret-a', organisation: 'ORG-A' },
   { name: 'dev-key-a2', apiKeySha256: sha256Hex('dev-key-a2'), clientId: 'client-a2', clientSecret: 'secret-a2', organisation: 'ORG-A' },

@@ -1,6 +1,6 @@
 /**
  * The register emulator: a faithful, stateful emulator of the register's REST API
- * (register-emulator.md), for tests, benchmarks and the embedded default.
+ * (docs/emulator.md), for tests, benchmarks and the embedded default.
  */
 import type { AddressInfo } from 'node:net';
 import { londonDate } from '../register/london-day';

@@ -1,5 +1,5 @@
 /**
- * The register's calendar day is the Europe/London day (register-emulator.md). Document and
+ * The register's calendar day is the Europe/London day (docs/emulator.md). Document and
  * plan IDs expire at the end of the London day of issue, charges are counted once per London
  * day and the daily quota resets at London midnight. Shared by the emulator and the service.
  */

@@ -1,5 +1,5 @@
 /**
- * Every register route in ONE module (register-emulator.md), relative to the base address
+ * Every register route in ONE module (docs/emulator.md), relative to the base address
  * that ends in /v1. The emulator matches requests against these definitions, the REST client
  * builds its URLs from them, and the OpenAPI document is generated from them, so swapping in
  * the real register's paths is a change to this file only.

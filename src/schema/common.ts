@@ -3,7 +3,7 @@ import { builder } from '../builder';
 import type { Address as WireAddress, Name as WireName } from '../register/wire';
 
 export const AddressType = builder.objectRef<WireAddress>('Address').implement({
-  description: 'A postal address as the register holds it (service-spec 2.2).',
+  description: 'A postal address as the register holds it.',
   fields: (t) => ({
     subBuilding: t.exposeString('subBuilding', { nullable: true, description: 'Flat or unit within the building.' }),
     name: t.exposeString('name', { nullable: true, description: 'Building name.' }),
@@ -23,7 +23,7 @@ export const AddressType = builder.objectRef<WireAddress>('Address').implement({
 });
 
 export const PersonNameType = builder.objectRef<WireName>('PersonName').implement({
-  description: 'The name of a person or company in title data (service-spec 2.3).',
+  description: 'The name of a person or company in title data.',
   fields: (t) => ({
     prefix: t.exposeString('prefix', { nullable: true, description: 'Title or prefix, e.g. Mrs.' }),
     first: t.exposeString('first', { nullable: true, description: 'Forenames.' }),

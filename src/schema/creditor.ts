@@ -5,7 +5,7 @@ import type { Creditor } from '../register/wire';
 import { CreditorQuery } from '../register/wire';
 
 const CreditorType = builder.objectRef<Creditor>('Creditor').implement({
-  description: 'A known creditor (lender) of the register (service-spec 2.11).',
+  description: 'A known creditor (lender) of the register: its code is what a standard security names as its creditor applicant.',
   fields: (t) => ({
     designation: t.exposeString('designation', { description: 'Name of the creditor, e.g. Santander UK plc.' }),
     creditorCode: t.exposeString('creditorCode', {

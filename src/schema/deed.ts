@@ -67,7 +67,7 @@ const CreditorApplicantInput = builder.inputType('CreditorApplicantInput', {
 });
 
 const AddDeedToCaseInput = builder.inputType('AddDeedToCaseInput', {
-  description: 'The deed to add; rules of service-spec 4.11 apply.',
+  description: 'The deed to add: one of the three deed types, over the whole of the case\'s single registered or draft title.',
   fields: (t) => ({
     caseId: t.field({ type: 'CaseId', required: true, description: "A case of the caller's organisation." }),
     deedType: t.field({ type: DeedTypeEnum, required: true, description: 'Kind of deed.' }),

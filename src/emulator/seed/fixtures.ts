@@ -1,5 +1,5 @@
 /**
- * The named title fixtures of register-emulator.md. Tests, examples and docs rely on these
+ * The named title fixtures of docs/emulator.md. Tests, examples and docs rely on these
  * exact values: MID15313 (full), MID1234 (minimal), GLA5001 (draft), EDN42, ABN7, FFE300,
  * REN9 (closed, cancelled, amalgamated, absorbed) and LAN50 (one very large plan).
  */

@@ -1,4 +1,4 @@
-/** Organisations, API clients and FAS accounts (named fixtures of register-emulator.md). */
+/** Organisations, API clients and FAS accounts (named fixtures of docs/emulator.md). */
 
 export interface ApiClient {
   clientId: string;
