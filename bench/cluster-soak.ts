@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startEmulator } from '../src/emulator';
-import { londonDate } from '../src/register/london-day';
+import { londonDate } from '../src/register/contract/london-day';
 import { startService, type Service } from './lib/procs';
 
 const { values: args } = parseArgs({

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../src/emulator';
-import { DEV_TENANTS } from '../src/tenants';
+import { DEV_TENANTS } from '../src/services/tenants';
 
 const { values: args } = parseArgs({
   options: {

@@ -119,7 +119,7 @@ export interface AppConfig {
   register?: { baseUrl: string; tenants: TenantConfig[] };
   concurrency: number;
   referenceListTtlMs: number;
-  /** Per-tenant cache of title summaries; 0 = off (src/summary-cache.ts). */
+  /** Per-tenant cache of title summaries; 0 = off (src/services/summary-cache.ts). */
   summaryCacheTtlMs: number;
   /** Fetch securities listings alongside summaries (one round of calls) rather than after them. */
   prefetchSecurities: boolean;

@@ -4,15 +4,15 @@
  * to stdout as one JSON line (pino), start, stop and failures alike, so a log shipper never
  * meets a plain-text line.
  */
-import { createApp } from './app';
+import { createApp } from './server/app';
 import { createHttpServer } from './server/serve';
-import { createLogger, logServiceEvents, type Logger } from './logging';
+import { createLogger, logServiceEvents, type Logger } from './server/logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
-import { loadPersistedOperations } from './persisted-operations';
+import { loadPersistedOperations } from './server/persisted-operations';
 import { PgIdempotencyStore } from './idempotency/pg-store';
-import { createServices } from './services';
-import { DEV_TENANTS } from './tenants';
+import { createServices } from './services/create-services';
+import { DEV_TENANTS } from './services/tenants';
 
 /** DATABASE_URL: idempotency records in PostgreSQL, shared by every replica (table created on start). */
 async function openPgStore(connectionString: string): Promise<PgIdempotencyStore> {

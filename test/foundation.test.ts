@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildPath, matchRoute, ROUTES } from '../src/register/routes';
-import { isLatin1Text } from '../src/register/rules';
+import { buildPath, matchRoute, ROUTES } from '../src/register/contract/routes';
+import { isLatin1Text } from '../src/register/contract/rules';
 
 describe('foundation', () => {
   it('runs on Node 24 LTS, as the README says', () => {

@@ -1,6 +1,6 @@
 /** OAuth 2.0 client credentials (HTTP Basic, no body) and bearer-token checks. */
 import type { IncomingHttpHeaders } from 'node:http';
-import { ROUTES } from '../register/routes';
+import { ROUTES } from '../register/contract/routes';
 import { unauthorised } from './errors';
 import type { Env, Reply } from './context';
 import { findClient } from './seed/organisations';

@@ -1,6 +1,6 @@
 /** What a route handler receives and returns. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RouteDef } from '../register/routes';
+import type { RouteDef } from '../register/contract/routes';
 import type { Ledger } from './ledger';
 import type { Caller, PdfBody, Store } from './store';
 

@@ -4,7 +4,7 @@
  * GET/POST clock ({set} | {advance} | {reset}), POST reset-calls.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RouteName } from '../register/routes';
+import type { RouteName } from '../register/contract/routes';
 import type { Emulator, Fault } from './types';
 
 function send(res: ServerResponse, status: number, body?: unknown) {

@@ -1,5 +1,5 @@
 /** Register errors: JSON `{code, message, field?}` with a status and optional headers. */
-import type { ErrorCode } from '../register/wire';
+import type { ErrorCode } from '../register/contract/wire';
 
 export class ApiError extends Error {
   constructor(

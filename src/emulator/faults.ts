@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROUTES, type RouteName } from '../register/routes';
+import { ROUTES, type RouteName } from '../register/contract/routes';
 import { writeWire, type WireResponse } from './respond';
 import type { Fault } from './types';
 

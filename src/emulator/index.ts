@@ -3,7 +3,7 @@
  * (docs/emulator.md), for tests, benchmarks and the embedded default.
  */
 import type { AddressInfo } from 'node:net';
-import { londonDate } from '../register/london-day';
+import { londonDate } from '../register/contract/london-day';
 import { createClock } from './clock';
 import type { Env, ResolvedOptions } from './context';
 import { handleControl } from './control';

@@ -2,8 +2,8 @@
  * Charging: ONE charge per (FAS, title, product, London day); credit limits; every charge
  * recorded. Checking and recording happen synchronously, so concurrent calls never double-charge.
  */
-import { londonDate } from '../register/london-day';
-import type { Charge } from '../register/wire';
+import { londonDate } from '../register/contract/london-day';
+import type { Charge } from '../register/contract/wire';
 import { ApiError } from './errors';
 import { FAS_ACCOUNTS, type FasAccount } from './seed/organisations';
 import type { LedgerEntry, LedgerFilter, ProductType } from './types';

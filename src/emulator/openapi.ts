@@ -3,8 +3,8 @@
  * never written by hand: every route, its parameters, request body, responses and errors.
  */
 import { z } from 'zod';
-import { ROUTE_LIST, type RouteDef, type RouteName } from '../register/routes';
-import { ErrorBody } from '../register/wire';
+import { ROUTE_LIST, type RouteDef, type RouteName } from '../register/contract/routes';
+import { ErrorBody } from '../register/contract/wire';
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
  * proprietorship, securities, burdens), preambles inline or in an annex, and/or the advance
  * notices and pending applications.
  */
-import type { Address } from '../register/wire';
+import type { Address } from '../register/contract/wire';
 import { newDocument, saveDocument, TextWriter } from './pdf-writer';
 import { oneLine } from './seed/build';
 import type { TitleRecord } from './seed/model';

@@ -5,8 +5,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { secondsUntilLondonMidnight } from '../register/london-day';
-import { matchRoute, type RouteDef, type RouteName } from '../register/routes';
+import { secondsUntilLondonMidnight } from '../register/contract/london-day';
+import { matchRoute, type RouteDef, type RouteName } from '../register/contract/routes';
 import { bearerCaller, basicCaller, issueToken } from './auth';
 import type { Env, Reply } from './context';
 import { ApiError } from './errors';

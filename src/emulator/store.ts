@@ -1,6 +1,6 @@
 /** The emulator's mutable state: tokens, quota usage, issued document/plan IDs, cases, deeds, calls. */
 import { randomBytes, randomInt } from 'node:crypto';
-import { endOfLondonDay, londonDate } from '../register/london-day';
+import { endOfLondonDay, londonDate } from '../register/contract/london-day';
 import { seededCases } from './seed/cases';
 import type { CallFilter, CallRecord, CaseRecord, DeedRecord, IssuedFile } from './types';
 

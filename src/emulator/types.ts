@@ -1,6 +1,6 @@
 /** Public types of the register emulator (the programmatic API other engineers rely on). */
-import type { RouteName } from '../register/routes';
-import type { Charge } from '../register/wire';
+import type { RouteName } from '../register/contract/routes';
+import type { Charge } from '../register/contract/wire';
 
 export type { RouteName };
 
@@ -99,7 +99,7 @@ export interface DeedRecord {
   caseId: string;
   clientId: string;
   createdAt: Date;
-  request: import('../register/wire').AddDeedRequest;
+  request: import('../register/contract/wire').AddDeedRequest;
 }
 
 export interface IssuedFile {

@@ -3,7 +3,7 @@
  * one (dotted path) and `message` lists them all as `path: rule`, separated by `; `.
  */
 import type { z } from 'zod';
-import { isTitleNumber } from '../register/rules';
+import { isTitleNumber } from '../register/contract/rules';
 import { ApiError, invalidTitleNumber } from './errors';
 
 type Issue = z.core.$ZodIssue;

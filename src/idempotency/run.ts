@@ -6,14 +6,14 @@
  * Chargeable calls also keep the charge journal (see store.ts), in the same transaction.
  */
 import { createHash } from 'node:crypto';
-import { graphQLErrorFromRegister, userErrorFromRegister, type CallerInput } from '../errors';
-import { onePerField } from '../validation';
-import { RegisterError } from '../register';
-import { londonDate } from '../register/london-day';
-import type { Charge } from '../register/wire';
-import type { UserError } from '../schema/user-error';
-import type { Context } from '../context';
-import type { ServiceEvents } from '../events';
+import { graphQLErrorFromRegister, userErrorFromRegister, type CallerInput } from '../graphql/errors';
+import { onePerField } from '../graphql/validation';
+import { RegisterError } from '../register/client';
+import { londonDate } from '../register/contract/london-day';
+import type { Charge } from '../register/contract/wire';
+import type { UserError } from '../graphql/schema/user-error';
+import type { Context } from '../graphql/context';
+import type { ServiceEvents } from '../services/events';
 import type { ChargeIntent, IdempotencyRecord, IdempotencyStore, ReportedCharges } from './store';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };

@@ -8,7 +8,7 @@
  * trace), which becomes one CHARGED entry per charge the register reports, or OUTCOME_UNKNOWN,
  * or disappears when the register provably did nothing.
  */
-import type { Charge } from '../register/wire';
+import type { Charge } from '../register/contract/wire';
 export type IdempotencyState =
   | 'in_progress'
   | 'succeeded'

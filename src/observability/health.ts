@@ -9,8 +9,8 @@
  *   and concurrent probes share one call, so frequent probing cannot flood the register.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { RegisterTransport } from '../register';
-import { ROUTES } from '../register/routes';
+import type { RegisterTransport } from '../register/client';
+import { ROUTES } from '../register/contract/routes';
 
 export interface ReadinessOptions {
   /** Path of the readiness endpoint, default /ready. */

@@ -1,7 +1,7 @@
 /** Health, readiness, Prometheus metrics and optional tracing, as yoga plugins for createApp. */
 import type { Plugin } from 'graphql-yoga';
-import type { Services } from '../context';
-import type { RegisterTransport } from '../register';
+import type { Services } from '../graphql/context';
+import type { RegisterTransport } from '../register/client';
 import { ReadinessProbe, type ReadinessOptions } from './health';
 import { ServiceMetrics, type MetricsOptions } from './metrics';
 import { traceRegisterCalls } from './tracing';

@@ -14,8 +14,8 @@
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Services } from '../context';
-import type { RegisterTransport } from '../register';
+import type { Services } from '../graphql/context';
+import type { RegisterTransport } from '../register/client';
 
 export interface MetricsOptions {
   /** Also collect prom-client's process metrics (CPU, memory, event loop, GC). Default false. */

@@ -8,7 +8,7 @@
  * `NODE_OPTIONS="--import @opentelemetry/auto-instrumentations-node/register"`.
  */
 import { SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
-import type { EventHub } from '../events';
+import type { EventHub } from '../services/events';
 
 export const TRACER_NAME = 'titlegraph';
 

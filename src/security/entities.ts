@@ -5,7 +5,7 @@
  * the caller typed into a representation is echoed but its position and rule.
  */
 import { GraphQLError, Kind, valueFromASTUntyped, type OperationDefinitionNode, type SelectionSetNode, type FragmentDefinitionNode } from 'graphql';
-import { isTitleNumber, LIMITS } from '../register/rules';
+import { isTitleNumber, LIMITS } from '../register/contract/rules';
 
 /** The entity types of this subgraph, and the key each must carry. */
 const ENTITY_KEYS: Record<string, string> = { Title: 'titleNumber' };

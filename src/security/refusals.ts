@@ -16,7 +16,7 @@ import {
   type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from '../context';
+import type { Context } from '../graphql/context';
 
 /** Headers that mark a GET as not cross-site (any one of them). */
 export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-titlegraph-csrf'];

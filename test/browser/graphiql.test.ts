@@ -4,7 +4,7 @@
  * and shows the fixture title in the result pane.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/server/app';
 import { startService } from '../service/harness';
 import { artifactPath, browserSkipReason, launchBrowser, listen, type Browser } from './browser';
 

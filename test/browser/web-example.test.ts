@@ -13,8 +13,8 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app';
-import { loadPersistedOperations } from '../../src/persisted-operations';
+import { createApp } from '../../src/server/app';
+import { loadPersistedOperations } from '../../src/server/persisted-operations';
 import { startService } from '../service/harness';
 import { artifactPath, browserSkipReason, launchBrowser, listen, type Browser } from './browser';
 

@@ -10,7 +10,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { printSchema } from '../../src/schema';
+import { printSchema } from '../../src/graphql/schema';
 import { closeServer, listen, postGraphQL, startHttpService, type HttpService } from './helpers';
 
 const MATTERS_SDL = /* GraphQL */ `

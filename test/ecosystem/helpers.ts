@@ -4,9 +4,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppOptions, createApp } from '../../src/app';
+import type { AppOptions, createApp } from '../../src/server/app';
 import type { Emulator, EmulatorOptions } from '../../src/emulator';
-import type { RunningServices, ServiceOptions } from '../../src/services';
+import type { RunningServices, ServiceOptions } from '../../src/services/create-services';
 import { startService } from '../service/harness';
 
 export interface HttpService {

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GraphQLFormattedError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/server/app';
 import { ConfigError, loadConfig } from '../../src/config';
-import { loadPersistedOperations, type PersistedOperations } from '../../src/persisted-operations';
+import { loadPersistedOperations, type PersistedOperations } from '../../src/server/persisted-operations';
 import { newKey, startService } from '../service/harness';
 import { OrderTitleDocumentMutation, TitleQuery } from '../service/documents';
 

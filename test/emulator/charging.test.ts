@@ -1,4 +1,4 @@
-import { Charge } from '../../src/register/wire';
+import { Charge } from '../../src/register/contract/wire';
 import { describe, expect, NOON_ISH, test } from './fixtures';
 
 describe('charging: one charge per FAS, title, product and London day', () => {

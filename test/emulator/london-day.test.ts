@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endOfLondonDay, londonDate, secondsUntilLondonMidnight } from '../../src/register/london-day';
+import { endOfLondonDay, londonDate, secondsUntilLondonMidnight } from '../../src/register/contract/london-day';
 
 describe('London calendar day', () => {
   it('gives the Europe/London date, not the UTC date', () => {

@@ -1,4 +1,4 @@
-import { ROUTE_LIST } from '../../src/register/routes';
+import { ROUTE_LIST } from '../../src/register/contract/routes';
 import { describe, expect, test } from './fixtures';
 
 describe('GET /openapi.json', () => {

@@ -1,4 +1,4 @@
-import { BasicList, DetailedList, OrderedList } from '../../src/register/wire';
+import { BasicList, DetailedList, OrderedList } from '../../src/register/contract/wire';
 import { describe, expect, test } from './fixtures';
 
 const DEED_TYPE = '/ref/lr/application/deed/type';

@@ -1,4 +1,4 @@
-import { SecuritiesResponse, TitleDetailsResponse, TitleSummaryResponse, PendingApplicationsResponse } from '../../src/register/wire';
+import { SecuritiesResponse, TitleDetailsResponse, TitleSummaryResponse, PendingApplicationsResponse } from '../../src/register/contract/wire';
 import { startEmulator } from '../../src/emulator/index';
 import { Api, describe, expect, test } from './fixtures';
 

@@ -9,10 +9,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/server/app';
 import { PgIdempotencyStore } from '../../src/idempotency/pg-store';
-import { createServices } from '../../src/services';
-import { DEV_TENANTS } from '../../src/tenants';
+import { createServices } from '../../src/services/create-services';
+import { DEV_TENANTS } from '../../src/services/tenants';
 
 const { registerBaseUrl, databaseUrl } = JSON.parse(process.argv[2] ?? '{}') as { registerBaseUrl: string; databaseUrl: string };
 const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-replica-'));

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator';
 import { createTestDatabase, postgresSuite, type TestDatabase } from './pg';
-import { londonDate } from '../../src/register/london-day';
+import { londonDate } from '../../src/register/contract/london-day';
 import { CHARGE_RECORDS, CREATE_CASE, PURCHASE_DETAILS, postGraphql, spawnTs, type Child } from './processes';
 
 interface Replica {

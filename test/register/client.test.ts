@@ -1,7 +1,7 @@
 /** Every client method against the real emulator: happy paths parsed, register errors mapped. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CASE_ID_PATTERN } from '../../src/register/rules';
-import type { RegisterClient } from '../../src/register/index';
+import { CASE_ID_PATTERN } from '../../src/register/contract/rules';
+import type { RegisterClient } from '../../src/register/client';
 import { CALM, CLIENT_B, readAll, registerError, rig, type Rig } from './helpers';
 
 let r: Rig;

@@ -1,6 +1,6 @@
 /** Streamed downloads, and no sockets left behind after faults. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { abandon, type RegisterClient } from '../../src/register/index';
+import { abandon, type RegisterClient } from '../../src/register/client';
 import { readAll, registerError, rig, type Rig } from './helpers';
 
 let r: Rig;

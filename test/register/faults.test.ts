@@ -1,6 +1,6 @@
 /** Faults: GET retries, POST exactly once, outcome unknown, breaker, 429, contract errors, deadlines. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RegisterClient } from '../../src/register/index';
+import type { RegisterClient } from '../../src/register/client';
 import { registerError, rig, type Rig } from './helpers';
 
 let r: Rig;

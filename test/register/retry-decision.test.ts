@@ -4,8 +4,8 @@
  * not HTTP method, decides), not derived from the code under test.
  */
 import { describe, expect, test } from 'vitest';
-import { ROUTE_LIST, ROUTES, type RouteEffect } from '../../src/register/routes';
-import { FAILURE_KINDS, shouldRetry, type FailureKind, type RetryDecision } from '../../src/register/retry';
+import { ROUTE_LIST, ROUTES, type RouteEffect } from '../../src/register/contract/routes';
+import { FAILURE_KINDS, shouldRetry, type FailureKind, type RetryDecision } from '../../src/register/client/retry';
 
 /** [a read (effect none), a call that charges or creates] */
 const EXPECTED: Record<FailureKind, [RetryDecision, RetryDecision]> = {

@@ -1,10 +1,10 @@
 /** Unit tests of the client's pure parts (no HTTP). */
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker } from '../../src/register/circuit-breaker';
-import { redact, RegisterError, safeCause } from '../../src/register/errors';
-import { backoffDelayMs, parseRetryAfter } from '../../src/register/retry';
-import { parseContentDispositionFilename } from '../../src/register/responses';
-import { TokenCache } from '../../src/register/token-cache';
+import { CircuitBreaker } from '../../src/register/client/circuit-breaker';
+import { redact, RegisterError, safeCause } from '../../src/register/client/errors';
+import { backoffDelayMs, parseRetryAfter } from '../../src/register/client/retry';
+import { parseContentDispositionFilename } from '../../src/register/client/responses';
+import { TokenCache } from '../../src/register/client/token-cache';
 
 describe('retry helpers', () => {
   it('parses Retry-After as seconds or as an HTTP date', () => {

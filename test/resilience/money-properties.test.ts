@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Fault } from '../../src/emulator';
-import { londonDate } from '../../src/register/london-day';
+import { londonDate } from '../../src/register/contract/london-day';
 import { ChargeRecordsQuery, PurchaseTitleDetailsMutation } from '../service/documents';
 import { startService, type Service } from '../service/harness';
 import { FAULT_TEST_TRANSPORT } from './transport';

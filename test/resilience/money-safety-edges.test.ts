@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { SqliteIdempotencyStore } from '../../src/idempotency/sqlite-store';
 import { inputHash } from '../../src/idempotency/run';
-import { londonDate } from '../../src/register/london-day';
+import { londonDate } from '../../src/register/contract/london-day';
 import { request } from 'undici';
 import { ChargeRecordsQuery, PurchaseTitleDetailsMutation, TitleQuery } from '../service/documents';
 import { newKey, startService, type Service } from '../service/harness';

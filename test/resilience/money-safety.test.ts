@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Fault, RouteName } from '../../src/emulator';
 import { generateTitle } from '../../src/emulator/seed/generated';
-import { londonDate } from '../../src/register/london-day';
+import { londonDate } from '../../src/register/contract/london-day';
 import {
   AddDeedToCaseMutation,
   ChargeRecordsQuery,

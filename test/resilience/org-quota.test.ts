@@ -5,8 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/idempotency/pg-store';
-import { londonDate } from '../../src/register/london-day';
-import type { ServiceOptions } from '../../src/services';
+import { londonDate } from '../../src/register/contract/london-day';
+import type { ServiceOptions } from '../../src/services/create-services';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../idempotency/pg';
 import { PurchaseTitleDetailsMutation, RegisterUsageQuery, TitleQuery, TitlesQuery } from '../service/documents';
 import { newKey, replicaOf, startService, type Service } from '../service/harness';

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isCaseId, isFas, isLatin1Text, isTitleNumber } from '../../src/register/rules';
-import { CaseIdScalar, FasNumberScalar, TitleNumberScalar } from '../../src/schema/scalars';
+import { isCaseId, isFas, isLatin1Text, isTitleNumber } from '../../src/register/contract/rules';
+import { CaseIdScalar, FasNumberScalar, TitleNumberScalar } from '../../src/graphql/schema/scalars';
 import { CreditorsQuery, TitleQuery } from '../service/documents';
 import { startService } from '../service/harness';
 

@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { londonDate } from '../../src/register/london-day';
+import { londonDate } from '../../src/register/contract/london-day';
 import { RegisterUsageQuery, TitleQuery } from '../service/documents';
 import { startService, test } from '../service/harness';
 

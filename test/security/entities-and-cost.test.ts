@@ -5,7 +5,7 @@
  */
 import { parse, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/server/app';
 import { FIELD, operationCost, REGISTER_CALL } from '../../src/security/cost';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { startService } from '../service/harness';

@@ -5,9 +5,9 @@
  */
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/server/app';
 import { DEFAULT_LIMITS, type AbuseLimits } from '../../src/security/limits';
-import { DEV_TENANTS, sha256Hex } from '../../src/tenants';
+import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
 import { startService } from '../service/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { CreateCaseMutation, PurchaseTitleDetailsMutation, TitleQuery } from './documents';
 import { newKey, startService, test } from './harness';
-import { TitleNumberScalar } from '../../src/schema/scalars';
+import { TitleNumberScalar } from '../../src/graphql/schema/scalars';
 
 describe('callers', () => {
   test('a request without credentials acts as dev-key-a with the embedded emulator', async ({ svc }) => {

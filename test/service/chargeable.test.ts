@@ -5,7 +5,7 @@ import {
   PurchaseTitleDetailsMutation,
   PurchaseTitlePlansMutation,
 } from './documents';
-import { endOfLondonDay } from '../../src/register/london-day';
+import { endOfLondonDay } from '../../src/register/contract/london-day';
 import { newKey, startService, test } from './harness';
 
 const input = (titleNumber: string, more: Record<string, unknown> = {}) => ({ titleNumber, idempotencyKey: newKey(), ...more });

@@ -6,7 +6,7 @@
 import { createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { ServiceOptions } from '../../src/services';
+import type { ServiceOptions } from '../../src/services/create-services';
 import { PurchaseTitlePlansMutation, TitleQuery } from './documents';
 import { newKey, startService } from './harness';
 

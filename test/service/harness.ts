@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type GraphQLFormattedError } from 'graphql';
 import { test as base } from 'vitest';
-import { createApp, type AppOptions } from '../../src/app';
+import { createApp, type AppOptions } from '../../src/server/app';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator';
-import { createServices, type RunningServices, type ServiceOptions } from '../../src/services';
-import { DEV_TENANTS } from '../../src/tenants';
+import { createServices, type RunningServices, type ServiceOptions } from '../../src/services/create-services';
+import { DEV_TENANTS } from '../../src/services/tenants';
 
 export interface GqlResult<R> {
   status: number;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { CriticalityLevel, diff } from '@graphql-inspector/core';
 import { buildSchema as buildSdl, isObjectType, isInputObjectType, isEnumType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { buildSchema, printSchema } from '../../src/schema';
+import { buildSchema, printSchema } from '../../src/graphql/schema';
 
 const CONTRACT = new URL('../../../shared/spec/graphql-contract.graphql', import.meta.url);
 const PRINTED = new URL('../../schema.graphql', import.meta.url);

@@ -1,7 +1,7 @@
 /** Create a case (4.10) and add a deed to a case (4.11). */
-import { isCaseId } from '../../register/rules';
-import { AddDeedRequest, CreateCaseRequest, CreditorApplicant } from '../../register/wire';
-import type { CreditorApplicant as CreditorApplicantT } from '../../register/wire';
+import { isCaseId } from '../../register/contract/rules';
+import { AddDeedRequest, CreateCaseRequest, CreditorApplicant } from '../../register/contract/wire';
+import type { CreditorApplicant as CreditorApplicantT } from '../../register/contract/wire';
 import { ApiError, deedRule, fasNotAuthorised, invalidRequest } from '../errors';
 import { jsonReply, type Handler } from '../context';
 import { findTitle } from '../seed';

@@ -1,12 +1,12 @@
 /** Checks shared by the title routes: FAS ownership (403), existence (404), status (422). */
 import type { z } from 'zod';
-import { ChargeQuery } from '../../register/wire';
+import { ChargeQuery } from '../../register/contract/wire';
 type ChargeQueryT = z.infer<typeof ChargeQuery>;
 import { fasNotAuthorised, titleNotFound, titleStatusNotSupported } from '../errors';
 import type { RequestContext } from '../context';
 import { findTitle, type TitleRecord } from '../seed';
 import { findFas, type FasAccount } from '../seed/organisations';
-import type { Charge, TitleStatus } from '../../register/wire';
+import type { Charge, TitleStatus } from '../../register/contract/wire';
 import type { ProductType } from '../types';
 import { parseAll, queryObject, requireTitleNumber } from '../validate';
 

@@ -1,6 +1,6 @@
 /** Creditor search (4.9): case-insensitive substring over designations, at most 15 results. */
-import { LIMITS } from '../../register/rules';
-import { CreditorQuery } from '../../register/wire';
+import { LIMITS } from '../../register/contract/rules';
+import { CreditorQuery } from '../../register/contract/wire';
 import { jsonReply, type Handler } from '../context';
 import { searchCreditors } from '../seed/creditors';
 import { parseAll, queryObject } from '../validate';

@@ -1,5 +1,5 @@
 /** Order (4.4) and download (4.5) title documents; purchase (4.6) and download (4.7) plans. */
-import { OrderDocumentRequest } from '../../register/wire';
+import { OrderDocumentRequest } from '../../register/contract/wire';
 import { ApiError, invalidRequest } from '../errors';
 import { jsonReply, type Handler, type RequestContext } from '../context';
 import { findTitle } from '../seed';

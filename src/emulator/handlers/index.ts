@@ -1,5 +1,5 @@
 /** Route name → handler (token and openapi are answered by the server itself). */
-import type { RouteName } from '../../register/routes';
+import type { RouteName } from '../../register/contract/routes';
 import type { Handler } from '../context';
 import { addDeed, createCase } from './cases';
 import { creditors } from './creditors';

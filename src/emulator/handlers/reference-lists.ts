@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ROUTES } from '../../register/routes';
-import { ListView, type BasicList, type DetailedList, type OrderedList } from '../../register/wire';
+import { ROUTES } from '../../register/contract/routes';
+import { ListView, type BasicList, type DetailedList, type OrderedList } from '../../register/contract/wire';
 import { ApiError } from '../errors';
 import { jsonReply, type Handler } from '../context';
 import { findReferenceList, REFERENCE_LISTS } from '../seed/reference-lists';

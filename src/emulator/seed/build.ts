@@ -1,5 +1,5 @@
 /** Small builders shared by the named fixtures and the generated titles. */
-import type { Address, Name, PendingApplication, TitleDetails, TitleSecurity, TitleSummary } from '../../register/wire';
+import type { Address, Name, PendingApplication, TitleDetails, TitleSecurity, TitleSummary } from '../../register/contract/wire';
 import { opaqueId } from './prng';
 import type { PlanDrawing, PlanRecord, TitleRecord } from './model';
 

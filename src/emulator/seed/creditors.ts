@@ -3,7 +3,7 @@
  * `lr/creditor` reference list and the creditor applicant of a standard security (deed 20).
  * More than 15 designations contain "bank"; Santander UK plc is SANT4 (named fixture).
  */
-import type { Creditor } from '../../register/wire';
+import type { Creditor } from '../../register/contract/wire';
 
 export interface CreditorRecord extends Creditor {
   /** Still accepted as the creditor of a new standard security. */

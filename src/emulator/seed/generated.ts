@@ -3,7 +3,7 @@
  * and lazily, on first use, so that start-up stays fast. Varied, realistic Scottish content;
  * some titles have no plans, no securities or no pending applications.
  */
-import type { Address, PendingApplication, TitleDetails } from '../../register/wire';
+import type { Address, PendingApplication, TitleDetails } from '../../register/contract/wire';
 import { company, oneLine, person, polygonFromRadii, registeredTitle } from './build';
 import { SECURITY_LENDERS } from './creditors';
 import type { PlanRecord, TitleRecord } from './model';

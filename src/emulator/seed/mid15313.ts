@@ -1,5 +1,5 @@
 /** MID15313, the full named fixture: 14 Dalhousie Road, Eskbank, Dalkeith. */
-import type { Address, PendingApplication, TitleDetails } from '../../register/wire';
+import type { Address, PendingApplication, TitleDetails } from '../../register/contract/wire';
 import { person, polygonFromRadii, registeredTitle } from './build';
 
 const home: Address = { number: 14, street: 'Dalhousie Road', locality: 'Eskbank', town: 'Dalkeith', postcode: 'EH22 3AB', uprn: '120012345678' };

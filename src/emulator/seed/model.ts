@@ -1,5 +1,5 @@
 /** The emulator's internal model of a title (what the register holds), built once per title. */
-import type { PendingApplication, PlanSummary, TitleDetails, TitleSecurity, TitleStatus } from '../../register/wire';
+import type { PendingApplication, PlanSummary, TitleDetails, TitleSecurity, TitleStatus } from '../../register/contract/wire';
 import type { z } from 'zod';
 
 export type PlanSummaryData = z.infer<typeof PlanSummary>;

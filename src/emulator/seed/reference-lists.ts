@@ -2,7 +2,7 @@
  * Controlled reference lists (2.14), in the maintainer's order. Branch nodes (`lr`,
  * `lr/application`, `lr/application/deed`) are not lists; `schema` is reserved.
  */
-import type { DetailedList, DetailedListItem } from '../../register/wire';
+import type { DetailedList, DetailedListItem } from '../../register/contract/wire';
 import { CREDITORS } from './creditors';
 
 export interface ReferenceListRecord {

@@ -1,0 +1,143 @@
+/**
+ * The ONE mapping from register errors to what GraphQL callers see.
+ *
+ * | register code (HTTP)                 | mutation userError code     | field                     | query (top-level extensions.code) |
+ * |--------------------------------------|-----------------------------|---------------------------|-----------------------------------|
+ * | INVALID_REQUEST (400)                | INVALID_INPUT               | from the register's field | BAD_USER_INPUT                    |
+ * | INVALID_TITLE_NUMBER (400)           | INVALID_INPUT               | input.titleNumber         | BAD_USER_INPUT                    |
+ * | TITLE_NOT_FOUND (404)                | TITLE_NOT_FOUND             | input.titleNumber(s)      | (title → null)                    |
+ * | TITLE_STATUS_NOT_SUPPORTED (422)     | TITLE_STATUS_NOT_SUPPORTED  | input.titleNumber(s)      | TITLE_STATUS_NOT_SUPPORTED        |
+ * | FAS_NOT_AUTHORISED (403)             | FAS_NOT_AUTHORISED          | fas                       | —                                 |
+ * | CREDIT_LIMIT_EXCEEDED (402)          | CREDIT_LIMIT_EXCEEDED       | fas                       | —                                 |
+ * | CASE_NOT_FOUND (404)                 | CASE_NOT_FOUND              | input.caseId              | —                                 |
+ * | SECURITY_NOT_FOUND (404)             | SECURITY_NOT_FOUND          | input.securityId          | —                                 |
+ * | DEED_RULE_VIOLATION (422)            | DEED_RULE_VIOLATION         | from the register's field | —                                 |
+ * | TOO_MANY_REQUESTS (429)              | RATE_LIMITED                | —                         | RATE_LIMITED (+ retryAfterSeconds)|
+ * | may have charged or created, answer  | OUTCOME_UNKNOWN (final for  | —                         | (queries have no effect)          |
+ * |   lost (5xx, timeout, reset, cut or  |   the key; idempotency/run) |                           |                                   |
+ * |   contract-breaking body)            |                             |                           |                                   |
+ * | UNAUTHORISED (401 after one refresh) | top-level REGISTER_AUTH_FAILED                                                  |
+ * | 5xx, network, breaker open           | top-level REGISTER_UNAVAILABLE                                                  |
+ * | timeout before sending / on a GET    | top-level REGISTER_TIMEOUT                                                      |
+ * | response not matching the wire schema| top-level REGISTER_CONTRACT_ERROR                                               |
+ */
+import { GraphQLError } from 'graphql';
+import { QuotaRefusal } from '../services/quota';
+import { RegisterError } from '../register/client';
+import { FAS_PLACEHOLDER } from '../register/client/errors';
+import type { UserError, UserErrorCode } from './schema/user-error';
+
+/** Register codes that are business outcomes of a mutation (reported as userErrors). */
+const BUSINESS: Record<string, { code: UserErrorCode; field?: string[] }> = {
+  INVALID_REQUEST: { code: 'INVALID_INPUT' },
+  INVALID_TITLE_NUMBER: { code: 'INVALID_INPUT', field: ['input', 'titleNumber'] },
+  TITLE_NOT_FOUND: { code: 'TITLE_NOT_FOUND', field: ['input', 'titleNumber'] },
+  TITLE_STATUS_NOT_SUPPORTED: { code: 'TITLE_STATUS_NOT_SUPPORTED', field: ['input', 'titleNumber'] },
+  FAS_NOT_AUTHORISED: { code: 'FAS_NOT_AUTHORISED', field: ['fas'] },
+  CREDIT_LIMIT_EXCEEDED: { code: 'CREDIT_LIMIT_EXCEEDED', field: ['fas'] },
+  CASE_NOT_FOUND: { code: 'CASE_NOT_FOUND', field: ['input', 'caseId'] },
+  SECURITY_NOT_FOUND: { code: 'SECURITY_NOT_FOUND', field: ['input', 'securityId'] },
+  DEED_RULE_VIOLATION: { code: 'DEED_RULE_VIOLATION' },
+  TOO_MANY_REQUESTS: { code: 'RATE_LIMITED' },
+};
+
+const rateLimitedMessage = (error: RegisterError) =>
+  error instanceof QuotaRefusal && error.detail
+    ? error.detail
+    : `The register's quota or rate limit was reached${error.retryAfterSeconds ? `; retry after ${error.retryAfterSeconds} s` : ''}.`;
+
+/** What the caller sent that a refusal may be about: named back to them in its message and field. */
+export interface CallerInput {
+  /** The caller's own charging account: shown to them, never logged. */
+  fas?: string;
+  titleNumber?: string;
+  caseId?: string;
+  /** GraphQL input paths per register code, where the register's own field would mislead (e.g. createCase's one title). */
+  fieldsByCode?: Partial<Record<string, string[]>>;
+}
+
+/**
+ * A register message for the caller: each `wire.path: rule` part speaks of the GraphQL field
+ * instead (`agent.fas` → `fas`), and the caller's own FAS, redacted for the logs, is theirs to see.
+ */
+function forCaller(detail: string, fieldFor: (registerField: string) => string[] | undefined, input: CallerInput): string {
+  const parts = detail.split('; ').map((part) => {
+    const m = /^([A-Za-z][\w]*(?:\.[\w]+)*): (.*)$/s.exec(part);
+    const path = m && fieldFor(m[1]!);
+    return m && path ? `${path.join('.')}: ${m[2]}` : part;
+  });
+  const text = parts.join('; ');
+  return input.fas ? text.split(FAS_PLACEHOLDER).join(input.fas) : text;
+}
+
+/** Our own sentence for refusals whose subject we know; others keep the register's (translated) words. */
+function ownMessage(code: string, input: CallerInput): string | undefined {
+  switch (code) {
+    case 'TITLE_NOT_FOUND':
+      return input.titleNumber ? `The register has no title ${input.titleNumber}.` : undefined;
+    case 'CREDIT_LIMIT_EXCEEDED':
+      return input.fas ? `FAS ${input.fas} is at its credit limit; nothing was charged.` : undefined;
+    case 'CASE_NOT_FOUND':
+      return input.caseId
+        ? `No case ${input.caseId} that your organisation can add deeds to: it is unknown, private, or another organisation's.`
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The userError for a register error that is a business outcome, or undefined for a transport
+ * failure (which becomes a top-level error). `fieldFor` translates a register field path (e.g.
+ * `agent.contactEmail`) into the GraphQL input path.
+ */
+export function userErrorFromRegister(
+  error: unknown,
+  fieldFor: (registerField: string) => string[] | undefined = () => undefined,
+  input: CallerInput = {},
+): UserError | undefined {
+  if (!(error instanceof RegisterError)) return undefined;
+  const mapped = BUSINESS[error.code];
+  if (!mapped) return undefined;
+  const field = input.fieldsByCode?.[error.code] ?? (error.field && fieldFor(error.field)) ?? mapped.field;
+  const message =
+    mapped.code === 'RATE_LIMITED'
+      ? rateLimitedMessage(error)
+      : (ownMessage(error.code, input) ??
+        (error.detail ? forCaller(error.detail, fieldFor, input) : `The register refused the request (${error.code}).`));
+  return { code: mapped.code, message, ...(field ? { field } : {}) };
+}
+
+/** A top-level GraphQL error with a stable code; never the upstream URL, token or FAS. */
+export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
+  // The route name is internal (logs and metrics carry it); callers get the code alone.
+  const extensions: Record<string, unknown> = { code: topLevelCode(error) };
+  if (error.retryAfterSeconds !== undefined) extensions.retryAfterSeconds = error.retryAfterSeconds;
+  const message =
+    extensions.code === 'RATE_LIMITED'
+      ? rateLimitedMessage(error)
+      : extensions.code === 'BAD_USER_INPUT' || extensions.code === 'TITLE_STATUS_NOT_SUPPORTED'
+        ? (error.detail ?? `The register refused the request (${error.code}).`)
+        : `The register could not answer (${String(extensions.code)}).`;
+  return new GraphQLError(message, { extensions });
+}
+
+function topLevelCode(error: RegisterError): string {
+  switch (error.code) {
+    case 'TOO_MANY_REQUESTS':
+      return 'RATE_LIMITED';
+    case 'REGISTER_TIMEOUT':
+      return 'REGISTER_TIMEOUT';
+    case 'REGISTER_CONTRACT_ERROR':
+      return 'REGISTER_CONTRACT_ERROR';
+    case 'UNAUTHORISED':
+      return 'REGISTER_AUTH_FAILED';
+    case 'INVALID_REQUEST':
+    case 'INVALID_TITLE_NUMBER':
+      return 'BAD_USER_INPUT';
+    case 'TITLE_STATUS_NOT_SUPPORTED':
+      return 'TITLE_STATUS_NOT_SUPPORTED';
+    default:
+      return error.status >= 400 && error.status < 500 ? 'REGISTER_ERROR' : 'REGISTER_UNAVAILABLE';
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Per-request DataLoaders. The register has no batch endpoint, so loads are de-duplicated by
+ * DataLoader and made one call per distinct title, at most `concurrency` at a time. Each key
+ * resolves as soon as its own call answers (no batch waits for its slowest member), so a
+ * `titles` page streamed with @stream sends its first item after one register round trip.
+ * Loaders are created per request (and so per tenant): nothing is cached across requests, except
+ * summaries when the optional per-tenant summary cache is on (src/services/summary-cache.ts).
+ */
+import DataLoader from 'dataloader';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { graphQLErrorFromRegister } from './errors';
+import { RegisterError, type CallOptions, type RegisterClient } from '../register/client';
+import type { SecuritiesResponse, TitleSummary } from '../register/contract/wire';
+import type { SummaryCache } from '../services/summary-cache';
+
+export interface Loaders {
+  titleSummary: DataLoader<string, TitleSummary | null>;
+  securities: DataLoader<string, SecuritiesResponse | null>;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** A loader whose "not found" is null and whose other failures are per-key GraphQL errors. */
+function registerLoader<V>(limit: LimitFunction, load: (key: string) => Promise<V>): DataLoader<string, V | null> {
+  // batch: false: each key is its own call anyway; batching would only hold every key of a
+  // batch until the last one answered.
+  return new DataLoader<string, V | null>(
+    async ([key]) => [
+      await limit(async () => {
+        try {
+          return await load(key!);
+        } catch (error) {
+          if (error instanceof RegisterError) {
+            return error.code === 'TITLE_NOT_FOUND' ? null : graphQLErrorFromRegister(error);
+          }
+          return error instanceof Error ? error : new Error(String(error));
+        }
+      }),
+    ],
+    { batch: false },
+  );
+}
+
+/** With the optional per-tenant summary cache (SUMMARY_CACHE_TTL_MS), a fresh summary costs no call. */
+function cachedSummaries(cache: SummaryCache | undefined, load: (n: string) => Promise<TitleSummary>): (n: string) => Promise<TitleSummary> {
+  if (!cache) return load;
+  return async (n) => {
+    const hit = cache.get(n);
+    if (hit) return hit;
+    const summary = await load(n);
+    cache.set(n, summary);
+    return summary;
+  };
+}
+
+export function createLoaders(
+  register: RegisterClient,
+  concurrency: number,
+  options: CallOptions,
+  summaryCache?: SummaryCache,
+): Loaders {
+  // A bound each: summaries and their securities listings are fetched side by side.
+  return {
+    titleSummary: registerLoader(pLimit(concurrency), cachedSummaries(summaryCache, async (n) => (await register.titleSummary(n, options)).data)),
+    securities: registerLoader(pLimit(concurrency), (n) => register.securities(n, options)),
+  };
+}

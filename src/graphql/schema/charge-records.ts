@@ -1,0 +1,46 @@
+/** The charge journal: what a finance user reconciles with the register's invoice. */
+import { builder } from '../builder';
+import type { JournalRecord } from '../../idempotency/store';
+import { ChargeType } from './charge';
+
+const ChargeRecordStatusEnum = builder.enumType('ChargeRecordStatus', {
+  description: 'Whether the register reported the charge, or the call may have charged without an answer.',
+  values: {
+    CHARGED: { description: 'The register reported this charge.' },
+    OUTCOME_UNKNOWN: {
+      description:
+        'The call may have reached the register and no answer came back: it may or may not have charged. Check the invoice; it is never re-sent.',
+    },
+  } as const,
+});
+
+const ChargeRecordType = builder.objectRef<JournalRecord>('ChargeRecord').implement({
+  description: 'One entry of the charge journal.',
+  fields: (t) => ({
+    status: t.field({ type: ChargeRecordStatusEnum, description: 'Charged, or outcome unknown.', resolve: (r) => r.status }),
+    operation: t.exposeString('operation', { description: 'The mutation that made the call, e.g. purchaseTitleDetails.' }),
+    idempotencyKey: t.exposeString('idempotencyKey', { description: 'The idempotency key of that mutation.' }),
+    fas: t.expose('fas', { type: 'FasNumber', description: 'The charging account billed (or asked to be billed).' }),
+    titleNumber: t.expose('titleNumber', { type: 'TitleNumber', description: 'The title the call was about.' }),
+    charge: t.field({
+      type: ChargeType,
+      nullable: true,
+      description: "The register's charge; null when the outcome is unknown.",
+      resolve: (r) => r.charge,
+    }),
+    recordedAt: t.field({ type: 'DateTime', description: 'When this service recorded the entry.', resolve: (r) => new Date(r.recordedAt) }),
+  }),
+});
+
+/** The Date scalar parses to a Date at UTC midnight; the journal is keyed by the YYYY-MM-DD text. */
+const dayOf = (day: string | Date): string => (day instanceof Date ? day.toISOString().slice(0, 10) : day);
+
+builder.queryFields((t) => ({
+  chargeRecords: t.field({
+    type: [ChargeRecordType],
+    description:
+      "The caller's journal of chargeable calls for one register day (Europe/London), oldest\nfirst: every charge the register reported, and every chargeable call whose outcome is\nunknown. Free: makes no register call. Records are kept at least 90 days.",
+    args: { day: t.arg({ type: 'Date', required: true, description: 'The register day (Europe/London), YYYY-MM-DD.' }) },
+    resolve: (_, { day }, ctx) => ctx.services.idempotency.chargeRecords(ctx.tenant.id, dayOf(day as string | Date)),
+  }),
+}));

@@ -1,0 +1,21 @@
+/** Until when a document or plan id is valid, and its link (signing: server/download-links.ts). */
+import type { Context } from '../context';
+import { endOfLondonDay } from '../../register/contract/london-day';
+import type { FileKind } from '../../server/download-links';
+
+/** Ids are valid until the end of the register's day of issue (Europe/London). */
+export function expiryOfIssue(issuedAt: Date): string {
+  return endOfLondonDay(issuedAt).toISOString();
+}
+
+/**
+ * The caller's absolute, signed link to a file, made now: every answer (a replay too) carries
+ * a fresh one.
+ */
+export function downloadUrlOf(ctx: Context, kind: FileKind, titleNumber: string, id: string, expiresAt: string): string {
+  // `expiresAt` is the register's midnight, but links are checked on our clock: shift it by the
+  // register's lead over us, else near midnight a link would die before the file does.
+  const registerLeadMs = ctx.services.registerNow().getTime() - Date.now();
+  const fileExpiresHere = new Date(Date.parse(expiresAt) - registerLeadMs);
+  return ctx.services.downloadLinks.link(ctx.origin, { tenant: ctx.tenant.id, titleNumber, kind, id }, fileExpiresHere);
+}

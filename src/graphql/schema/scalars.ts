@@ -1,0 +1,94 @@
+/**
+ * The contract's custom scalars. Register identifiers are validated at parse time, so a
+ * malformed value never reaches a resolver (and never costs a register call). Messages name
+ * the rule but never echo a FAS number.
+ */
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { DateResolver, DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
+import { isCaseId, isFas, isTitleNumber } from '../../register/contract/rules';
+
+function stringScalar(options: {
+  name: string;
+  description: string;
+  rule: string;
+  test: (value: string) => boolean;
+  echo: boolean;
+}): GraphQLScalarType<string, string> {
+  const reject = (value: unknown): never => {
+    const shown = options.echo && typeof value === 'string' && value.length <= 40 ? ` (got "${value}")` : '';
+    throw new GraphQLError(`${options.name} ${options.rule}${shown}.`, { extensions: { code: 'BAD_USER_INPUT' } });
+  };
+  const check = (value: unknown): string => {
+    if (typeof value !== 'string' || !options.test(value)) return reject(value);
+    return value;
+  };
+  return new GraphQLScalarType<string, string>({
+    name: options.name,
+    description: options.description,
+    serialize: (value) => check(value),
+    parseValue: (value) => check(value),
+    parseLiteral: (ast: ValueNode) => {
+      if (ast.kind !== Kind.STRING) {
+        throw new GraphQLError(`${options.name} must be given as a string.`, { extensions: { code: 'BAD_USER_INPUT' } });
+      }
+      return check(ast.value);
+    },
+  });
+}
+
+export const TitleNumberScalar = stringScalar({
+  name: 'TitleNumber',
+  description: 'Title number: 3 uppercase letters then 1 to 8 digits (e.g. MID15313).',
+  rule: 'must be 3 uppercase letters then 1 to 8 digits, e.g. MID15313',
+  test: isTitleNumber,
+  echo: true,
+});
+
+export const FasNumberScalar = stringScalar({
+  name: 'FasNumber',
+  description: 'Charging account number: 4 to 6 digits, kept as a string (leading zeros matter).',
+  rule: 'must be a string of 4 to 6 digits',
+  test: isFas,
+  echo: false,
+});
+
+export const CaseIdScalar = stringScalar({
+  name: 'CaseId',
+  description: 'Case identifier as issued by the register (currently RLP, 2 digits, 8 uppercase letters).',
+  rule: 'must be RLP, 2 digits and 8 uppercase letters, e.g. RLP01ABCDEFGH',
+  test: isCaseId,
+  echo: true,
+});
+
+/** A reference-list value exactly as the register gives it: strings stay strings, numbers stay numbers. */
+export const ReferenceValueScalar = new GraphQLScalarType<string | number, string | number>({
+  name: 'ReferenceValue',
+  description: 'A reference-list item value: a string or a number, as the register gives it.',
+  serialize: (value) => {
+    if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return value;
+    throw new GraphQLError('ReferenceValue must be a string or a finite number.');
+  },
+  parseValue: (value) => {
+    if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return value;
+    throw new GraphQLError('ReferenceValue must be a string or a number.', { extensions: { code: 'BAD_USER_INPUT' } });
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind === Kind.STRING) return ast.value;
+    if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return Number(ast.value);
+    throw new GraphQLError('ReferenceValue must be a string or a number.', { extensions: { code: 'BAD_USER_INPUT' } });
+  },
+});
+
+/** graphql-scalars implementations, described in the contract's words. */
+export const DateScalar = new GraphQLScalarType({
+  ...DateResolver.toConfig(),
+  description: 'ISO 8601 calendar date, YYYY-MM-DD (graphql-scalars LocalDate or Date).',
+});
+export const DateTimeScalar = new GraphQLScalarType({
+  ...DateTimeResolver.toConfig(),
+  description: 'ISO 8601 date-time with offset.',
+});
+export const JSONObjectScalar = new GraphQLScalarType({
+  ...JSONObjectResolver.toConfig(),
+  description: 'Arbitrary JSON object (graphql-scalars JSONObject).',
+});

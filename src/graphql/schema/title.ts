@@ -1,0 +1,183 @@
+/** Titles: the summary (free, any status) as the `Title` entity, and the `title`/`titles` queries. */
+import { GraphQLError, Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { builder, type BuilderTypes } from '../builder';
+import { LIMITS } from '../../register/contract/rules';
+import type { Context } from '../context';
+import type { TitleSummary } from '../../register/contract/wire';
+import { AddressType, CodeLabelType, ConsiderationEntryType } from './common';
+
+export const TitleStatusEnum = builder.enumType('TitleStatus', {
+  description: 'Status of a title in the register.',
+  values: {
+    REGISTERED: { description: 'A registered title: full information available.' },
+    DRAFT: { description: 'A draft title: reduced summary, pending applications, no securities.' },
+    CLOSED: { description: 'A closed title: reduced summary only.' },
+    CANCELLED: { description: 'A cancelled title: reduced summary only.' },
+    AMALGAMATED: { description: 'A title amalgamated into another: reduced summary only.' },
+    ABSORBED: { description: 'A title absorbed into another: reduced summary only.' },
+  } as const,
+});
+
+type WireRight = NonNullable<TitleSummary['right']>;
+const TitleRightType = builder.objectRef<WireRight>('TitleRight').implement({
+  description: 'The right registered (section A of the title sheet), as summarised.',
+  fields: (t) => ({
+    type: t.exposeString('type', { nullable: true, description: 'Kind of right, e.g. OWNERSHIP.' }),
+    description: t.exposeString('description', { nullable: true, description: 'Description of the subjects.' }),
+    addresses: t.field({
+      type: [AddressType],
+      description: 'Postal addresses of the subjects.',
+      resolve: (right) => right.addresses ?? [],
+    }),
+  }),
+});
+
+const ProprietorshipType = builder
+  .objectRef<NonNullable<TitleSummary['proprietorships']>[number]>('Proprietorship')
+  .implement({
+    description: 'A proprietorship entry (section B), as summarised.',
+    fields: (t) => ({
+      considerationEntries: t.field({
+        type: [ConsiderationEntryType],
+        description: 'Consideration paid, with dates of entry and registration.',
+        resolve: (p) => p.considerationEntries,
+      }),
+    }),
+  });
+
+const PlanSummaryType = builder.objectRef<NonNullable<TitleSummary['plans']>[number]>('PlanSummary').implement({
+  description: 'A plan held for the title (buy plans with purchaseTitlePlans to download them).',
+  fields: (t) => ({
+    type: t.exposeString('type', { nullable: true, description: 'Plan kind, e.g. PLAN.' }),
+    paperSize: t.exposeInt('paperSize', { nullable: true, description: 'Paper size (A-series number, e.g. 4 for A4).' }),
+    description: t.exposeString('description', { nullable: true, description: 'What the plan shows.' }),
+    lastUpdated: t.expose('lastUpdated', { type: 'Date', nullable: true, description: 'When the plan last changed.' }),
+  }),
+});
+
+const ApplicationSummaryType = builder
+  .objectRef<NonNullable<TitleSummary['applications']>[number]>('ApplicationSummary')
+  .implement({
+    description: 'An application or advance notice on the title, as summarised.',
+    fields: (t) => ({
+      applicationNumber: t.exposeString('applicationNumber', { description: 'Application number.' }),
+      applicationDate: t.expose('applicationDate', { type: 'Date', nullable: true, description: 'Date lodged.' }),
+      type: t.expose('type', { type: CodeLabelType, nullable: true, description: 'Application type, e.g. AN.' }),
+    }),
+  });
+
+/** What the summary and the details of a title both start with. */
+interface TitleHeading {
+  titleNumber: string;
+  status: TitleSummary['status'];
+  titleType?: string;
+  searchSheet?: string;
+  date?: { titleSheetUpdatedTo?: string };
+}
+
+/** The heading fields shared by `Title` and `TitleDetails`. */
+export function titleHeadingFields<T extends TitleHeading>(t: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>, T>) {
+  return {
+    titleNumber: t.field({ type: 'TitleNumber', description: 'The title number, e.g. MID15313.', resolve: (h) => h.titleNumber }),
+    status: t.field({ type: TitleStatusEnum, description: 'Status of the title.', resolve: (h) => h.status }),
+    titleType: t.string({ nullable: true, description: 'Kind of title.', resolve: (h) => h.titleType }),
+    searchSheet: t.string({ nullable: true, description: 'Search sheet reference.', resolve: (h) => h.searchSheet }),
+    titleSheetUpdatedTo: t.field({
+      type: 'Date',
+      nullable: true,
+      description: 'The date the title sheet is updated to.',
+      resolve: (h) => h.date?.titleSheetUpdatedTo,
+    }),
+  };
+}
+
+export const TitleType = builder.objectRef<TitleSummary>('Title').implement({
+  description:
+    'A title in the land register, from its free summary. Non-registered titles carry reduced content. A federation entity keyed by titleNumber.',
+  fields: (t) => ({
+    ...titleHeadingFields(t),
+    right: t.expose('right', { type: TitleRightType, nullable: true, description: 'The right registered.' }),
+    proprietorships: t.field({
+      type: [ProprietorshipType],
+      description: 'Proprietorships with their consideration entries.',
+      resolve: (s) => s.proprietorships ?? [],
+    }),
+    plans: t.field({
+      type: [PlanSummaryType],
+      description: 'Plans held for the title.',
+      resolve: (s) => s.plans ?? [],
+    }),
+    applications: t.field({
+      type: [ApplicationSummaryType],
+      description: 'Applications and advance notices on the title.',
+      resolve: (s) => s.applications ?? [],
+    }),
+  }),
+});
+
+builder.asEntity(TitleType, {
+  key: builder.selection<{ titleNumber: string }>('titleNumber'),
+  resolveReference: (ref, ctx) => ctx.loaders.titleSummary.load(ref.titleNumber),
+});
+
+/** True when the field being resolved selects `name` on its result (fragments included). */
+function selects(info: GraphQLResolveInfo, name: string): boolean {
+  const seen = new Set<string>();
+  const search = (set: SelectionSetNode | undefined): boolean =>
+    !!set?.selections.some((s) => {
+      if (s.kind === Kind.FIELD) return s.name.value === name;
+      if (s.kind === Kind.INLINE_FRAGMENT) return search(s.selectionSet);
+      if (seen.has(s.name.value)) return false;
+      seen.add(s.name.value);
+      return search(info.fragments[s.name.value]?.selectionSet);
+    });
+  return info.fieldNodes.some((node) => search(node.selectionSet));
+}
+
+/**
+ * When securities are selected, their listing is fetched alongside the summary instead of after
+ * it: one round of register calls instead of two. The price is a call for the rare title whose
+ * status turns out not to list securities (draft, closed, cancelled, amalgamated).
+ */
+function prefetchSecurities(ctx: Context, info: GraphQLResolveInfo, titleNumbers: readonly string[]): void {
+  if (!ctx.services.prefetchSecurities || !selects(info, 'securities')) return;
+  // Awaited (or not) by Title.securities; a failure surfaces there, never as an unhandled rejection.
+  for (const n of titleNumbers) ctx.loaders.securities.load(n).catch(() => undefined);
+}
+
+builder.queryFields((t) => ({
+  title: t.field({
+    type: TitleType,
+    nullable: true,
+    description: 'Title summary (free). Null when the register has no such title.',
+    args: { titleNumber: t.arg({ type: 'TitleNumber', required: true, description: 'The title number.' }) },
+    resolve: (_, { titleNumber }, ctx, info) => {
+      prefetchSecurities(ctx, info, [titleNumber]);
+      return ctx.loaders.titleSummary.load(titleNumber);
+    },
+  }),
+  titles: t.field({
+    type: [TitleType],
+    nullable: { list: false, items: true },
+    description:
+      'Several title summaries in one request, same order as asked; null for unknown titles.\nUpstream calls are de-duplicated and run concurrently under a bound. At most 100 numbers.',
+    args: {
+      titleNumbers: t.arg({
+        type: ['TitleNumber'],
+        required: true,
+        description: `Title numbers, at most ${LIMITS.titlesPerRequest.max}.`,
+      }),
+    },
+    resolve: (_, { titleNumbers }, ctx, info) => {
+      if (titleNumbers.length > LIMITS.titlesPerRequest.max) {
+        throw new GraphQLError(
+          `titleNumbers must have at most ${LIMITS.titlesPerRequest.max} items (got ${titleNumbers.length}).`,
+          { extensions: { code: 'BAD_USER_INPUT', field: 'titleNumbers' } },
+        );
+      }
+      prefetchSecurities(ctx, info, titleNumbers);
+      // Each item resolves on its own, so one failing title is a null plus an error, not a failed list.
+      return titleNumbers.map((n) => ctx.loaders.titleSummary.load(n));
+    },
+  }),
+}));

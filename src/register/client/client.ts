@@ -1,0 +1,218 @@
+/**
+ * RegisterClient: one per tenant (API client credentials). Owns that tenant's token cache and
+ * calls the register through a shared RegisterTransport. Knows HTTP, nothing of GraphQL.
+ * Every URL comes from ROUTES + buildPath, every JSON response is parsed with wire schemas.
+ */
+import type { z } from 'zod';
+import { ROUTES, type RouteDef } from '../contract/routes';
+import * as wire from '../contract/wire';
+import type { RegisterTransport } from './http';
+import { TokenCache, type TokenCacheOptions } from './token-cache';
+import { RegisterError } from './errors';
+import { exchange, type AuthProvider, type CallOptions, type ExchangeSpec } from './exchange';
+import { discard, header, readDownload, readJson, type RawResponse, type RegisterDownload } from './responses';
+
+export type { CallOptions } from './exchange';
+export type { RegisterDownload } from './responses';
+
+export interface RegisterCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Optional tuning of a client; `now` lets tests share the emulator's clock. */
+export type RegisterClientOptions = TokenCacheOptions & {
+  /**
+   * Runs before every attempt of a route (not token fetches): the quota's admission. It may
+   * throw a RegisterError to refuse the attempt without a request.
+   */
+  admit?: (route: RouteDef) => Promise<void>;
+  /** Awaited when the register answered 429, before the caller hears of it (the quota's block). */
+  rateLimited?: (error: RegisterError) => Promise<void>;
+};
+
+export interface ListBodies {
+  basic: wire.BasicList;
+  detailed: wire.DetailedList;
+  ordered: wire.OrderedList;
+}
+
+export type ReferenceListResult<V extends wire.ListView = wire.ListView> =
+  | { notModified: true }
+  | { notModified: false; etag?: string; body: ListBodies[V] };
+
+const LIST_SCHEMAS: { [V in wire.ListView]: z.ZodType<ListBodies[V]> } = {
+  basic: wire.BasicList,
+  detailed: wire.DetailedList,
+  ordered: wire.OrderedList,
+};
+
+type JsonRoute = RouteDef & { response: z.ZodType };
+
+export class RegisterClient {
+  private readonly tokens: TokenCache;
+  private readonly basicHeader: string;
+  private readonly bearer: AuthProvider;
+  private readonly admit: ((route: RouteDef) => Promise<void>) | undefined;
+  private readonly rateLimited: ((error: RegisterError) => Promise<void>) | undefined;
+
+  constructor(
+    private readonly transport: RegisterTransport,
+    private readonly credentials: RegisterCredentials,
+    options: RegisterClientOptions = {},
+  ) {
+    this.basicHeader = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`, 'utf8').toString('base64')}`;
+    this.tokens = new TokenCache(() => this.fetchToken(), options);
+    this.admit = options.admit;
+    this.rateLimited = options.rateLimited;
+    this.bearer = {
+      authorize: async (signal) => {
+        const token = await this.tokens.get(signal);
+        return { header: `Bearer ${token}`, token };
+      },
+      invalidate: (token) => this.tokens.invalidate(token),
+    };
+  }
+
+  // ---------------------------------------------------------------- titles
+  titleSummary(titleNumber: string, opts?: CallOptions): Promise<wire.TitleSummaryResponse> {
+    return this.json(ROUTES.titleSummary, { params: { titleNumber }, opts });
+  }
+
+  titleDetails(titleNumber: string, q: wire.ChargeQuery, opts?: CallOptions): Promise<wire.TitleDetailsResponse> {
+    return this.json(ROUTES.titleDetails, { params: { titleNumber }, query: charge(q), fas: q.fas, opts });
+  }
+
+  pendingApplications(titleNumber: string, q: wire.ChargeQuery, opts?: CallOptions): Promise<wire.PendingApplicationsResponse> {
+    return this.json(ROUTES.pendingApplications, { params: { titleNumber }, query: charge(q), fas: q.fas, opts });
+  }
+
+  // ---------------------------------------------------------------- documents and plans
+  orderDocument(
+    titleNumber: string,
+    q: wire.ChargeQuery,
+    body: wire.OrderDocumentRequest,
+    opts?: CallOptions,
+  ): Promise<wire.OrderDocumentResponse> {
+    return this.json(ROUTES.orderDocument, { params: { titleNumber }, query: charge(q), json: body, fas: q.fas, opts });
+  }
+
+  purchasePlans(titleNumber: string, q: wire.ChargeQuery, opts?: CallOptions): Promise<wire.PurchasePlansResponse> {
+    return this.json(ROUTES.purchasePlans, { params: { titleNumber }, query: charge(q), fas: q.fas, opts });
+  }
+
+  downloadDocument(titleNumber: string, documentId: string, opts?: CallOptions): Promise<RegisterDownload> {
+    return this.download(ROUTES.downloadDocument, { titleNumber, documentId }, opts);
+  }
+
+  downloadPlan(titleNumber: string, planId: string, opts?: CallOptions): Promise<RegisterDownload> {
+    return this.download(ROUTES.downloadPlan, { titleNumber, planId }, opts);
+  }
+
+  // ---------------------------------------------------------------- securities, creditors, cases
+  securities(titleNumber: string, opts?: CallOptions): Promise<wire.SecuritiesResponse> {
+    return this.json(ROUTES.securities, { params: { titleNumber }, opts });
+  }
+
+  creditors(query: string, opts?: CallOptions): Promise<wire.CreditorsResponse> {
+    return this.json(ROUTES.creditors, { query: { query }, opts });
+  }
+
+  createCase(body: wire.CreateCaseRequest, opts?: CallOptions): Promise<wire.CreateCaseResponse> {
+    return this.json(ROUTES.createCase, { json: body, fas: body.agent?.fas, opts });
+  }
+
+  addDeed(caseId: string, body: wire.AddDeedRequest, opts?: CallOptions): Promise<wire.AddDeedResponse> {
+    return this.json(ROUTES.addDeed, { params: { caseId }, json: body, opts });
+  }
+
+  // ---------------------------------------------------------------- reference lists
+  listPaths(opts?: CallOptions): Promise<string[]> {
+    return this.json(ROUTES.listPaths, { opts });
+  }
+
+  /** 304 (with `ifNoneMatch`) → `{notModified: true}`; the body is parsed with the view's schema. */
+  referenceList<V extends wire.ListView>(
+    path: string,
+    view: V,
+    opts?: CallOptions & { ifNoneMatch?: string },
+  ): Promise<ReferenceListResult<V>> {
+    const route = ROUTES.referenceList;
+    return this.call<ReferenceListResult<V>>(route, {
+      params: { path },
+      query: { view },
+      headers: opts?.ifNoneMatch !== undefined ? { 'if-none-match': opts.ifNoneMatch } : undefined,
+      alsoOk: [304],
+      opts,
+      read: async (res) => {
+        if (res.status === 304) {
+          await discard(res.body);
+          return { notModified: true };
+        }
+        const body = await readJson(res, route.name, LIST_SCHEMAS[view]);
+        const etag = header(res.headers, 'etag');
+        return etag !== undefined ? { notModified: false, etag, body } : { notModified: false, body };
+      },
+    });
+  }
+
+  // ---------------------------------------------------------------- plumbing
+  private json<R extends JsonRoute>(
+    route: R,
+    o: Pick<ExchangeSpec<unknown>, 'params' | 'query' | 'json' | 'opts'> & { fas?: string | undefined },
+  ): Promise<z.output<R['response']>> {
+    return this.call<z.output<R['response']>>(route, { ...o, read: (res) => readJson(res, route.name, route.response) as Promise<z.output<R['response']>> });
+  }
+
+  private download(route: RouteDef, params: Record<string, string>, opts?: CallOptions): Promise<RegisterDownload> {
+    return this.call<RegisterDownload>(route, {
+      params,
+      opts,
+      accept: 'application/pdf, application/json;q=0.5',
+      read: (res) => readDownload(res, route.name),
+    });
+  }
+
+  private call<T>(
+    route: RouteDef,
+    o: Omit<ExchangeSpec<T>, 'route' | 'auth' | 'sensitive' | 'read'> & { read(res: RawResponse): Promise<T>; fas?: string | undefined },
+  ): Promise<T> {
+    const { fas, ...rest } = o;
+    const admit = this.admit;
+    const called = exchange(this.transport, {
+      ...rest,
+      route,
+      ...(admit ? { admit: () => admit(route) } : {}),
+      auth: this.bearer,
+      tenant: this.credentials.clientId,
+      sensitive: () => [this.credentials.clientSecret, this.basicHeader, this.tokens.current(), fas],
+    });
+    const rateLimited = this.rateLimited;
+    if (!rateLimited) return called;
+    return called.catch(async (error: unknown) => {
+      // the register's own 429 (status 429 with a response), not a refusal made here
+      if (error instanceof RegisterError && error.status === 429 && error.code === 'TOO_MANY_REQUESTS' && error.sentAt) {
+        await rateLimited(error).catch(() => undefined);
+      }
+      throw error;
+    });
+  }
+
+  private async fetchToken(): Promise<{ accessToken: string; expiresInSeconds: number }> {
+    const route = ROUTES.token;
+    // shared by every waiter: no caller signal, only the transport's own deadline
+    const res = await exchange(this.transport, {
+      route,
+      query: { grant_type: 'client_credentials' },
+      auth: { authorize: async () => ({ header: this.basicHeader }) },
+      tenant: this.credentials.clientId,
+      read: (r) => readJson(r, route.name, route.response),
+      sensitive: () => [this.credentials.clientSecret, this.basicHeader],
+    });
+    return { accessToken: res.access_token, expiresInSeconds: res.expires_in };
+  }
+}
+
+function charge(q: wire.ChargeQuery): Record<string, string | undefined> {
+  return { fas: q.fas, reference: q.reference };
+}

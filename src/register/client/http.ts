@@ -1,0 +1,190 @@
+/**
+ * RegisterTransport: what is shared process-wide per register origin — the connection pools,
+ * the circuit breaker, the timeouts, the retry policy and the `onCall` hook.
+ * It knows HTTP only; tenants (credentials, tokens) live in RegisterClient.
+ *
+ * Connection pools are per tenant, and downloads have pools of their own: a tenant's slow
+ * downloads, or its burst of calls, can only ever wait for its own connections.
+ */
+import { Agent, type Dispatcher } from 'undici';
+import { buildPath, type RouteDef } from '../contract/routes';
+import { CircuitBreaker, DEFAULT_BREAKER, type BreakerState } from './circuit-breaker';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry';
+
+export interface RegisterCallEvent {
+  route: string;
+  method: string;
+  /** 0 if no response. */
+  status: number;
+  durationMs: number;
+  /** 1-based attempt number within the call. */
+  attempt: number;
+  /** `not_sent`: the request never left (no connection, or the deadline passed in the pool queue). */
+  outcome: 'ok' | 'http_error' | 'timeout' | 'network' | 'contract' | 'circuit_open' | 'not_sent';
+  /** The API client (tenant) the call was made for. */
+  tenant?: string;
+  /** The caller's request id, when the call served a request. */
+  requestId?: string;
+  /** Seconds the register asked us to wait (429 or 503 with Retry-After). */
+  retryAfterSeconds?: number;
+}
+
+export interface RegisterTransportOptions {
+  /** Ends with /v1, e.g. http://127.0.0.1:4010/v1 */
+  baseUrl: string;
+  /** Connections of each tenant's pool for API calls, default 32. */
+  connections?: number;
+  /** Connections of each tenant's pool for downloads (PDF routes), default 8. */
+  downloadConnections?: number;
+  /** Defaults 2000 / 10000 / 30000 / 30000. `bodyMs` is the idle time allowed between body chunks. */
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; deadlineMs?: number };
+  /** GET only; default 3 attempts in total. */
+  retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Default 5 consecutive failures, 10 s open. */
+  breaker?: { failureThreshold?: number; openMs?: number };
+  /** Once per attempt: metrics, logs, quota counting. Exceptions thrown here are swallowed. */
+  onCall?: (e: RegisterCallEvent) => void;
+}
+
+export interface ResolvedTimeouts {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+  deadlineMs: number;
+}
+
+/** How long close() waits for in-flight requests before destroying the sockets. */
+const CLOSE_GRACE_MS = 1_000;
+
+interface TenantPools {
+  api: Agent;
+  downloads: Agent;
+}
+
+/** The pool key of calls made for no tenant (none today: every client has one). */
+const NO_TENANT = '';
+
+export class RegisterTransport {
+  /** @internal */ readonly breaker: CircuitBreaker;
+  /** @internal */ readonly timeouts: ResolvedTimeouts;
+  /** @internal */ readonly retryPolicy: RetryPolicy;
+  private readonly base: string;
+  private readonly onCall: ((e: RegisterCallEvent) => void) | undefined;
+  private closing: Promise<void> | undefined;
+  /** The register's clock minus ours, from the `Date` header of its latest answer. */
+  private registerSkewMs = 0;
+
+  constructor(opts: RegisterTransportOptions) {
+    const base = new URL(opts.baseUrl);
+    if (base.search || base.hash) throw new Error('RegisterTransport baseUrl must not carry a query or fragment');
+    this.base = base.href.replace(/\/+$/, '');
+    this.timeouts = {
+      connectMs: opts.timeouts?.connectMs ?? 2_000,
+      headersMs: opts.timeouts?.headersMs ?? 10_000,
+      bodyMs: opts.timeouts?.bodyMs ?? 30_000,
+      deadlineMs: opts.timeouts?.deadlineMs ?? 30_000,
+    };
+    this.retryPolicy = {
+      attempts: Math.max(1, opts.retry?.attempts ?? DEFAULT_RETRY.attempts),
+      baseDelayMs: opts.retry?.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
+      maxDelayMs: opts.retry?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+    };
+    this.breaker = new CircuitBreaker({
+      failureThreshold: opts.breaker?.failureThreshold ?? DEFAULT_BREAKER.failureThreshold,
+      openMs: opts.breaker?.openMs ?? DEFAULT_BREAKER.openMs,
+    });
+    this.onCall = opts.onCall;
+    this.connections = { api: opts.connections ?? 32, downloads: opts.downloadConnections ?? 8 };
+  }
+
+  private readonly connections: { api: number; downloads: number };
+  private readonly pools = new Map<string, TenantPools>();
+
+  private agent(connections: number): Agent {
+    return new Agent({
+      connections,
+      keepAliveTimeout: 4_000,
+      keepAliveMaxTimeout: 60_000,
+      connect: { timeout: this.timeouts.connectMs },
+      headersTimeout: this.timeouts.headersMs,
+      bodyTimeout: this.timeouts.bodyMs,
+    });
+  }
+
+  /** @internal The tenant's pool for this kind of call, created on first use. */
+  dispatcher(tenant: string | undefined, kind: 'api' | 'downloads'): Dispatcher {
+    const key = tenant ?? NO_TENANT;
+    let pools = this.pools.get(key);
+    if (!pools) {
+      pools = { api: this.agent(this.connections.api), downloads: this.agent(this.connections.downloads) };
+      this.pools.set(key, pools);
+    }
+    return pools[kind];
+  }
+
+  /** State of this origin's circuit breaker. */
+  breakerState(): BreakerState {
+    return this.breaker.state();
+  }
+
+  /**
+   * The register's time now, as its latest `Date` header tells (its day, not ours, decides
+   * charging and document expiry). A `Date` header has whole seconds: half a second is added
+   * so the estimate is off by at most half a second either way.
+   */
+  registerNow(): Date {
+    return new Date(Date.now() + this.registerSkewMs);
+  }
+
+  /** @internal */
+  observeRegisterDate(value: string | string[] | undefined): void {
+    const at = Date.parse(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+    if (!Number.isNaN(at)) this.registerSkewMs = at + 500 - Date.now();
+  }
+
+  /** True once close() has been called. */
+  get closed(): boolean {
+    return this.closing !== undefined;
+  }
+
+  /**
+   * Closes the keep-alive pool. In-flight requests get a short grace period, then their
+   * sockets are destroyed, so this resolves promptly even with hung upstream requests.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const agents = [...this.pools.values()].flatMap((p) => [p.api, p.downloads]);
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = Promise.all(agents.map((a) => a.close())).then(() => true);
+      const expired = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS);
+      });
+      const done = await Promise.race([graceful, expired]);
+      clearTimeout(timer);
+      if (!done) await Promise.all(agents.map((a) => a.destroy().catch(() => undefined)));
+    })();
+    return this.closing;
+  }
+
+  /** @internal Absolute URL of a route. Never put this into an error or a log: it can carry `fas`. */
+  url(route: RouteDef, params?: Record<string, string>, query?: Record<string, string | undefined>): string {
+    let url = this.base + buildPath(route, params);
+    if (query) {
+      const qs = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.append(k, v);
+      const s = qs.toString();
+      if (s) url += `?${s}`;
+    }
+    return url;
+  }
+
+  /** @internal */
+  emit(e: RegisterCallEvent): void {
+    if (!this.onCall) return;
+    try {
+      this.onCall(e);
+    } catch {
+      // a metrics hook must never break a register call
+    }
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * GET /downloads/titles/:titleNumber/documents/:documentId and …/plans/:planId: streams the
+ * register's PDF bytes straight through (never buffered), with the caller's own credentials,
+ * so a document or plan id only works for the API client that got it.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Plugin } from 'graphql-yoga';
+import type { Services } from '../graphql/context';
+import { abandon, RegisterError, type RegisterDownload } from '../register/client';
+import { isTitleNumber } from '../register/contract/rules';
+import { requestIdOf } from './logging';
+import { authFailureMessage, type Tenant } from '../services/tenants';
+import type { FileKind } from './download-links';
+import { watchedDownload } from './download-stream';
+
+const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;
+
+const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+
+function decode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function handleDownload(
+  services: Services,
+  request: Request,
+  pathname: string,
+  ResponseImpl: typeof Response = Response,
+  /** Cuts the caller's connection: a body that fails mid-way must not look like a finished file. */
+  abortResponse: () => void = () => undefined,
+): Promise<Response | undefined> {
+  const match = DOWNLOAD_PATH.exec(pathname);
+  if (!match) return undefined;
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return problem(405, 'METHOD_NOT_ALLOWED', 'Downloads are GET only.', { allow: 'GET, HEAD' });
+  }
+  const titleNumber = decode(match[1]!);
+  const id = decode(match[3]!);
+  const kind = match[2] as FileKind;
+  // A signed link (from `downloadUrl`) names its own client; a bare path needs the caller's key.
+  let tenant: Tenant;
+  const params = new URL(request.url).searchParams;
+  if (params.has('signature')) {
+    const checked = titleNumber && id ? services.downloadLinks.check({ titleNumber, kind, id }, params) : undefined;
+    const known = checked?.ok ? services.tenants.byClientId(checked.tenant) : undefined;
+    if (!checked?.ok || !known) {
+      const refusal = checked && !checked.ok ? checked : { code: 'DOWNLOAD_LINK_INVALID', message: 'This download link is not valid.' };
+      return problem(403, refusal.code, refusal.message);
+    }
+    tenant = known;
+  } else {
+    const auth = services.tenants.authenticate(request.headers.get('authorization'));
+    if (!auth.ok) {
+      return problem(401, 'UNAUTHENTICATED', authFailureMessage(auth.reason), {
+        'www-authenticate': 'Bearer',
+      });
+    }
+    tenant = auth.tenant;
+  }
+  if (!titleNumber || !isTitleNumber(titleNumber)) {
+    return problem(400, 'INVALID_TITLE_NUMBER', 'titleNumber must be 3 uppercase letters then 1 to 8 digits.');
+  }
+  if (!id || id.length > 200) return problem(404, 'DOCUMENT_NOT_FOUND', 'No such document or plan for this caller.');
+  const release = services.downloadSlots.acquire(tenant.id);
+  if (!release) {
+    return problem(
+      429,
+      'TOO_MANY_DOWNLOADS',
+      `At most ${services.downloadSlots.perTenant} downloads at once per API client; retry when one of them has finished.`,
+      { 'retry-after': '2' },
+    );
+  }
+  const register = services.tenants.clientFor(tenant);
+  let download: RegisterDownload;
+  try {
+    download =
+      match[2] === 'documents'
+        ? await register.downloadDocument(titleNumber, id, { requestId: requestIdOf(request) })
+        : await register.downloadPlan(titleNumber, id, { requestId: requestIdOf(request) });
+  } catch (error) {
+    release();
+    if (error instanceof RegisterError) {
+      if (error.code === 'DOCUMENT_NOT_FOUND' || error.code === 'TITLE_NOT_FOUND') {
+        return problem(404, 'DOCUMENT_NOT_FOUND', 'No such document or plan for this caller, or it has expired (ids last until the end of the day of issue).');
+      }
+      if (error.code === 'INVALID_TITLE_NUMBER') return problem(400, error.code, 'titleNumber is not a valid title number.');
+      if (error.code === 'TOO_MANY_REQUESTS') {
+        return problem(429, 'RATE_LIMITED', "The register's quota was reached.", error.retryAfterSeconds ? { 'retry-after': String(error.retryAfterSeconds) } : {});
+      }
+      return problem(502, 'REGISTER_UNAVAILABLE', 'The register could not deliver the file.');
+    }
+    throw error;
+  }
+  const filename = download.filename ?? `${titleNumber}-${match[2] === 'documents' ? 'document' : 'plan'}.pdf`;
+  const headers: Record<string, string> = {
+    'content-type': download.contentType,
+    'content-disposition': `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"`,
+    'cache-control': 'private, no-store',
+  };
+  if (download.contentLength !== undefined) headers['content-length'] = String(download.contentLength);
+  if (request.method === 'HEAD') {
+    abandon(download.body);
+    release();
+    return new ResponseImpl(null, { status: 200, headers });
+  }
+  // The slot is freed when the body closes: finished, stalled, too long, or the caller gone.
+  const body = watchedDownload(download.body, services.downloadLimits, release);
+  // The relay pipes (whatwg-node `pipe`), which leaves the response open when the body fails
+  // (stalled, too long, register gone): cut the connection so the caller sees a broken file.
+  // A caller that goes away mid-download destroys the stream too; that is not an error of ours.
+  body.on('error', abortResponse);
+  // The server's own Response (whatwg-node) takes the Node stream as it is and pipes it into the
+  // socket: no web-stream conversion, no copy, back-pressure end to end.
+  return new ResponseImpl(body as unknown as BodyInit, { status: 200, headers });
+}
+
+export function downloadsPlugin(services: Services): Plugin {
+  return {
+    async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
+      const res = (serverContext as { res?: ServerResponse } | undefined)?.res;
+      const response = await handleDownload(services, request, url.pathname, fetchAPI.Response, () => res?.destroy());
+      if (response) endResponse(response);
+    },
+  };
+}

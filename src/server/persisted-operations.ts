@@ -1,0 +1,114 @@
+/**
+ * Persisted operations (allow-list mode for production front ends).
+ *
+ * `npm run codegen` (client preset, `persistedDocuments: true`) emits a JSON object
+ * `{ "sha256:<hex>": "<operation text>" }` and stamps each typed document with the same id
+ * (`document.__meta__.hash`). A front end then sends that id instead of the query text:
+ *
+ * - `{ "documentId": "sha256:<hex>", "variables": … }` (GraphQL over HTTP persisted documents), or
+ * - `{ "extensions": { "persistedQuery": { "version": 1, "sha256Hash": "<hex>" } }, "variables": … }`
+ *   (the APQ shape most clients know).
+ *
+ * With `only`, a request carrying query text is refused; without it, listed ids and arbitrary
+ * queries are both accepted, and the APQ shape is automatic persisted queries (whose store
+ * also knows the listed operations).
+ */
+import { readFileSync } from 'node:fs';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { parse } from 'graphql';
+import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import { ConfigError } from '../config';
+
+export interface PersistedOperations {
+  /** Normalised id (`sha256:<hex>`) → operation text. */
+  store: ReadonlyMap<string, string>;
+  /** Refuse anything that is not a listed operation. */
+  only: boolean;
+}
+
+const HEX_SHA256 = /^[0-9a-f]{64}$/;
+const PREFIXED = /^[a-z0-9]+:[0-9a-zA-Z_-]+$/;
+
+/** `abc…` (bare 64-hex SHA-256, as APQ clients send it) and `sha256:abc…` name the same operation. */
+export function normaliseOperationId(id: string): string {
+  const trimmed = id.trim();
+  return HEX_SHA256.test(trimmed.toLowerCase()) ? `sha256:${trimmed.toLowerCase()}` : trimmed;
+}
+
+/** Reads one or more codegen persisted-document files; a bad file is a ConfigError naming the setting. */
+export function loadPersistedOperations(files: readonly string[], only: boolean): PersistedOperations {
+  const store = new Map<string, string>();
+  for (const file of files) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file} cannot be read as JSON`);
+    }
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+      throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file} must be a JSON object of id → operation text`);
+    }
+    for (const [key, value] of Object.entries(raw)) {
+      const id = normaliseOperationId(key);
+      if (!PREFIXED.test(id) || typeof value !== 'string') {
+        throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file}: entry "${key}" is not an id → operation text`);
+      }
+      try {
+        parse(value);
+      } catch {
+        throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file}: operation "${key}" is not valid GraphQL`);
+      }
+      const existing = store.get(id);
+      if (existing !== undefined && existing !== value) {
+        throw new ConfigError(`PERSISTED_OPERATIONS_FILE: id "${key}" is listed twice with different operations`);
+      }
+      store.set(id, value);
+    }
+  }
+  return { store, only };
+}
+
+/** The id a request names: `documentId`, or the APQ extension's `sha256Hash`. */
+export function extractOperationId(params: GraphQLParams): string | null {
+  const documentId = (params as GraphQLParams & { documentId?: unknown }).documentId;
+  if (typeof documentId === 'string' && documentId) return normaliseOperationId(documentId);
+  const persisted = params.extensions?.['persistedQuery'] as { version?: unknown; sha256Hash?: unknown } | undefined;
+  if (persisted && typeof persisted === 'object' && typeof persisted.sha256Hash === 'string' && persisted.sha256Hash) {
+    return normaliseOperationId(persisted.sha256Hash);
+  }
+  return null;
+}
+
+const refused = (message: string, code: string) => () =>
+  createGraphQLError(message, { extensions: { code, http: { status: 400 } } });
+
+/** The yoga parameter that carries the id besides `query`, `variables`, `operationName`, `extensions`. */
+export const PERSISTED_OPERATION_PARAM_NAMES = ['documentId'];
+
+/** Only `documentId`: without `only`, the APQ shape is automatic persisted queries' (automatic-persisted-queries.ts). */
+function extractDocumentId(params: GraphQLParams): string | null {
+  const documentId = (params as GraphQLParams & { documentId?: unknown }).documentId;
+  return typeof documentId === 'string' && documentId ? normaliseOperationId(documentId) : null;
+}
+
+export function persistedOperationsPlugin(options: PersistedOperations): Plugin {
+  return usePersistedOperations({
+    getPersistedOperation: (id) => options.store.get(normaliseOperationId(id)) ?? null,
+    extractPersistedOperationId: options.only ? extractOperationId : extractDocumentId,
+    allowArbitraryOperations: !options.only,
+    customErrors: {
+      persistedQueryOnly: refused(
+        'Only persisted operations are accepted here: send the operation id ("documentId": "sha256:…") generated by GraphQL Code Generator instead of the query text.',
+        'PERSISTED_QUERY_ONLY',
+      ),
+      notFound: refused(
+        'This operation id is not in the list of persisted operations of this service.',
+        'PERSISTED_QUERY_NOT_IN_LIST',
+      ),
+      keyNotFound: refused(
+        'No operation: send "documentId" (a persisted operation id) or "query".',
+        'PERSISTED_QUERY_ID_REQUIRED',
+      ),
+    },
+  });
+}

@@ -1,0 +1,128 @@
+/** Builds the process-wide services from configuration; tests build them the same way. */
+import type { TenantConfig } from '../config';
+import type { Services } from '../graphql/context';
+import { EventHub } from './events';
+import { DownloadSlots } from './download-slots';
+import { DownloadLinks } from '../server/download-links';
+import { PgApqStore, RememberedApqStore, SqliteApqStore } from './apq-store';
+import { SqliteIdempotencyStore } from '../idempotency/sqlite-store';
+import type { IdempotencyStore } from '../idempotency/store';
+import { RegisterTransport, type RegisterTransportOptions } from '../register/client';
+import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
+import { SqliteQuotaStore, type QuotaStore } from './quota-store';
+import { PgQuotaStore } from './quota-store-pg';
+import { ReferenceListCache } from './reference-lists';
+import { SummaryCaches } from './summary-cache';
+import { TenantDirectory } from './tenants';
+
+export interface ServiceOptions {
+  registerBaseUrl: string;
+  tenants: readonly TenantConfig[];
+  /** Tenant name a request without credentials acts as (embedded emulator only). */
+  anonymousTenant?: string;
+  dataDir: string;
+  concurrency?: number;
+  referenceListTtlMs?: number;
+  /** Per-tenant cache of title summaries, in ms; 0 (default) = off. See summary-cache.ts. */
+  summaryCacheTtlMs?: number;
+  /** Fetch securities listings alongside summaries when a query selects them (default true). */
+  prefetchSecurities?: boolean;
+  transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
+  /** The quota ledger; default: PostgreSQL when `databaseUrl` is set, else SQLite in `dataDir`. */
+  quotaStore?: QuotaStore;
+  /** PostgreSQL shared by the replicas (DATABASE_URL), for the quota ledger. */
+  databaseUrl?: string;
+  /** Daily quota, reserve for paid work and per-client budget; see QuotaPolicy. */
+  quota?: Partial<QuotaPolicy>;
+  /** Key that signs download links (shared by replicas); absent: a random key of this process. */
+  downloadLinkSecret?: string;
+  /** The public base address of this service, for absolute download links; absent: each request's origin. */
+  publicUrl?: string;
+  /** The clock download links are made and checked by (ms since epoch); tests move it. Default Date.now. */
+  downloadLinkClock?: () => number;
+  /** Downloads one tenant may stream at once on this replica; default 4. */
+  downloadsPerTenant?: number;
+  /** Close a download whose caller has read nothing for this long; default 30 s. */
+  downloadIdleMs?: number;
+  /** Close a download after this long in all; default 10 minutes. */
+  downloadMaxMs?: number;
+  idempotency?: IdempotencyStore;
+}
+
+export interface RunningServices extends Services {
+  transport: RegisterTransport;
+  close(): Promise<void>;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+const JOURNAL_RETENTION_DAYS = 100;
+
+export function createServices(options: ServiceOptions): RunningServices {
+  const events = new EventHub();
+  const transport = new RegisterTransport({
+    baseUrl: options.registerBaseUrl,
+    ...options.transport,
+    onCall: (call) => {
+      options.transport?.onCall?.(call);
+      events.emit('registerCall', call);
+    },
+  });
+  const idempotency = options.idempotency ?? new SqliteIdempotencyStore(options.dataDir);
+  // Keys are kept at least 24 h (the promise to callers) and the charge journal at least 90
+  // days (finance reconciles it with the register's invoices); older rows are purged hourly.
+  const apq = new RememberedApqStore(options.databaseUrl ? new PgApqStore(options.databaseUrl) : new SqliteApqStore(options.dataDir));
+  const purge = () => {
+    void idempotency.purge(Date.now() - 2 * DAY).catch(() => undefined);
+    // a purged query costs its next client one round trip to register it again
+    void apq.purge(Date.now() - 30 * DAY).catch(() => undefined);
+    void idempotency.purgeJournal(Date.now() - JOURNAL_RETENTION_DAYS * DAY).catch(() => undefined);
+  };
+  purge();
+  const purger = setInterval(purge, 60 * 60 * 1000);
+  purger.unref();
+  const quotaStore =
+    options.quotaStore ??
+    (options.databaseUrl
+      ? new PgQuotaStore({ connectionString: options.databaseUrl, msToMidnight: msToLondonMidnight })
+      : new SqliteQuotaStore(options.dataDir, msToLondonMidnight));
+  let tenants: TenantDirectory | undefined;
+  const quota = new QuotaGuard(
+    quotaStore,
+    { ...DEFAULT_QUOTA_POLICY, ...options.quota },
+    (client) => tenants?.organisationOf(client) ?? client,
+    () => transport.registerNow(),
+  );
+  quota.observe(events);
+  tenants = new TenantDirectory(transport, options.tenants, options.anonymousTenant, (tenant) => ({
+    admit: (route) => quota.admit(tenant.id, route),
+    rateLimited: (error) => quota.rateLimited(tenant.id, error.retryAfterSeconds),
+  }));
+  const inflight = new Map<string, Promise<unknown>>();
+  return {
+    transport,
+    tenants,
+    idempotency,
+    inflight,
+    referenceLists: new ReferenceListCache(options.referenceListTtlMs ?? 60_000),
+    concurrency: options.concurrency ?? 16,
+    summaryCaches: new SummaryCaches({ ttlMs: options.summaryCacheTtlMs ?? 0 }),
+    prefetchSecurities: options.prefetchSecurities ?? true,
+    events,
+    quota,
+    registerNow: () => transport.registerNow(),
+    apq,
+    downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl, options.downloadLinkClock),
+    downloadSlots: new DownloadSlots(options.downloadsPerTenant ?? 4),
+    downloadLimits: { idleMs: options.downloadIdleMs ?? 30_000, maxMs: options.downloadMaxMs ?? 10 * 60_000 },
+    async close() {
+      clearInterval(purger);
+      // A mutation whose caller went away still runs: let it record its outcome before the
+      // store closes, so its key is not left "in progress".
+      await Promise.allSettled([...inflight.values()]);
+      await transport.close();
+      await idempotency.close();
+      await quotaStore.close();
+      await apq.close();
+    },
+  };
+}

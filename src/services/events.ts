@@ -1,0 +1,42 @@
+/**
+ * In-process events of the service, so that metrics, logs and the quota guard observe the
+ * register calls, charges and idempotency outcomes without the code that produces them
+ * knowing who listens. Listeners must be cheap and must not throw (errors are swallowed).
+ */
+import type { RegisterCallEvent } from '../register/client';
+import type { Charge } from '../register/contract/wire';
+
+export interface ServiceEvents {
+  /** One register HTTP attempt finished (or failed without an answer). */
+  registerCall: RegisterCallEvent;
+  /** A mutation executed at the register and the register returned these charges. */
+  charges: { tenant: string; operation: string; charges: readonly Charge[] };
+  /** What the idempotency layer did with one mutation request. */
+  idempotency: {
+    tenant: string;
+    operation: string;
+    outcome: 'executed' | 'replayed' | 'key_reused' | 'outcome_unknown' | 'in_use' | 'invalid_input';
+  };
+}
+
+type Listener<E> = (event: E) => void;
+
+export class EventHub {
+  private readonly listeners: { [K in keyof ServiceEvents]?: Listener<ServiceEvents[K]>[] } = {};
+
+  on<K extends keyof ServiceEvents>(name: K, listener: Listener<ServiceEvents[K]>): () => void {
+    const list = (this.listeners[name] ??= []) as Listener<ServiceEvents[K]>[];
+    list.push(listener);
+    return () => list.splice(list.indexOf(listener), 1);
+  }
+
+  emit<K extends keyof ServiceEvents>(name: K, event: ServiceEvents[K]): void {
+    for (const listener of (this.listeners[name] ?? []) as Listener<ServiceEvents[K]>[]) {
+      try {
+        listener(event);
+      } catch {
+        // An observer must never break a request.
+      }
+    }
+  }
+}

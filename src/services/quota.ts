@@ -1,0 +1,112 @@
+/**
+ * The register's quota (2,000 calls per organisation per register day) protected from our
+ * side, for the organisation as a whole: every attempt is admitted against the shared ledger
+ * (quota-store.ts), so all its API clients and all replicas draw on one count. Admission
+ * refuses, with no call made:
+ * - everything while the register's last 429 for the organisation holds (seen by any replica);
+ * - everything once the day's calls are used up;
+ * - free reads past the reserve share of the day, so that paid work can still go through;
+ * - a client whose token bucket is empty, so that no client burns the day in a burst.
+ */
+import type { EventHub } from './events';
+import { RegisterError } from '../register/client';
+import { londonDate, secondsUntilLondonMidnight } from '../register/contract/london-day';
+import type { RouteDef } from '../register/contract/routes';
+import type { QuotaStore } from './quota-store';
+
+export interface QuotaPolicy {
+  /** The register's calls per organisation per day (2,000). */
+  dailyQuota: number;
+  /** Share of the day's calls that free reads may use (default 0.9); the rest is for paid work. */
+  freeShare: number;
+  /** Each API client's bucket: at most this many calls in a burst (0: no bucket). */
+  clientBurst: number;
+  /** …refilled at this many calls a minute. */
+  clientPerMinute: number;
+}
+
+export const DEFAULT_QUOTA_POLICY: QuotaPolicy = { dailyQuota: 2_000, freeShare: 0.9, clientBurst: 500, clientPerMinute: 120 };
+
+export interface QuotaUsage {
+  /** Register day (YYYY-MM-DD, Europe/London). */
+  day: string;
+  /** Register calls of the caller's organisation that day, all its API clients and replicas together (token fetches excluded). */
+  calls: number;
+  /** When the register last said 429, the instant until which calls are refused here. */
+  blockedUntil?: Date;
+}
+
+/** A call refused here, before it was made: its message speaks to the caller. */
+export class QuotaRefusal extends RegisterError {
+  override name = 'QuotaRefusal';
+}
+
+export class QuotaGuard {
+  constructor(
+    private readonly store: QuotaStore,
+    private readonly policy: QuotaPolicy,
+    /** The organisation of an API client. */
+    private readonly organisationOf: (client: string) => string,
+    /** The register's clock: its day is the quota's day. */
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Takes back calls that never reached the register, or that it did not count. */
+  observe(events: EventHub): void {
+    events.on('registerCall', (call) => {
+      if (!call.tenant || call.route === 'token') return;
+      const organisation = this.organisationOf(call.tenant);
+      const now = this.now();
+      // Not counted by the register: never sent, refused by our breaker, unauthenticated or rate-limited.
+      if (call.outcome === 'not_sent' || call.outcome === 'circuit_open' || call.status === 401 || call.status === 429) {
+        void this.store.uncount(organisation, londonDate(now)).catch(() => undefined);
+      }
+    });
+  }
+
+  /**
+   * The register answered 429: every replica refuses the organisation's calls until its
+   * Retry-After. Awaited before the caller is answered, so no call of theirs can slip past.
+   */
+  async rateLimited(client: string, retryAfterSeconds: number | undefined): Promise<void> {
+    // Without a Retry-After the register's own day boundary is the only sure answer: wait a minute.
+    const seconds = retryAfterSeconds ?? 60;
+    await this.store.block(this.organisationOf(client), this.now().getTime() + seconds * 1000);
+  }
+
+  async usage(client: string): Promise<QuotaUsage> {
+    const now = this.now();
+    const day = londonDate(now);
+    const usage = await this.store.usage(this.organisationOf(client), day, now.getTime());
+    return { day, calls: usage.calls, ...(usage.blockedUntil !== undefined ? { blockedUntil: new Date(usage.blockedUntil) } : {}) };
+  }
+
+  /** Admits one attempt of a register call for this client, or throws RATE_LIMITED (no request made). */
+  async admit(client: string, route: RouteDef): Promise<void> {
+    const now = this.now();
+    const { dailyQuota, freeShare, clientBurst, clientPerMinute } = this.policy;
+    const admission = await this.store.admit({
+      organisation: this.organisationOf(client),
+      client,
+      day: londonDate(now),
+      now: now.getTime(),
+      free: route.effect === 'none',
+      freeLimit: Math.floor(dailyQuota * freeShare),
+      dailyLimit: dailyQuota,
+      burst: clientBurst,
+      perMs: clientPerMinute / 60_000,
+    });
+    if (admission.admitted) return;
+    const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
+    const detail = {
+      blocked: `The register refused this organisation's calls (429); they are refused here until it allows them again, in ${seconds} s.`,
+      daily: `This organisation has used its ${dailyQuota} register calls for today; they start again at midnight (Europe/London), in ${seconds} s.`,
+      reserve: `Free reads have used their share (${Math.round(freeShare * 100)}%) of this organisation's ${dailyQuota} register calls today; the rest is kept for purchases, orders, cases and deeds. Free reads start again at midnight (Europe/London), in ${seconds} s.`,
+      budget: `This API client made too many register calls in a short time (at most ${clientBurst} at once, then ${clientPerMinute} a minute); retry in ${seconds} s.`,
+    }[admission.reason];
+    throw new QuotaRefusal({ status: 429, code: 'TOO_MANY_REQUESTS', route: route.name, detail, retryAfterSeconds: seconds });
+  }
+}
+
+/** Milliseconds from `now` to the next London midnight. */
+export const msToLondonMidnight = (now: number): number => secondsUntilLondonMidnight(new Date(now)) * 1000;

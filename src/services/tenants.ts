@@ -1,0 +1,100 @@
+/**
+ * Callers and tenants. A caller presents an API key as `Authorization: Bearer <key>`; the key
+ * is looked up by its SHA-256 (keys are never stored in clear) and maps to one register API
+ * client. Each tenant gets its own RegisterClient (and so its own token cache): nothing is
+ * shared across tenants but the connection pool.
+ */
+import { createHash } from 'node:crypto';
+import type { TenantConfig } from '../config';
+import { RegisterClient, type RegisterClientOptions, type RegisterTransport } from '../register/client';
+
+export interface Tenant {
+  /** The register API client id: the scope of idempotency keys and caches. */
+  id: string;
+  name: string;
+  /** The register organisation owning the client: the owner of the daily quota. */
+  organisation: string;
+  /** A federation router: may read `_service { sdl }` while introspection is off. */
+  router: boolean;
+}
+
+export const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+
+/** The embedded emulator's callers (docs/emulator.md). Only used with the embedded emulator. */
+export const DEV_TENANTS: TenantConfig[] = [
+  { name: 'dev-key-a', apiKeySha256: sha256Hex('dev-key-a'), clientId: 'client-a', clientSecret: 'secret-a', organisation: 'ORG-A' },
+  { name: 'dev-key-a2', apiKeySha256: sha256Hex('dev-key-a2'), clientId: 'client-a2', clientSecret: 'secret-a2', organisation: 'ORG-A' },
+  { name: 'dev-key-b', apiKeySha256: sha256Hex('dev-key-b'), clientId: 'client-b', clientSecret: 'secret-b', organisation: 'ORG-B' },
+];
+
+export type Authentication = { ok: true; tenant: Tenant } | { ok: false; reason: 'missing' | 'unknown' | 'malformed' };
+
+/** What a refused caller is told, the same on /graphql and on downloads. */
+export function authFailureMessage(reason: 'missing' | 'unknown' | 'malformed'): string {
+  return reason === 'missing' ? 'Authentication required: send Authorization: Bearer <API key>.' : 'Unknown API key.';
+}
+
+export class TenantDirectory {
+  private readonly byKeyHash = new Map<string, TenantConfig>();
+  private readonly organisations = new Map<string, string>();
+  private readonly clients = new Map<string, RegisterClient>();
+
+  constructor(
+    private readonly transport: RegisterTransport,
+    tenants: readonly TenantConfig[],
+    /** Tenant name that a request without credentials acts as (embedded emulator only). */
+    private readonly anonymous?: string,
+    /** Per-tenant client options (e.g. the quota guard's check before each call). */
+    private readonly clientOptions: (tenant: Tenant) => RegisterClientOptions = () => ({}),
+  ) {
+    for (const t of tenants) {
+      this.byKeyHash.set(t.apiKeySha256, t);
+      this.organisations.set(t.clientId, t.organisation ?? t.clientId);
+    }
+  }
+
+  authenticate(authorization: string | null): Authentication {
+    if (!authorization) {
+      const fallback = this.anonymous && [...this.byKeyHash.values()].find((t) => t.name === this.anonymous);
+      return fallback ? { ok: true, tenant: toTenant(fallback) } : { ok: false, reason: 'missing' };
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) return { ok: false, reason: 'malformed' };
+    const config = this.byKeyHash.get(sha256Hex(match[1]!));
+    return config ? { ok: true, tenant: toTenant(config) } : { ok: false, reason: 'unknown' };
+  }
+
+  /** The organisation of an API client (the client id itself when none is configured). */
+  organisationOf(clientId: string): string {
+    return this.organisations.get(clientId) ?? clientId;
+  }
+
+  /** The tenant of an API client id (a signed download link names its client). */
+  byClientId(clientId: string): Tenant | undefined {
+    const config = [...this.byKeyHash.values()].find((t) => t.clientId === clientId);
+    return config ? toTenant(config) : undefined;
+  }
+
+  /** The tenant's own register client, created on first use. */
+  clientFor(tenant: Tenant): RegisterClient {
+    let client = this.clients.get(tenant.id);
+    if (!client) {
+      const config = [...this.byKeyHash.values()].find((t) => t.clientId === tenant.id);
+      if (!config) throw new Error('unknown tenant');
+      client = new RegisterClient(
+        this.transport,
+        { clientId: config.clientId, clientSecret: config.clientSecret },
+        this.clientOptions(tenant),
+      );
+      this.clients.set(tenant.id, client);
+    }
+    return client;
+  }
+}
+
+const toTenant = (config: TenantConfig): Tenant => ({
+  id: config.clientId,
+  name: config.name,
+  organisation: config.organisation ?? config.clientId,
+  router: config.router ?? false,
+});
