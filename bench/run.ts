@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -129,12 +129,6 @@ function countByRoute(calls: CallRecord[]): Record<string, number> {
   return out;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
 /** Downloads `url`, discarding the bytes as they come (optionally hashing them). */
 async function download(url: string, headers: Record<string, string>, hash = false) {
   const start = process.hrtime.bigint();
@@ -153,7 +147,7 @@ async function download(url: string, headers: Record<string, string>, hash = fal
 
 function npmCommand(): { cmd: string; args: string[] } {
   const cli = process.env.npm_execpath;
-  return cli && cli.endsWith('.js') ? { cmd: process.execPath, args: [cli] } : { cmd: 'npm', args: [] };
+  return cli?.endsWith('.js') ? { cmd: process.execPath, args: [cli] } : { cmd: 'npm', args: [] };
 }
 
 /** Installs bench/peers (its own package.json and lockfile) when its node_modules is missing. */

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './server/serve';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from './security/limits';
-import type { HardeningOptions } from './security/plugins';
+import type { HardeningOptions } from './security/limits';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 

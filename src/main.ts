@@ -5,7 +5,7 @@
  * meets a plain-text line.
  */
 import { createApp } from './server/app';
-import { createHttpServer } from './server/serve';
+import { serve, type Serving } from './server/serve';
 import { createLogger, logServiceEvents, type Logger } from './server/logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
@@ -84,59 +84,35 @@ async function main(config: AppConfig, logger: Logger) {
         }
       : {}),
   });
-  let stopping = false;
-  const inflight = new Set<Promise<void>>();
-  const server = createHttpServer((req, res) => {
-    if (stopping) {
-      // Draining: a request arriving on a kept-alive connection is refused, and the connection closed.
-      res.writeHead(503, { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' });
-      res.end(JSON.stringify({ errors: [{ message: 'The service is shutting down; retry.', extensions: { code: 'SHUTTING_DOWN' } }] }));
-      return;
-    }
-    // A response finished while draining leaves an idle connection: close it at once.
-    res.once('finish', () => stopping && setImmediate(() => server.closeIdleConnections()));
-    const handled = Promise.resolve(yoga(req, res)).catch(() => undefined);
-    inflight.add(handled);
-    void handled.finally(() => inflight.delete(handled));
-  }, config.http);
+  let serving: Serving;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    serving = await serve(yoga, { port: config.port, host: config.host, limits: config.http });
   } catch (error) {
     await services.close();
     await emulator?.close();
     throw busyPortError(error, 'PORT', config.port);
   }
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://localhost:${port}/graphql`;
+  const url = `http://localhost:${serving.port}/graphql`;
   logger.info({ event: 'listening', url }, `titlegraph: GraphQL at ${url}`);
   if (emulator) logger.info({ event: 'register', register: emulator.url }, `register: embedded emulator at ${emulator.url}`);
   else logger.info({ event: 'register' }, 'register: external (REGISTER_BASE_URL)');
 
+  let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    const deadline = setTimeout(() => {
-      logger.error({ event: 'shutdown', inflight: inflight.size }, `titlegraph: requests still running after ${config.shutdownDeadlineMs} ms; exiting`);
+    const drained = await serving.drain({
+      deadlineMs: config.shutdownDeadlineMs,
+      onListenerClosed: (inflight) =>
+        logger.info({ event: 'draining', signal, inflight }, `titlegraph: ${signal}: draining ${inflight} in-flight request(s)`),
+    });
+    if (!drained) {
+      const inflight = serving.inflightCount();
+      logger.error({ event: 'shutdown', inflight }, `titlegraph: requests still running after ${config.shutdownDeadlineMs} ms; exiting`);
       process.exit(1);
-    }, config.shutdownDeadlineMs);
-    // Stop accepting; idle keep-alive connections close now, busy ones when their response is sent.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    // Said once the listening socket is closed, so whoever reads it finds new connections refused.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    logger.info({ event: 'draining', signal, inflight: inflight.size }, `titlegraph: ${signal}: draining ${inflight.size} in-flight request(s)`);
-    const sweep = setInterval(() => server.closeIdleConnections(), 250);
+    }
     try {
-      // In-flight requests (and the charges they record) finish before the store closes.
-      await Promise.all([closed, ...inflight]);
-      clearInterval(sweep);
+      // In-flight requests (and the charges they record) have finished: the stores can close.
       await services.close();
       await emulator?.close();
     } catch (error) {

@@ -41,7 +41,8 @@ try {
       for (const { name: variant, svc } of round % 2 ? [...services].reverse() : services) {
         const before = cpuMs(svc.pid);
         const r = await throughput(target(svc.base, q, v), 16, 3);
-        const row = (rows[`${variant} | ${name}`] ??= { rps: [], cpuUs: [] });
+        rows[`${variant} | ${name}`] ??= { rps: [], cpuUs: [] };
+        const row = rows[`${variant} | ${name}`]!;
         row.rps.push(Math.round(r.rps));
         row.cpuUs.push(Math.round(((cpuMs(svc.pid) - before) / r.requests) * 1000));
       }

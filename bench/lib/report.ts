@@ -273,7 +273,9 @@ function panel(x0: number, title: string, unit: string, groups: { label: string;
       parts.push(`<text x="${(bx + barW / 2 - 1).toFixed(1)}" y="${(bottom - h - 4).toFixed(1)}" text-anchor="middle" font-size="10">${esc(b.text ?? (b.value >= 100 ? b.value.toFixed(0) : b.value.toFixed(2)))}</text>`);
     });
     const words = g.label.split(' ');
-    words.forEach((w, wi) => parts.push(`<text x="${(gx + groupW / 2).toFixed(1)}" y="${bottom + 16 + wi * 13}" text-anchor="middle" font-size="11">${esc(w)}</text>`));
+    words.forEach((w, wi) => {
+      parts.push(`<text x="${(gx + groupW / 2).toFixed(1)}" y="${bottom + 16 + wi * 13}" text-anchor="middle" font-size="11">${esc(w)}</text>`);
+    });
   });
   return parts.join('\n');
 }

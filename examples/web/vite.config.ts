@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-const target = process.env['TITLEGRAPH_URL'] ?? 'http://localhost:4000';
+const target = process.env.TITLEGRAPH_URL ?? 'http://localhost:4000';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),

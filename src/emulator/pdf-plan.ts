@@ -45,7 +45,7 @@ export async function renderPlan(titleNumber: string, index: number, plan: PlanR
     page.drawLine({ start: { x: map.x, y: gy }, end: { x: map.x + map.w, y: gy }, thickness: 0.3, color: rgb(0.85, 0.85, 0.85) });
 
   // Boundary edged red (SVG coordinates: y grows downwards).
-  const path = drawing.polygon.map(([x, y], i) => `${i ? 'L' : 'M'} ${(x * ptPerMetre).toFixed(2)} ${(-y * ptPerMetre).toFixed(2)}`).join(' ') + ' Z';
+  const path = `${drawing.polygon.map(([x, y], i) => `${i ? 'L' : 'M'} ${(x * ptPerMetre).toFixed(2)} ${(-y * ptPerMetre).toFixed(2)}`).join(' ')} Z`;
   page.drawSvgPath(path, { x: cx, y: cy, color: rgb(0.95, 0.8, 0.8), borderColor: rgb(0.8, 0, 0), borderWidth: 1.6 });
 
   // North arrow.

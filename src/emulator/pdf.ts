@@ -81,7 +81,7 @@ export async function renderTitleDocument(title: TitleRecord, parts: DocumentPar
     }
     if (annex.length) {
       w.heading('Annex: preambles');
-      annex.forEach((p, i) => w.text(`${i + 1}. ${p}`));
+      for (const [i, p] of annex.entries()) w.text(`${i + 1}. ${p}`);
     }
   }
 

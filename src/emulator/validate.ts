@@ -26,7 +26,7 @@ function explain(issue: Issue, base: readonly PropertyKey[]): [string, string][]
     case 'invalid_union': {
       // Report the branch that came closest (fewest issues); ties go to the first branch.
       const best = [...issue.errors].sort((a, b) => a.length - b.length)[0];
-      if (best && best.length) return best.flatMap((i) => explain(i, path));
+      if (best?.length) return best.flatMap((i) => explain(i, path));
       return [[dotted(path), issue.message]];
     }
     default:

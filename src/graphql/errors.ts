@@ -25,7 +25,7 @@ import { GraphQLError } from 'graphql';
 import { QuotaRefusal } from '../services/quota';
 import { RegisterError } from '../register/client';
 import { FAS_PLACEHOLDER } from '../register/client/errors';
-import type { UserError, UserErrorCode } from './schema/user-error';
+import type { UserError, UserErrorCode } from './mutations/user-errors';
 
 /** Register codes that are business outcomes of a mutation (reported as userErrors). */
 const BUSINESS: Record<string, { code: UserErrorCode; field?: string[] }> = {

@@ -5,7 +5,7 @@
  * (from any process) exactly one wins; a retryable failure of the same input can be re-taken.
  * Times are the service's clock in epoch milliseconds, like the SQLite store.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import {
   JOURNAL_COLUMNS,
   journalRecordOfRow,

@@ -16,6 +16,14 @@ export interface AbuseLimits {
   maxBodyBytes: number;
 }
 
+/** What the hardening plugins are given: the limits, and what production turns off. */
+export interface HardeningOptions {
+  limits: AbuseLimits;
+  /** Production: no introspection and no "did you mean" field suggestions. */
+  introspection: boolean;
+  fieldSuggestions: boolean;
+}
+
 /** graphql-armor's defaults are depth 6, aliases 15, tokens 1000, directives 50, cost 5000. */
 export const DEFAULT_LIMITS: AbuseLimits = {
   maxDepth: 7,

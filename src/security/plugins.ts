@@ -12,16 +12,9 @@ import { getVariableValues, GraphQLError, Kind, type FragmentDefinitionNode, typ
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { costLimitError, operationCost } from './cost';
 import { entitiesCalls, representationErrors } from './entities';
-import type { AbuseLimits } from './limits';
+import type { HardeningOptions } from './limits';
 import { oneChargeableMutationRule } from './one-chargeable-mutation';
 import { CSRF_HEADERS, federationSdlPlugin, INTROSPECTION_MAX_DEPTH, introspectionDepthPlugin, refusalWordingPlugin } from './refusals';
-
-export interface HardeningOptions {
-  limits: AbuseLimits;
-  /** Production: no introspection and no "did you mean" field suggestions. */
-  introspection: boolean;
-  fieldSuggestions: boolean;
-}
 
 const tooLarge = (what: string, size: number, max: number) =>
   createGraphQLError(`${what} is ${size} bytes; the limit is ${max}.`, {

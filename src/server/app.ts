@@ -17,7 +17,8 @@ import { RegisterError } from '../register/client';
 import { observabilityPlugins, type ObservabilityOptions } from '../observability';
 import { buildSchema } from '../graphql/schema';
 import { DEFAULT_LIMITS } from '../security/limits';
-import { hardeningPlugins, type HardeningOptions } from '../security/plugins';
+import type { HardeningOptions } from '../security/limits';
+import { hardeningPlugins } from '../security/plugins';
 
 export interface AppOptions {
   graphiql?: boolean;

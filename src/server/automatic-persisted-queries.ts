@@ -17,7 +17,7 @@ const refusal = (message: string, code: string) => createGraphQLError(message, {
 export function useAutomaticPersistedQueries(store: ApqStore): Plugin {
   return {
     async onParams({ params, setParams }) {
-      const persisted = params.extensions?.['persistedQuery'] as { version?: unknown; sha256Hash?: unknown } | undefined;
+      const persisted = params.extensions?.persistedQuery as { version?: unknown; sha256Hash?: unknown } | undefined;
       if (!persisted || typeof persisted !== 'object') return;
       const hash = typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash.toLowerCase() : '';
       if (persisted.version !== 1 || !HEX_SHA256.test(hash)) {

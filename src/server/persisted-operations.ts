@@ -72,7 +72,7 @@ export function loadPersistedOperations(files: readonly string[], only: boolean)
 export function extractOperationId(params: GraphQLParams): string | null {
   const documentId = (params as GraphQLParams & { documentId?: unknown }).documentId;
   if (typeof documentId === 'string' && documentId) return normaliseOperationId(documentId);
-  const persisted = params.extensions?.['persistedQuery'] as { version?: unknown; sha256Hash?: unknown } | undefined;
+  const persisted = params.extensions?.persistedQuery as { version?: unknown; sha256Hash?: unknown } | undefined;
   if (persisted && typeof persisted === 'object' && typeof persisted.sha256Hash === 'string' && persisted.sha256Hash) {
     return normaliseOperationId(persisted.sha256Hash);
   }

@@ -6,7 +6,7 @@
  * Responses are not limited here: a download streams for as long as its caller reads
  * (see download-stream.ts for that limit).
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse, type Server } from 'node:http';
 
 export interface HttpLimits {
   /** The whole request, headers and body, must arrive within this (ms). */
@@ -40,4 +40,81 @@ export function createHttpServer(listener: RequestListener, limits: HttpLimits =
   );
   server.maxConnections = limits.maxConnections;
   return server;
+}
+
+export interface Serving {
+  server: Server;
+  /** The port listened on (the one picked when 0 was asked for). */
+  port: number;
+  /** Requests being answered now. */
+  inflightCount(): number;
+  /**
+   * Graceful stop: the listening socket closes (new connections are refused), a request that
+   * still arrives on a kept-alive connection gets 503 SHUTTING_DOWN, idle connections close, and
+   * every request already being answered runs to its end, so a charge it records is kept.
+   * Resolves true once all have answered, or false when `deadlineMs` passes first.
+   */
+  drain(options: { deadlineMs: number; onListenerClosed?: (inflight: number) => void }): Promise<boolean>;
+}
+
+const SHUTTING_DOWN_BODY = JSON.stringify({
+  errors: [{ message: 'The service is shutting down; retry.', extensions: { code: 'SHUTTING_DOWN' } }],
+});
+
+/**
+ * Listens with `handler` and owns its lifecycle. Written here rather than taken from a package
+ * (e.g. http-terminator, stoppable): those close sockets but neither refuse late requests in
+ * GraphQL's error shape nor wait on the handler's own promise, which is what keeps a charge
+ * that is being recorded from being cut off.
+ */
+export async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse) => unknown,
+  options: { port: number; host?: string; limits?: HttpLimits },
+): Promise<Serving> {
+  let draining = false;
+  const inflight = new Set<Promise<unknown>>();
+  const server = createHttpServer((req, res) => {
+    if (draining) {
+      res.writeHead(503, { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' });
+      res.end(SHUTTING_DOWN_BODY);
+      return;
+    }
+    // A response finished while draining leaves an idle connection: close it at once.
+    res.once('finish', () => draining && setImmediate(() => server.closeIdleConnections()));
+    const handled = Promise.resolve()
+      .then(() => handler(req, res))
+      .catch(() => undefined);
+    inflight.add(handled);
+    void handled.finally(() => inflight.delete(handled));
+  }, options.limits);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+
+  const drain: Serving['drain'] = async ({ deadlineMs, onListenerClosed }) => {
+    draining = true;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), deadlineMs);
+    });
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Told once the listening socket is closed, so whoever reads it finds new connections refused.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    onListenerClosed?.(inflight.size);
+    const sweep = setInterval(() => server.closeIdleConnections(), 250);
+    try {
+      return await Promise.race([Promise.all([closed, ...inflight]).then(() => true), deadline]);
+    } finally {
+      clearInterval(sweep);
+      clearTimeout(timer);
+    }
+  };
+  return { server, port, inflightCount: () => inflight.size, drain };
 }

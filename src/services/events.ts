@@ -25,7 +25,8 @@ export class EventHub {
   private readonly listeners: { [K in keyof ServiceEvents]?: Listener<ServiceEvents[K]>[] } = {};
 
   on<K extends keyof ServiceEvents>(name: K, listener: Listener<ServiceEvents[K]>): () => void {
-    const list = (this.listeners[name] ??= []) as Listener<ServiceEvents[K]>[];
+    this.listeners[name] ??= [];
+    const list = this.listeners[name] as Listener<ServiceEvents[K]>[];
     list.push(listener);
     return () => list.splice(list.indexOf(listener), 1);
   }

@@ -22,7 +22,7 @@ export class PgDatabase {
   private readonly initialised: Promise<void>;
   private closing: Promise<void> | undefined;
 
-  constructor(private readonly options: PgDatabaseOptions) {
+  constructor(readonly options: PgDatabaseOptions) {
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.maxConnections ?? 10,

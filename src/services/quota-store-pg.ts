@@ -23,7 +23,8 @@ export class PgQuotaStore implements QuotaStore {
   private readonly prefix: string;
 
   constructor(private readonly options: PgQuotaStoreOptions) {
-    const p = (this.prefix = options.schema ? `${quoteIdent(options.schema)}.` : '');
+    this.prefix = options.schema ? `${quoteIdent(options.schema)}.` : '';
+    const p = this.prefix;
     this.db = new PgDatabase({
       connectionString: options.connectionString,
       ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),

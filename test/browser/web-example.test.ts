@@ -140,8 +140,8 @@ suite(`example front end in headless Chromium${browserSkipReason ? ` (skipped: $
     await lookUpAndOrder(browser, site.url, 'web-example-persisted.png');
     expect(bodies.length).toBeGreaterThanOrEqual(2);
     for (const body of bodies) {
-      expect(body['documentId']).toMatch(/^sha256:[0-9a-f]{64}$/);
-      expect(body['query']).toBeUndefined();
+      expect(body.documentId).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(body.query).toBeUndefined();
     }
   });
 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startHttpService, type HttpService } from './helpers';
 
 /** SHOULD audits titlegraph knowingly fails (id → reason). Keep in step with the README. */
-export const KNOWN_SHOULD_FAILURES: Record<string, string> = {};
+const KNOWN_SHOULD_FAILURES: Record<string, string> = {};
 
 let svc: HttpService;
 let results: AuditResult[];

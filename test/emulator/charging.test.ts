@@ -96,7 +96,7 @@ describe('charging: one charge per FAS, title, product and London day', () => {
   test('nothing is charged on any 400, 403, 404 or 422', async ({ api, emu }) => {
     const paths = [
       '/titles/MID15313/details?fas=12',
-      '/titles/MID15313/details?fas=0877&reference=' + 'x'.repeat(80),
+      `/titles/MID15313/details?fas=0877&reference=${'x'.repeat(80)}`,
       '/titles/MID15313/details?fas=1877',
       '/titles/ZZZ999/details?fas=0877',
       '/titles/EDN42/details?fas=0877',

@@ -102,7 +102,9 @@ describe('npm start', () => {
     // The script's shell exec's node, so npm's only child is the server: the process npm signals.
     expect(descendants(npm.pid!, false).map(commandLine)).toEqual([expect.stringMatching(/^node --import tsx src\/start\.ts/)]);
     const left = () => tree.filter((p) => running(p.pid, p.command));
-    cleanups.push(() => left().forEach((p) => process.kill(p.pid, 'SIGKILL')));
+    cleanups.push(() => {
+      for (const p of left()) process.kill(p.pid, 'SIGKILL');
+    });
 
     npm.kill('SIGTERM');
     const [code, signal] = await exited;

@@ -19,7 +19,7 @@ interface Started {
   emulatorOrigin: string;
 }
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
+const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });

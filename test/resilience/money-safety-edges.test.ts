@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { SqliteIdempotencyStore } from '../../src/idempotency/sqlite-store';
-import { inputHash } from '../../src/idempotency/run';
+import { inputHash } from '../../src/graphql/mutations/run-idempotent';
 import { londonDate } from '../../src/register/contract/london-day';
 import { request } from 'undici';
 import { ChargeRecordsQuery, PurchaseTitleDetailsMutation, TitleQuery } from '../service/documents';

@@ -21,7 +21,10 @@ async function refusal(response: Response) {
 /** A clock for the service's links that a test moves forward. */
 function movableClock() {
   let offsetMs = 0;
-  return { now: () => Date.now() + offsetMs, advance: (ms: number) => void (offsetMs += ms) };
+  return { now: () => Date.now() + offsetMs, advance: (ms: number) => {
+      offsetMs += ms;
+    },
+  };
 }
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -28,7 +28,7 @@ export async function execute<Result, Variables>(
   variables: Variables,
 ): Promise<Result> {
   const operation = persisted
-    ? { documentId: document.__meta__?.['hash'], variables }
+    ? { documentId: document.__meta__?.hash, variables }
     : { query: document.toString(), variables };
   const response = await fetch(`${serviceUrl}/graphql`, {
     method: 'POST',

@@ -43,7 +43,7 @@ form.addEventListener('submit', async (event) => {
       return;
     }
     const card = element('article');
-    card.dataset['testid'] = 'title';
+    card.dataset.testid = 'title';
     const heading = element('h2', title.titleNumber);
     heading.append(' ', element('span', title.status, `status status-${title.status.toLowerCase()}`));
     card.append(heading);

@@ -1,10 +1,11 @@
 /** Cases (service-spec 4.10): createCase over one registered title. */
 import { builder } from '../builder';
-import { runIdempotent } from '../../idempotency/run';
+import { createdPayload } from '../mutations/payloads';
+import { runIdempotent } from '../mutations/run-idempotent';
 import { CreateCaseRequest } from '../../register/contract/wire';
-import { check, dottedFieldMapper, userErrorsOf, type FieldMapper } from '../validation';
-import { emailErrors } from './email';
-import { UserErrorType, type UserError } from './user-error';
+import { check, dottedFieldMapper, emailErrors, userErrorsOf, type FieldMapper } from '../mutations/input-rules';
+import { UserErrorType } from './user-error';
+import type { UserError } from '../mutations/user-errors';
 
 interface CreatedCase {
   id: string;
@@ -86,7 +87,8 @@ builder.mutationFields((t) => ({
           return { id: created.id, reference: input.reference, titleNumbers: input.titleNumbers };
         },
       });
-      return outcome.ok ? { case: outcome.value, userErrors: [] } : { case: null, userErrors: outcome.userErrors };
+      const { value, userErrors } = createdPayload(outcome);
+      return { case: value, userErrors };
     },
   }),
 }));

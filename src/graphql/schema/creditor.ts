@@ -1,6 +1,6 @@
 /** Creditor search: the lenders a standard security can name as its creditor applicant. */
-import { GraphQLError } from 'graphql';
 import { builder } from '../builder';
+import { badUserInput } from '../mutations/user-errors';
 import type { Creditor } from '../../register/contract/wire';
 import { CreditorQuery } from '../../register/contract/wire';
 
@@ -23,9 +23,7 @@ builder.queryFields((t) => ({
       const parsed = CreditorQuery.safeParse({ query });
       if (!parsed.success) {
         // Refused here, so a bad query never spends a register call.
-        throw new GraphQLError(`query ${parsed.error.issues.map((i) => i.message).join('; ')}.`, {
-          extensions: { code: 'BAD_USER_INPUT', field: 'query' },
-        });
+        throw badUserInput(`query ${parsed.error.issues.map((i) => i.message).join('; ')}.`, 'query');
       }
       return ctx.register.creditors(query, ctx.callOptions);
     },

@@ -1,10 +1,11 @@
 /** Deeds (service-spec 4.11): addDeedToCase — discharge, disposition or standard security. */
 import { builder } from '../builder';
-import { runIdempotent } from '../../idempotency/run';
+import { createdPayload } from '../mutations/payloads';
+import { runIdempotent } from '../mutations/run-idempotent';
 import { AddDeedRequest, type DeedParty } from '../../register/contract/wire';
-import { check, dottedFieldMapper, userErrorsOf, type FieldMapper } from '../validation';
-import { emailErrors } from './email';
-import { UserErrorType, type UserError } from './user-error';
+import { check, dottedFieldMapper, emailErrors, userErrorsOf, type FieldMapper } from '../mutations/input-rules';
+import { UserErrorType } from './user-error';
+import { invalidInput, type UserError } from '../mutations/user-errors';
 
 const WIRE_DEED_TYPE = { DISCHARGE_OF_STANDARD_SECURITY: '1', DISPOSITION: '11', STANDARD_SECURITY: '20' } as const;
 type DeedTypeName = keyof typeof WIRE_DEED_TYPE;
@@ -111,7 +112,7 @@ function deedRuleErrors(input: {
 }): UserError[] {
   const errors: UserError[] = [];
   const fail = (field: string, message: string) =>
-    errors.push({ code: 'INVALID_INPUT', message: `input.${field} ${message}`, field: ['input', field] });
+    errors.push(invalidInput(['input', field], message));
   const discharge = input.deedType === 'DISCHARGE_OF_STANDARD_SECURITY';
   if (!discharge && input.securityId != null) fail('securityId', 'is only for DISCHARGE_OF_STANDARD_SECURITY.');
   if (!discharge && input.mortgageNumbers != null) fail('mortgageNumbers', 'are only for DISCHARGE_OF_STANDARD_SECURITY.');
@@ -172,7 +173,8 @@ builder.mutationFields((t) => ({
           return { id: created.id, caseId: input.caseId, deedType: input.deedType };
         },
       });
-      return outcome.ok ? { deed: outcome.value, userErrors: [] } : { deed: null, userErrors: outcome.userErrors };
+      const { value, userErrors } = createdPayload(outcome);
+      return { deed: value, userErrors };
     },
   }),
 }));

@@ -1,9 +1,12 @@
 /** Ordered title documents (service-spec 4.4, 4.5): orderTitleDocument and the TitleDocument type. */
 import { builder } from '../builder';
 import type { Charge, OrderDocumentRequest } from '../../register/contract/wire';
-import { ChargeType, chargeablePayload, runChargeable } from './charge';
+import { ChargeType } from './charge';
+import { chargeablePayload } from '../mutations/payloads';
+import { runChargeable } from '../mutations/run-chargeable';
 import { downloadUrlOf, expiryOfIssue } from './download-links';
-import { UserErrorType, type UserError } from './user-error';
+import { UserErrorType } from './user-error';
+import { invalidInput, type UserError } from '../mutations/user-errors';
 
 interface OrderedDocument {
   documentId: string;
@@ -91,13 +94,7 @@ builder.mutationFields((t) => ({
       const inputErrors: UserError[] =
         body.titleSheet?.include || body.applications?.include
           ? []
-          : [
-              {
-                code: 'INVALID_INPUT',
-                message: 'input.titleSheet.include or input.applications.include must be true: a document needs at least one part.',
-                field: ['input', 'titleSheet', 'include'],
-              },
-            ];
+          : [invalidInput(['input', 'titleSheet', 'include'], 'or input.applications.include must be true: a document needs at least one part.')];
       const outcome = await runChargeable(
         ctx,
         'orderTitleDocument',

@@ -1,7 +1,9 @@
 /** Advance notices and pending applications (service-spec 2.7, chargeable). */
 import { builder } from '../builder';
 import type { PendingApplication, PendingApplicationsResponse } from '../../register/contract/wire';
-import { ChargeType, chargeablePayload, PurchaseTitleInput, runChargeable } from './charge';
+import { ChargeType, PurchaseTitleInput } from './charge';
+import { chargeablePayload } from '../mutations/payloads';
+import { runChargeable } from '../mutations/run-chargeable';
 import { AddressType, CodeLabelType, PersonNameType } from './common';
 import { UserErrorType } from './user-error';
 

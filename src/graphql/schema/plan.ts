@@ -1,9 +1,12 @@
 /** Purchased plans (service-spec 2.9, 4.6, 4.7): purchaseTitlePlans and the Plan type. */
 import { builder } from '../builder';
 import type { Charge, Plan as WirePlan } from '../../register/contract/wire';
-import { ChargeType, chargeablePayload, PurchaseTitleInput, runChargeable } from './charge';
+import { ChargeType, PurchaseTitleInput } from './charge';
+import { chargeablePayload } from '../mutations/payloads';
+import { runChargeable } from '../mutations/run-chargeable';
 import { downloadUrlOf, expiryOfIssue } from './download-links';
-import { UserErrorType, type UserError } from './user-error';
+import { UserErrorType } from './user-error';
+import type { UserError } from '../mutations/user-errors';
 
 interface PurchasedPlan extends WirePlan {
   titleNumber: string;

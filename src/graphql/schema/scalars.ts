@@ -6,6 +6,7 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { DateResolver, DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
 import { isCaseId, isFas, isTitleNumber } from '../../register/contract/rules';
+import { badUserInput } from '../mutations/user-errors';
 
 function stringScalar(options: {
   name: string;
@@ -16,7 +17,7 @@ function stringScalar(options: {
 }): GraphQLScalarType<string, string> {
   const reject = (value: unknown): never => {
     const shown = options.echo && typeof value === 'string' && value.length <= 40 ? ` (got "${value}")` : '';
-    throw new GraphQLError(`${options.name} ${options.rule}${shown}.`, { extensions: { code: 'BAD_USER_INPUT' } });
+    throw badUserInput(`${options.name} ${options.rule}${shown}.`);
   };
   const check = (value: unknown): string => {
     if (typeof value !== 'string' || !options.test(value)) return reject(value);
@@ -29,7 +30,7 @@ function stringScalar(options: {
     parseValue: (value) => check(value),
     parseLiteral: (ast: ValueNode) => {
       if (ast.kind !== Kind.STRING) {
-        throw new GraphQLError(`${options.name} must be given as a string.`, { extensions: { code: 'BAD_USER_INPUT' } });
+        throw badUserInput(`${options.name} must be given as a string.`);
       }
       return check(ast.value);
     },
@@ -70,12 +71,12 @@ export const ReferenceValueScalar = new GraphQLScalarType<string | number, strin
   },
   parseValue: (value) => {
     if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return value;
-    throw new GraphQLError('ReferenceValue must be a string or a number.', { extensions: { code: 'BAD_USER_INPUT' } });
+    throw badUserInput('ReferenceValue must be a string or a number.');
   },
   parseLiteral: (ast) => {
     if (ast.kind === Kind.STRING) return ast.value;
     if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return Number(ast.value);
-    throw new GraphQLError('ReferenceValue must be a string or a number.', { extensions: { code: 'BAD_USER_INPUT' } });
+    throw badUserInput('ReferenceValue must be a string or a number.');
   },
 });
 

@@ -1,7 +1,9 @@
 /** Title details (service-spec 2.6, chargeable): the full title sheet, and purchaseTitleDetails. */
 import { builder } from '../builder';
 import type { TitleDetails } from '../../register/contract/wire';
-import { ChargeType, chargeablePayload, PurchaseTitleInput, runChargeable } from './charge';
+import { ChargeType, PurchaseTitleInput } from './charge';
+import { chargeablePayload } from '../mutations/payloads';
+import { runChargeable } from '../mutations/run-chargeable';
 import { AddressType, ConsiderationEntryType, PersonNameType } from './common';
 import { titleHeadingFields } from './title';
 import { UserErrorType } from './user-error';

@@ -1,8 +1,9 @@
 /** Titles: the summary (free, any status) as the `Title` entity, and the `title`/`titles` queries. */
-import { GraphQLError, Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { builder, type BuilderTypes } from '../builder';
 import { LIMITS } from '../../register/contract/rules';
 import type { Context } from '../context';
+import { badUserInput } from '../mutations/user-errors';
 import type { TitleSummary } from '../../register/contract/wire';
 import { AddressType, CodeLabelType, ConsiderationEntryType } from './common';
 
@@ -170,10 +171,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_, { titleNumbers }, ctx, info) => {
       if (titleNumbers.length > LIMITS.titlesPerRequest.max) {
-        throw new GraphQLError(
-          `titleNumbers must have at most ${LIMITS.titlesPerRequest.max} items (got ${titleNumbers.length}).`,
-          { extensions: { code: 'BAD_USER_INPUT', field: 'titleNumbers' } },
-        );
+        throw badUserInput(`titleNumbers must have at most ${LIMITS.titlesPerRequest.max} items (got ${titleNumbers.length}).`, 'titleNumbers');
       }
       prefetchSecurities(ctx, info, titleNumbers);
       // Each item resolves on its own, so one failing title is a null plus an error, not a failed list.

@@ -1,30 +1,6 @@
-/**
- * Business failures are data (Shopify/GitHub style): every mutation payload carries
- * `userErrors`. This file holds the type and the ONE mapping from register errors to codes.
- */
+/** The GraphQL face of `userErrors`: the UserError type and the UserErrorCode enum, one description per code. */
 import { builder } from '../builder';
-
-export const USER_ERROR_CODES = [
-  'INVALID_INPUT',
-  'TITLE_NOT_FOUND',
-  'TITLE_STATUS_NOT_SUPPORTED',
-  'FAS_NOT_AUTHORISED',
-  'CREDIT_LIMIT_EXCEEDED',
-  'CASE_NOT_FOUND',
-  'SECURITY_NOT_FOUND',
-  'IDEMPOTENCY_KEY_REUSED',
-  'RATE_LIMITED',
-  'DEED_RULE_VIOLATION',
-  'OUTCOME_UNKNOWN',
-  'IDEMPOTENCY_KEY_IN_USE',
-] as const;
-export type UserErrorCode = (typeof USER_ERROR_CODES)[number];
-
-export interface UserError {
-  code: UserErrorCode;
-  message: string;
-  field?: string[];
-}
+import { USER_ERROR_CODES, type UserError, type UserErrorCode } from '../mutations/user-errors';
 
 const CODE_DESCRIPTIONS: Record<UserErrorCode, string> = {
   INVALID_INPUT: 'A limit or character-set rule of the spec was broken; `field` names the input.',

@@ -4,7 +4,7 @@
  * into an error message.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ErrorBody } from '../contract/wire';
@@ -106,7 +106,7 @@ export function parseContentDispositionFilename(value: string | undefined): stri
     name = quoted?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[1];
   }
   if (name === undefined) return undefined;
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a file name must lose
   const safe = (name.split(/[/\\]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return safe === '' || safe === '.' || safe === '..' ? undefined : safe;
 }

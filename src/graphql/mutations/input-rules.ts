@@ -4,7 +4,7 @@
  * rules live in one place. Every broken field is reported at once, once, in our own words.
  */
 import type { z } from 'zod';
-import type { UserError } from './schema/user-error';
+import { invalidInput, onePerField, type UserError } from './user-errors';
 
 export type FieldMapper = (wirePath: readonly PropertyKey[]) => string[];
 
@@ -54,23 +54,19 @@ export function userErrorsOf(result: z.ZodSafeParseResult<unknown>, toField: Fie
   return onePerField(
     result.error.issues.map((issue) => {
       const field = toField(issue.path);
-      return { code: 'INVALID_INPUT' as const, message: `${field.join('.')} ${issue.message}.`, field };
+      return invalidInput(field, `${issue.message}.`);
     }),
   );
-}
-
-/** The first problem of each field: a caller fixes one field at a time, told once. */
-export function onePerField(errors: readonly UserError[]): UserError[] {
-  const seen = new Set<string>();
-  return errors.filter((error) => {
-    const key = JSON.stringify(error.field ?? null);
-    if (error.field && seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** The register names a field as a dotted path; map it to the GraphQL input path. */
 export function dottedFieldMapper(mapper: FieldMapper): (registerField: string) => string[] {
   return (registerField) => mapper(registerField.split('.'));
+}
+
+/** A light e-mail shape check: the register leaves the format open, but a typo should not become a case. */
+const EMAIL_SHAPE = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+export function emailErrors(value: string, field: string[]): UserError[] {
+  return EMAIL_SHAPE.test(value) ? [] : [invalidInput(field, 'must be an e-mail address (name@domain).')];
 }

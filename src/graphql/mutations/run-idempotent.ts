@@ -6,15 +6,14 @@
  * Chargeable calls also keep the charge journal (see store.ts), in the same transaction.
  */
 import { createHash } from 'node:crypto';
-import { graphQLErrorFromRegister, userErrorFromRegister, type CallerInput } from '../graphql/errors';
-import { onePerField } from '../graphql/validation';
-import { RegisterError } from '../register/client';
-import { londonDate } from '../register/contract/london-day';
-import type { Charge } from '../register/contract/wire';
-import type { UserError } from '../graphql/schema/user-error';
-import type { Context } from '../graphql/context';
-import type { ServiceEvents } from '../services/events';
-import type { ChargeIntent, IdempotencyRecord, IdempotencyStore, ReportedCharges } from './store';
+import { RegisterError } from '../../register/client';
+import { londonDate } from '../../register/contract/london-day';
+import type { Charge } from '../../register/contract/wire';
+import type { ChargeIntent, IdempotencyRecord, IdempotencyStore, ReportedCharges } from '../../idempotency/store';
+import type { ServiceEvents } from '../../services/events';
+import type { Context } from '../context';
+import { graphQLErrorFromRegister, userErrorFromRegister, type CallerInput } from '../errors';
+import { invalidInput, onePerField, type UserError } from './user-errors';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };
 
@@ -49,15 +48,7 @@ export interface IdempotencyOptions {
 const KEY_RULE = /^[\x21-\x7E]{1,255}$/;
 
 export function idempotencyKeyErrors(key: string): UserError[] {
-  return KEY_RULE.test(key)
-    ? []
-    : [
-        {
-          code: 'INVALID_INPUT',
-          message: 'input.idempotencyKey must be 1 to 255 printable ASCII characters without spaces.',
-          field: ['input', 'idempotencyKey'],
-        },
-      ];
+  return KEY_RULE.test(key) ? [] : [invalidInput(['input', 'idempotencyKey'], 'must be 1 to 255 printable ASCII characters without spaces.')];
 }
 
 /** Stable JSON: object keys sorted, so the hash does not depend on argument order. */

@@ -1,0 +1,50 @@
+/**
+ * What a caller is told about their input, in one place: the `userErrors` a mutation returns
+ * (Shopify/GitHub style: business failures are data) and the top-level BAD_USER_INPUT a query
+ * argument gets. Pure values, no schema types, so every layer can build them without importing
+ * the builder.
+ */
+import { GraphQLError } from 'graphql';
+
+export const USER_ERROR_CODES = [
+  'INVALID_INPUT',
+  'TITLE_NOT_FOUND',
+  'TITLE_STATUS_NOT_SUPPORTED',
+  'FAS_NOT_AUTHORISED',
+  'CREDIT_LIMIT_EXCEEDED',
+  'CASE_NOT_FOUND',
+  'SECURITY_NOT_FOUND',
+  'IDEMPOTENCY_KEY_REUSED',
+  'RATE_LIMITED',
+  'DEED_RULE_VIOLATION',
+  'OUTCOME_UNKNOWN',
+  'IDEMPOTENCY_KEY_IN_USE',
+] as const;
+export type UserErrorCode = (typeof USER_ERROR_CODES)[number];
+
+export interface UserError {
+  code: UserErrorCode;
+  message: string;
+  field?: string[];
+}
+
+/** A mutation input that breaks a rule: the message starts with the field's path, then the rule. */
+export function invalidInput(field: string[], rule: string): UserError {
+  return { code: 'INVALID_INPUT', message: `${field.join('.')} ${rule}`, field };
+}
+
+/** A query argument that breaks a rule: refused before any register call, naming the argument. */
+export function badUserInput(message: string, field?: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', ...(field ? { field } : {}) } });
+}
+
+/** The first problem of each field: a caller fixes one field at a time, told once. */
+export function onePerField(errors: readonly UserError[]): UserError[] {
+  const seen = new Set<string>();
+  return errors.filter((error) => {
+    const key = JSON.stringify(error.field ?? null);
+    if (error.field && seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * The lifecycle of serve() in-process, over real sockets: draining lets a request already being
+ * answered finish, refuses new connections, closes idle kept-alive connections, and reports a request that outlives the deadline.
+ */
+import { connect } from 'node:net';
+import { Agent, request } from 'undici';
+import { afterEach, describe, expect, test } from 'vitest';
+import { serve, type Serving } from '../../src/server/serve';
+
+const servings: Serving[] = [];
+const agents: Agent[] = [];
+afterEach(async () => {
+  for (const s of servings.splice(0)) {
+    s.server.closeAllConnections();
+    s.server.close();
+  }
+  for (const a of agents.splice(0)) await a.close();
+});
+
+/** A handler that answers each request when the test says so. */
+function gatedHandler() {
+  const waiting: (() => void)[] = [];
+  let started = 0;
+  const handler = async (_req: unknown, res: import('node:http').ServerResponse) => {
+    started += 1;
+    await new Promise<void>((resolve) => waiting.push(resolve));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"data":{"ok":true}}');
+  };
+  return { handler, release: () => {
+      for (const go of waiting.splice(0)) go();
+    }, started: () => started };
+}
+
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
+const refused = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+
+describe('serve(): drain', () => {
+  test('an in-flight request finishes; new connections are refused; drain resolves true', async () => {
+    const gate = gatedHandler();
+    const serving = await serve(gate.handler, { port: 0, host: '127.0.0.1' });
+    servings.push(serving);
+    const answer = request(`http://127.0.0.1:${serving.port}/graphql`);
+    await until(() => gate.started() === 1);
+
+    let closedWith: number | undefined;
+    const drained = serving.drain({ deadlineMs: 10_000, onListenerClosed: (n) => (closedWith = n) });
+    await until(() => closedWith !== undefined);
+    expect(closedWith).toBe(1);
+    expect(await refused(serving.port)).toBe(true);
+
+    gate.release();
+    const response = await answer;
+    expect(response.statusCode).toBe(200);
+    expect(await response.body.json()).toEqual({ data: { ok: true } });
+    expect(await drained).toBe(true);
+    expect(serving.inflightCount()).toBe(0);
+  });
+
+  test('an idle kept-alive connection is closed when the drain begins', async () => {
+    const serving = await serve((_req, res) => (res as import('node:http').ServerResponse).end('{}'), { port: 0, host: '127.0.0.1' });
+    servings.push(serving);
+    const agent = new Agent({ connections: 1 });
+    agents.push(agent);
+    let connection: import('node:net').Socket | undefined;
+    serving.server.once('connection', (socket) => (connection = socket));
+    const first = await request(`http://127.0.0.1:${serving.port}/graphql`, { dispatcher: agent });
+    await first.body.text();
+    expect(connection?.destroyed).toBe(false);
+    const closed = new Promise<void>((resolve) => connection!.once('close', () => resolve()));
+    expect(await serving.drain({ deadlineMs: 10_000 })).toBe(true);
+    await closed;
+    expect(connection?.destroyed).toBe(true);
+  });
+
+  test('a request still running at the deadline makes drain resolve false', async () => {
+    const gate = gatedHandler();
+    const serving = await serve(gate.handler, { port: 0, host: '127.0.0.1' });
+    servings.push(serving);
+    const answer = request(`http://127.0.0.1:${serving.port}/graphql`).catch(() => undefined);
+    await until(() => gate.started() === 1);
+    expect(await serving.drain({ deadlineMs: 50 })).toBe(false);
+    expect(serving.inflightCount()).toBe(1);
+    gate.release();
+    await answer;
+  });
+
+  test('a port in use is refused with EADDRINUSE', async () => {
+    const first = await serve(() => undefined, { port: 0, host: '127.0.0.1' });
+    servings.push(first);
+    await expect(serve(() => undefined, { port: first.port, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});
