@@ -47,9 +47,13 @@ function ensureHaproxy(): string {
   const found = spawnSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' }).stdout.trim();
   if (found) return found;
   console.log('haproxy not found: installing Debian package haproxy (apt-get)');
-  const install = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy'], {
-    stdio: 'inherit',
-  });
+  const install = spawnSync(
+    'sh',
+    ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy'],
+    {
+      stdio: 'inherit',
+    },
+  );
   const after = spawnSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' }).stdout.trim();
   if (install.status !== 0 || !after) throw new Error('haproxy is needed: apt-get install haproxy');
   return after;
@@ -103,7 +107,8 @@ const Q = {
     'mutation ($fas: FasNumber!, $input: PurchaseTitleInput!) { purchaseTitleDetails(fas: $fas, input: $input) { details { titleNumber } charges { transactionNumber fee } userErrors { code } } }',
   order:
     'mutation ($fas: FasNumber!, $input: OrderTitleDocumentInput!) { orderTitleDocument(fas: $fas, input: $input) { document { downloadUrl } charges { transactionNumber } userErrors { code } } }',
-  createCase: 'mutation ($fas: FasNumber!, $input: CreateCaseInput!) { createCase(fas: $fas, input: $input) { case { id } userErrors { code } } }',
+  createCase:
+    'mutation ($fas: FasNumber!, $input: CreateCaseInput!) { createCase(fas: $fas, input: $input) { case { id } userErrors { code } } }',
   usage: '{ registerUsage { day calls blockedUntil } }',
   journal: 'query ($day: Date!) { chargeRecords(day: $day) { status idempotencyKey titleNumber charge { transactionNumber } } }',
 };
@@ -196,16 +201,30 @@ async function main() {
     } else if (r < 0.88) {
       const { status, body } = await graphql(base, caller, Q.createCase, {
         fas: caller.caseFas,
-        input: { reference: 'Cluster', contactEmail: 'c@soak.example', contactTelephone: '0131', titleNumbers: ['MID15313'], idempotencyKey: `cluster-case-${process.pid}-${++keySeq}` },
+        input: {
+          reference: 'Cluster',
+          contactEmail: 'c@soak.example',
+          contactTelephone: '0131',
+          titleNumbers: ['MID15313'],
+          idempotencyKey: `cluster-case-${process.pid}-${++keySeq}`,
+        },
       });
-      count(status === 200 && body.data?.createCase?.case ? 'case ok' : `case ${body.data?.createCase?.userErrors?.[0]?.code ?? body.errors?.[0]?.extensions?.code ?? status}`);
+      count(
+        status === 200 && body.data?.createCase?.case
+          ? 'case ok'
+          : `case ${body.data?.createCase?.userErrors?.[0]?.code ?? body.errors?.[0]?.extensions?.code ?? status}`,
+      );
     } else {
       const titleNumber = nextTitle();
       const idempotencyKey = `cluster-doc-${process.pid}-${++keySeq}`;
       keyOfTitle.set(`${caller.organisation}/${titleNumber}`, idempotencyKey);
-      const { body } = await graphql(base, caller, Q.order, { fas: caller.fas, input: { titleNumber, titleSheet: { include: true }, idempotencyKey } });
+      const { body } = await graphql(base, caller, Q.order, {
+        fas: caller.fas,
+        input: { titleNumber, titleSheet: { include: true }, idempotencyKey },
+      });
       const url = body.data?.orderTitleDocument?.document?.downloadUrl as string | undefined;
-      if (!url) return count(`order ${body.data?.orderTitleDocument?.userErrors?.[0]?.code ?? body.errors?.[0]?.extensions?.code ?? 'failed'}`);
+      if (!url)
+        return count(`order ${body.data?.orderTitleDocument?.userErrors?.[0]?.code ?? body.errors?.[0]?.extensions?.code ?? 'failed'}`);
       // a signed link, made by whichever replica answered, followed through the load balancer
       const link = new URL(url);
       const file = await fetch(`${base}${link.pathname}${link.search}`);
@@ -272,12 +291,16 @@ async function main() {
       ports.map(async (port) => (await graphql(`http://127.0.0.1:${port}`, caller, Q.usage)).body.data?.registerUsage?.calls as number),
     );
     const register = emulator.state.quotaUsed(organisation);
-    if (new Set(usage[organisation]).size !== 1) problems.push(`${organisation}: replicas disagree on registerUsage ${usage[organisation]!.join(', ')}`);
+    if (new Set(usage[organisation]).size !== 1)
+      problems.push(`${organisation}: replicas disagree on registerUsage ${usage[organisation]!.join(', ')}`);
     const over = usage[organisation]![0]! - register;
-    if (over < 0 || over > cutByKill()) problems.push(`${organisation}: registerUsage ${usage[organisation]![0]} but the register counted ${register}`);
+    if (over < 0 || over > cutByKill())
+      problems.push(`${organisation}: registerUsage ${usage[organisation]![0]} but the register counted ${register}`);
   }
   function cutByKill() {
-    return [...counts.entries()].filter(([name]) => name.startsWith('transport') || / (HTTP_)?50[234]$/.test(name)).reduce((n, [, c]) => n + c, 0);
+    return [...counts.entries()]
+      .filter(([name]) => name.startsWith('transport') || / (HTTP_)?50[234]$/.test(name))
+      .reduce((n, [, c]) => n + c, 0);
   }
   if ((counts.get('replay DIFFERENT') ?? 0) > 0) problems.push('a replay differed from the first answer');
 
@@ -287,9 +310,13 @@ async function main() {
   console.log(`requests: ${requests} (${(requests / elapsed).toFixed(0)}/s)`);
   for (const [name, n] of [...counts.entries()].sort()) console.log(`  ${name.padEnd(36)} ${n}`);
   console.log(`ledger charges: ${ledger.length}; keys charged twice: ${doubles}`);
-  console.log(`journal: ${journal.length} entries; ledger charges in it: ${ledger.length - missing} (${unknown} as OUTCOME_UNKNOWN for their key); missing: ${missing}`);
+  console.log(
+    `journal: ${journal.length} entries; ledger charges in it: ${ledger.length - missing} (${unknown} as OUTCOME_UNKNOWN for their key); missing: ${missing}`,
+  );
   for (const [organisation, calls] of Object.entries(usage)) {
-    console.log(`registerUsage ${organisation}: replicas ${calls.join(' / ')}; register's own count ${emulator.state.quotaUsed(organisation)}`);
+    console.log(
+      `registerUsage ${organisation}: replicas ${calls.join(' / ')}; register's own count ${emulator.state.quotaUsed(organisation)}`,
+    );
   }
   console.log(`requests cut by the kill: ${cutByKill()} (a call admitted by the killed replica but never sent stays counted)`);
   console.log(problems.length === 0 ? 'PASS' : `FAIL: ${problems.join('; ')}`);

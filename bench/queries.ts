@@ -42,7 +42,13 @@ export const PAGE_QUERY = `query Page($titleNumbers: [TitleNumber!]!, $first: Ti
 
 /** 20 titles of every kind: full, minimal, draft, closed, absorbed, and generated ones. */
 export const PAGE_TITLES = [
-  'MID15313', 'MID1234', 'GLA5001', 'EDN42', 'ABN7', 'FFE300', 'REN9',
+  'MID15313',
+  'MID1234',
+  'GLA5001',
+  'EDN42',
+  'ABN7',
+  'FFE300',
+  'REN9',
   ...Array.from({ length: 13 }, (_, i) => `BLK${i + 1}`),
 ];
 

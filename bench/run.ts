@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -85,7 +85,12 @@ function restTarget(name: string, url: string, token: string): Target {
   return { name, url, method: 'GET', headers: { accept: 'application/json', authorization: `Bearer ${token}` } };
 }
 
-async function gql<T = Record<string, unknown>>(base: string, query: string, variables?: Record<string, unknown>, key = API_KEY): Promise<T> {
+async function gql<T = Record<string, unknown>>(
+  base: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  key = API_KEY,
+): Promise<T> {
   const res = await request(`${base}/graphql`, {
     method: 'POST',
     headers: { ...json, authorization: `Bearer ${key}` },
@@ -161,7 +166,8 @@ function ensurePeerInstalled(): { ok: true } | { ok: false; error: string } {
     timeout: 600_000,
     encoding: 'utf8',
   });
-  if (r.status !== 0) return { ok: false, error: `npm ci --prefix bench/peers failed (${r.status ?? r.signal}): ${(r.stderr ?? '').slice(-1500)}` };
+  if (r.status !== 0)
+    return { ok: false, error: `npm ci --prefix bench/peers failed (${r.status ?? r.signal}): ${(r.stderr ?? '').slice(-1500)}` };
   return { ok: true };
 }
 
@@ -276,7 +282,12 @@ async function throughputPhase(emu: Emulator, targets: Target[], pids: Record<st
   return out;
 }
 
-async function streamingPhase(emu: Emulator, svc: Service, peer: Peer | undefined, token: string): Promise<NonNullable<Results['streaming']>> {
+async function streamingPhase(
+  emu: Emulator,
+  svc: Service,
+  peer: Peer | undefined,
+  token: string,
+): Promise<NonNullable<Results['streaming']>> {
   const bought = await gql<{ purchaseTitlePlans: { plans: { planId: string; downloadUrl: string }[]; userErrors: unknown[] } }>(
     svc.base,
     PURCHASE_PLANS,
@@ -301,15 +312,32 @@ async function streamingPhase(emu: Emulator, svc: Service, peer: Peer | undefine
     const before = { emulator: cpuMs(emu.pid), service: cpuMs(svc.pid), client: process.cpuUsage() };
     const r = await fn();
     const client = process.cpuUsage(before.client);
-    return { ...r, cpu: { emulator: cpuMs(emu.pid) - before.emulator, service: cpuMs(svc.pid) - before.service, client: (client.user + client.system) / 1000 } };
+    return {
+      ...r,
+      cpu: {
+        emulator: cpuMs(emu.pid) - before.emulator,
+        service: cpuMs(svc.pid) - before.service,
+        client: (client.user + client.system) / 1000,
+      },
+    };
   };
   for (let i = 0; i < (QUICK ? 2 : 6); i++) {
     const d = await cpuOf(() => download(direct, directHeaders));
     const peak = peakRss(svc.pid);
     const s = await cpuOf(() => download(viaService, serviceHeaders));
     const hwm = peak.stop();
-    runs.push({ directMBps: d.mbPerS, serviceMBps: s.mbPerS, serviceRssBaseline: peak.baseline, serviceRssPeak: hwm, serviceRssGrowth: hwm - peak.baseline, directCpuMs: d.cpu, serviceCpuMs: s.cpu });
-    log(`streaming run ${i + 1}: direct ${d.mbPerS.toFixed(0)} MB/s, service ${s.mbPerS.toFixed(0)} MB/s, service RSS +${((hwm - peak.baseline) / 1048576).toFixed(1)} MB`);
+    runs.push({
+      directMBps: d.mbPerS,
+      serviceMBps: s.mbPerS,
+      serviceRssBaseline: peak.baseline,
+      serviceRssPeak: hwm,
+      serviceRssGrowth: hwm - peak.baseline,
+      directCpuMs: d.cpu,
+      serviceCpuMs: s.cpu,
+    });
+    log(
+      `streaming run ${i + 1}: direct ${d.mbPerS.toFixed(0)} MB/s, service ${s.mbPerS.toFixed(0)} MB/s, service RSS +${((hwm - peak.baseline) / 1048576).toFixed(1)} MB`,
+    );
   }
   let peerDownload: NonNullable<Results['streaming']>['peer'];
   if (peer) peerDownload = await peerPdf(peer, token, plan.planId);
@@ -347,11 +375,31 @@ async function peerPdf(peer: Peer, token: string, planId: string): Promise<NonNu
     } catch {
       // keep the default outcome
     }
-    log(`peer PDF: HTTP ${res.statusCode}, ${(text.length / 1048576).toFixed(1)} MB response in ${seconds.toFixed(1)} s, RSS +${((hwm - peak.baseline) / 1048576).toFixed(0)} MB: ${outcome}`);
-    return { status: res.statusCode, responseBytes: Buffer.byteLength(text), seconds, rssBaseline: peak.baseline, rssPeak: hwm, rssGrowth: hwm - peak.baseline, pdfDelivered, outcome };
+    log(
+      `peer PDF: HTTP ${res.statusCode}, ${(text.length / 1048576).toFixed(1)} MB response in ${seconds.toFixed(1)} s, RSS +${((hwm - peak.baseline) / 1048576).toFixed(0)} MB: ${outcome}`,
+    );
+    return {
+      status: res.statusCode,
+      responseBytes: Buffer.byteLength(text),
+      seconds,
+      rssBaseline: peak.baseline,
+      rssPeak: hwm,
+      rssGrowth: hwm - peak.baseline,
+      pdfDelivered,
+      outcome,
+    };
   } catch (error) {
     const hwm = peak.stop();
-    return { status: 0, responseBytes: 0, seconds: Number(process.hrtime.bigint() - start) / 1e9, rssBaseline: peak.baseline, rssPeak: hwm, rssGrowth: hwm - peak.baseline, pdfDelivered: false, outcome: `request failed: ${(error as Error).message}` };
+    return {
+      status: 0,
+      responseBytes: 0,
+      seconds: Number(process.hrtime.bigint() - start) / 1e9,
+      rssBaseline: peak.baseline,
+      rssPeak: hwm,
+      rssGrowth: hwm - peak.baseline,
+      pdfDelivered: false,
+      outcome: `request failed: ${(error as Error).message}`,
+    };
   }
 }
 
@@ -365,7 +413,9 @@ async function streamingDiagnosis(emu: Emulator): Promise<NonNullable<Results['s
   const nodeArgs = ['--max-semi-space-size=1'];
   const svc = await startService('streaming-diagnosis', emu.url, {}, nodeArgs);
   try {
-    const bought = await gql<{ purchaseTitlePlans: { plans: { downloadUrl: string }[] } }>(svc.base, PURCHASE_PLANS, { key: `bench-diagnosis-${Date.now()}` });
+    const bought = await gql<{ purchaseTitlePlans: { plans: { downloadUrl: string }[] } }>(svc.base, PURCHASE_PLANS, {
+      key: `bench-diagnosis-${Date.now()}`,
+    });
     const url = bought.purchaseTitlePlans.plans[0]!.downloadUrl;
     const runs: { mbPerS: number; rssGrowth: number; serviceCpuMs: number }[] = [];
     for (let i = 0; i < 4; i++) {
@@ -375,7 +425,9 @@ async function streamingDiagnosis(emu: Emulator): Promise<NonNullable<Results['s
       if (d.bytes !== PLAN_BYTES) throw new Error(`diagnosis download: ${d.bytes} bytes`);
       runs.push({ mbPerS: d.mbPerS, rssGrowth: peak.stop() - peak.baseline, serviceCpuMs: cpuMs(svc.pid) - cpu });
     }
-    log(`streaming diagnosis (${nodeArgs.join(' ')}): ${runs.map((r) => `${r.mbPerS.toFixed(0)} MB/s +${(r.rssGrowth / 1048576).toFixed(1)} MB`).join(', ')}`);
+    log(
+      `streaming diagnosis (${nodeArgs.join(' ')}): ${runs.map((r) => `${r.mbPerS.toFixed(0)} MB/s +${(r.rssGrowth / 1048576).toFixed(1)} MB`).join(', ')}`,
+    );
     return { nodeArgs, runs };
   } finally {
     await svc.stop();
@@ -407,7 +459,11 @@ async function batchingPhase(emu0: Emulator, svc0: Service): Promise<NonNullable
         const titleNumbers = Array.from({ length: 100 }, (_, k) => `BLK${offset + k + 1}`);
         await resetCalls(emu);
         const start = performance.now();
-        const data = await gql<{ titles: ({ status: string } | null)[] }>(svc.base, withSecurities ? BATCH_QUERY : BATCH_QUERY_NO_SECURITIES, { titleNumbers });
+        const data = await gql<{ titles: ({ status: string } | null)[] }>(
+          svc.base,
+          withSecurities ? BATCH_QUERY : BATCH_QUERY_NO_SECURITIES,
+          { titleNumbers },
+        );
         const ms = performance.now() - start;
         const calls = countByRoute(await emulatorCalls(emu));
         if (data.titles.filter(Boolean).length !== 100) throw new Error('batching: not 100 titles');
@@ -431,7 +487,11 @@ async function profilePhase(emu: Emulator): Promise<NonNullable<Results['profile
     ['title', TITLE_QUERY, { titleNumber: TITLE }],
     ['typename', TYPENAME_QUERY, undefined],
   ] as const) {
-    const svc = await startService(`profile-${name}`, emu.url, {}, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`]);
+    const svc = await startService(`profile-${name}`, emu.url, {}, [
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+      `--cpu-prof-name=${name}.cpuprofile`,
+    ]);
     const t = gqlTarget(name, svc.base, query, variables);
     await probe(t);
     await throughput(t, CONNECTIONS, 1);
@@ -460,7 +520,8 @@ async function main() {
       cpuModel: cpus()[0]?.model ?? 'unknown',
       loadavgAtStart: loadavg(),
       commit: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim(),
-      dirty: spawnSync('git', ['status', '--porcelain', '--untracked-files=no', 'src'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() !== '',
+      dirty:
+        spawnSync('git', ['status', '--porcelain', '--untracked-files=no', 'src'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() !== '',
       quick: QUICK,
       only: ONLY ? [...ONLY] : undefined,
       connections: CONNECTIONS,
@@ -482,7 +543,7 @@ async function main() {
   const svc = await startService('service', emu.url);
   try {
     if (needPeer && !peerError) {
-      log('composing the peer from the emulator\'s /v1/openapi.json (Mesh Compose) and starting Hive Gateway');
+      log("composing the peer from the emulator's /v1/openapi.json (Mesh Compose) and starting Hive Gateway");
       const composed = composePeer(emu);
       if (composed.ok) {
         try {
@@ -504,7 +565,14 @@ async function main() {
     const rest = restTarget('REST direct', `${emu.url}/titles/${TITLE}/summary`, token);
     const ours = gqlTarget('GraphQL title', svc.base, TITLE_QUERY, { titleNumber: TITLE });
     const peerTitle = (tok: string) =>
-      peer ? [{ ...gqlTarget('peer title', peer.base, PEER_TITLE_QUERY, { titleNumber: TITLE }), headers: { ...json, authorization: `Bearer ${tok}` } }] : [];
+      peer
+        ? [
+            {
+              ...gqlTarget('peer title', peer.base, PEER_TITLE_QUERY, { titleNumber: TITLE }),
+              headers: { ...json, authorization: `Bearer ${tok}` },
+            },
+          ]
+        : [];
 
     if (run('latency')) {
       log('1. added latency: one connection each, sequential, interleaved request by request');
@@ -517,7 +585,11 @@ async function main() {
       token = await registerToken(emu.url);
       const typename = gqlTarget('GraphQL { __typename }', svc.base, TYPENAME_QUERY);
       const pids: Record<string, number> = { service: svc.pid, emulator: emu.pid, ...(peer ? { peer: peer.pid } : {}) };
-      results.throughput = await throughputPhase(emu, [typename, ours, ...peerTitle(token), { ...rest, headers: { ...rest.headers, authorization: `Bearer ${token}` } }], pids);
+      results.throughput = await throughputPhase(
+        emu,
+        [typename, ours, ...peerTitle(token), { ...rest, headers: { ...rest.headers, authorization: `Bearer ${token}` } }],
+        pids,
+      );
     }
 
     if (run('streaming')) {

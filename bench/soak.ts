@@ -91,26 +91,60 @@ function nextOp(): Op {
   const fas = key === 'dev-key-a' ? { title: '0877', case: '1877' } : { title: '5555', case: '5877' };
   if (r < 0.25) {
     const titleNumber = random() < 0.2 ? pick(['MID15313', 'MID1234', 'LAN50']) : blk();
-    return { name: 'title', query: Q.title, variables: { titleNumber }, key, check: (d) => (d?.title?.titleNumber === titleNumber ? undefined : 'title missing') };
+    return {
+      name: 'title',
+      query: Q.title,
+      variables: { titleNumber },
+      key,
+      check: (d) => (d?.title?.titleNumber === titleNumber ? undefined : 'title missing'),
+    };
   }
   if (r < 0.37) {
     const titleNumbers = Array.from({ length: 1 + Math.floor(random() * 10) }, blk);
-    return { name: 'titles', query: Q.titles, variables: { titleNumbers }, key, check: (d) => (d?.titles?.length === titleNumbers.length ? undefined : 'titles length') };
+    return {
+      name: 'titles',
+      query: Q.titles,
+      variables: { titleNumbers },
+      key,
+      check: (d) => (d?.titles?.length === titleNumbers.length ? undefined : 'titles length'),
+    };
   }
   if (r < 0.47) {
     const titleNumber = blk();
-    return { name: 'securities', query: Q.securities, variables: { titleNumber }, key, check: (d) => (Array.isArray(d?.title?.securities) ? undefined : 'securities missing') };
+    return {
+      name: 'securities',
+      query: Q.securities,
+      variables: { titleNumber },
+      key,
+      check: (d) => (Array.isArray(d?.title?.securities) ? undefined : 'securities missing'),
+    };
   }
   if (r < 0.55) {
-    return { name: 'creditors', query: Q.creditors, variables: { query: pick(['Santander', 'Bank', 'Building', 'Lloyds', 'Nationwide']) }, key, check: (d) => (Array.isArray(d?.creditors) ? undefined : 'creditors missing') };
+    return {
+      name: 'creditors',
+      query: Q.creditors,
+      variables: { query: pick(['Santander', 'Bank', 'Building', 'Lloyds', 'Nationwide']) },
+      key,
+      check: (d) => (Array.isArray(d?.creditors) ? undefined : 'creditors missing'),
+    };
   }
   if (r < 0.6) {
-    return { name: 'referenceList', query: Q.referenceList, variables: { path: 'lr/application/deed/type' }, key, check: (d) => (d?.referenceList?.items?.length ? undefined : 'reference list empty') };
+    return {
+      name: 'referenceList',
+      query: Q.referenceList,
+      variables: { path: 'lr/application/deed/type' },
+      key,
+      check: (d) => (d?.referenceList?.items?.length ? undefined : 'reference list empty'),
+    };
   }
   if (r < 0.72 && recentKeys.length > 0) {
     // Replay: the same key and input again → the first result, byte for byte.
     const previous = done.get(pick(recentKeys))!;
-    return { ...previous.op, name: `replay:${previous.op.name}`, check: (d) => (JSON.stringify(d) === previous.data ? undefined : 'replay differs from the first result') };
+    return {
+      ...previous.op,
+      name: `replay:${previous.op.name}`,
+      check: (d) => (JSON.stringify(d) === previous.data ? undefined : 'replay differs from the first result'),
+    };
   }
   if (r < 0.92) {
     const idempotencyKey = newKey('details');
@@ -120,14 +154,25 @@ function nextOp(): Op {
       query: Q.purchase,
       variables: { fas: fas.title, input: { titleNumber, reference: 'soak', idempotencyKey } },
       key,
-      check: (d) => userErrorsOf(d?.purchaseTitleDetails) ?? (d?.purchaseTitleDetails?.details?.titleNumber === titleNumber ? undefined : 'details missing'),
+      check: (d) =>
+        userErrorsOf(d?.purchaseTitleDetails) ??
+        (d?.purchaseTitleDetails?.details?.titleNumber === titleNumber ? undefined : 'details missing'),
     };
   }
   const idempotencyKey = newKey('case');
   return {
     name: 'createCase',
     query: Q.createCase,
-    variables: { fas: fas.case, input: { reference: `Soak ${keyCounter}`, contactEmail: 'cases@soak.example', contactTelephone: '0131 496 0000', titleNumbers: [blk()], idempotencyKey } },
+    variables: {
+      fas: fas.case,
+      input: {
+        reference: `Soak ${keyCounter}`,
+        contactEmail: 'cases@soak.example',
+        contactTelephone: '0131 496 0000',
+        titleNumbers: [blk()],
+        idempotencyKey,
+      },
+    },
     key,
     check: (d) => userErrorsOf(d?.createCase) ?? (/^RLP/.test(d?.createCase?.case?.id ?? '') ? undefined : 'case id missing'),
   };
@@ -157,13 +202,19 @@ async function main() {
     // the emulator's quota is lifted for the soak: lift the service's and the client budget too
     REGISTER_DAILY_QUOTA: '1000000000',
     CLIENT_BUDGET_BURST: '0',
-    ...(args['database-url'] ? { DATABASE_URL: args['database-url'], DOWNLOAD_LINK_SECRET: 'soak-download-link-signing-key-32-chars-at-least' } : {}),
+    ...(args['database-url']
+      ? { DATABASE_URL: args['database-url'], DOWNLOAD_LINK_SECRET: 'soak-download-link-signing-key-32-chars-at-least' }
+      : {}),
   });
-  const service: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './bench/soak-probe.ts', 'src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  const service: ChildProcess = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', '--import', './bench/soak-probe.ts', 'src/main.ts'],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    },
+  );
   let serviceOutput = '';
   service.stdout!.setEncoding('utf8').on('data', (c: string) => (serviceOutput += c));
   service.stderr!.setEncoding('utf8').on('data', (c: string) => (serviceOutput += c));
@@ -183,7 +234,9 @@ async function main() {
     });
   });
   const url = `http://127.0.0.1:${port}/graphql`;
-  console.log(`soak: ${SECONDS}s, ${CONCURRENCY} workers, service pid ${service.pid} at ${url}, emulator ${emulator.origin}, store ${args['database-url'] ? 'PostgreSQL' : 'SQLite'}`);
+  console.log(
+    `soak: ${SECONDS}s, ${CONCURRENCY} workers, service pid ${service.pid} at ${url}, emulator ${emulator.origin}, store ${args['database-url'] ? 'PostgreSQL' : 'SQLite'}`,
+  );
 
   const samples: Sample[] = [];
   const started = Date.now();
@@ -284,12 +337,21 @@ async function main() {
   console.log('\nsoak results');
   console.log(`  duration           ${elapsed.toFixed(1)} s (${CONCURRENCY} workers, warm-up ${(WARMUP_MS / 1000).toFixed(0)} s)`);
   console.log(`  requests           ${total} (${(total / elapsed).toFixed(0)}/s), latency p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`);
-  console.log(`  mix                ${[...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `  mix                ${[...counts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   console.log(`  errors             ${errorCount}`);
   for (const e of errors) console.log(`    ${e}`);
   console.log(`  register           ${emulator.ledger.count()} charges, ${emulator.state.cases.size} cases in the emulator`);
-  console.log(`  heap (after GC)    start ${(samples[0]!.heapUsed / MiB).toFixed(1)} MiB, after warm-up ${(baseline.heapUsed / MiB).toFixed(1)} MiB, end ${(last.heapUsed / MiB).toFixed(1)} MiB, growth ${(growth / MiB).toFixed(2)} MiB (allowed ${(allowed / MiB).toFixed(1)}), slope ${(slope('heapUsed') / MiB).toFixed(2)} MiB/min`);
-  console.log(`  rss                start ${(samples[0]!.rss / MiB).toFixed(1)} MiB, after warm-up ${(baseline.rss / MiB).toFixed(1)} MiB, end ${(last.rss / MiB).toFixed(1)} MiB, slope ${(slope('rss') / MiB).toFixed(2)} MiB/min`);
+  console.log(
+    `  heap (after GC)    start ${(samples[0]!.heapUsed / MiB).toFixed(1)} MiB, after warm-up ${(baseline.heapUsed / MiB).toFixed(1)} MiB, end ${(last.heapUsed / MiB).toFixed(1)} MiB, growth ${(growth / MiB).toFixed(2)} MiB (allowed ${(allowed / MiB).toFixed(1)}), slope ${(slope('heapUsed') / MiB).toFixed(2)} MiB/min`,
+  );
+  console.log(
+    `  rss                start ${(samples[0]!.rss / MiB).toFixed(1)} MiB, after warm-up ${(baseline.rss / MiB).toFixed(1)} MiB, end ${(last.rss / MiB).toFixed(1)} MiB, slope ${(slope('rss') / MiB).toFixed(2)} MiB/min`,
+  );
   console.log(`  shutdown           exit ${exitCode ?? exitSignal}`);
 
   const failures = [

@@ -12,7 +12,10 @@ const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 
 /** CORS_ORIGINS: comma-separated exact origins (scheme://host[:port], no path), or `*` alone. */
 const corsOrigins = z.string().transform((value, ctx) => {
-  const list = value.split(',').map((o) => o.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   if (list.includes('*')) {
     if (list.length > 1) ctx.addIssue({ code: 'custom', message: '`*` (any origin) cannot be combined with other origins' });
     return ['*'];
@@ -59,12 +62,18 @@ const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(0).default(25_000),
   REGISTER_BASE_URL: z.url().optional(),
   REGISTER_CLIENT_ID: z.string().min(1).optional(),
   REGISTER_CLIENT_SECRET: z.string().min(1).optional(),
-  TITLEGRAPH_API_KEY_SHA256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key').optional(),
+  TITLEGRAPH_API_KEY_SHA256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key')
+    .optional(),
   TITLEGRAPH_TENANTS_FILE: z.string().min(1).optional(),
   REGISTER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   REFERENCE_LIST_TTL_MS: z.coerce.number().int().min(0).default(60_000),
@@ -219,7 +228,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 function persistedOperations(e: z.infer<typeof Env>): Pick<AppConfig, 'persistedOperations'> {
-  const files = (e.PERSISTED_OPERATIONS_FILE ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const files = (e.PERSISTED_OPERATIONS_FILE ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   if (files.length === 0) {
     if (e.PERSISTED_OPERATIONS_ONLY) {
       throw new ConfigError('PERSISTED_OPERATIONS_ONLY is true but PERSISTED_OPERATIONS_FILE is not set');
@@ -240,17 +252,13 @@ function realTenants(e: z.infer<typeof Env>): TenantConfig[] {
     }
     const file = TenantFile.safeParse(raw);
     if (!file.success) {
-      throw new ConfigError(
-        `TITLEGRAPH_TENANTS_FILE: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
+      throw new ConfigError(`TITLEGRAPH_TENANTS_FILE: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     }
     tenants.push(...file.data.tenants);
   }
   if (e.REGISTER_CLIENT_ID || e.REGISTER_CLIENT_SECRET || e.TITLEGRAPH_API_KEY_SHA256) {
     if (!e.REGISTER_CLIENT_ID || !e.REGISTER_CLIENT_SECRET || !e.TITLEGRAPH_API_KEY_SHA256) {
-      throw new ConfigError(
-        'REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256 must be set together',
-      );
+      throw new ConfigError('REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256 must be set together');
     }
     tenants.push({
       name: 'default',

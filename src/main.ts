@@ -21,7 +21,9 @@ async function openPgStore(connectionString: string): Promise<PgIdempotencyStore
     await store.ready();
   } catch (error) {
     await store.close();
-    throw new ConfigError(`DATABASE_URL: cannot open the idempotency store (${(error as { code?: string }).code ?? (error as Error).message})`);
+    throw new ConfigError(
+      `DATABASE_URL: cannot open the idempotency store (${(error as { code?: string }).code ?? (error as Error).message})`,
+    );
   }
   return store;
 }
@@ -29,7 +31,9 @@ async function openPgStore(connectionString: string): Promise<PgIdempotencyStore
 /** A port someone else holds is a setting to change, not a stack trace to read. */
 function busyPortError(error: unknown, setting: string, port: number): unknown {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 'EADDRINUSE' ? new ConfigError(`${setting} ${port} is already in use: set ${setting} to a free port (0 picks one)`) : error;
+  return code === 'EADDRINUSE'
+    ? new ConfigError(`${setting} ${port} is already in use: set ${setting} to a free port (0 picks one)`)
+    : error;
 }
 
 async function main(config: AppConfig, logger: Logger) {

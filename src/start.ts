@@ -9,7 +9,9 @@ import { nodeVersionProblem } from './node-version';
 const problem = nodeVersionProblem(process.versions.node);
 if (problem) {
   // JSON like every other line of the service, on stderr: nothing is being served.
-  process.stderr.write(`${JSON.stringify({ level: 60, time: new Date().toISOString(), service: 'titlegraph', event: 'start', msg: problem })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ level: 60, time: new Date().toISOString(), service: 'titlegraph', event: 'start', msg: problem })}\n`,
+  );
   process.exit(1);
 }
 await import('./main');

@@ -41,10 +41,18 @@ export function stats(samples: number[]): LatencyStats {
  * request by request (A, B, C, A, B, C, …) so that machine noise hits all of them alike.
  * Bounded by `maxRequests` per target and `maxMs` in all. Times in ms.
  */
-export async function sequentialLatency(targets: Target[], opts: { warmup: number; maxRequests: number; maxMs: number }): Promise<Record<string, LatencyStats>> {
+export async function sequentialLatency(
+  targets: Target[],
+  opts: { warmup: number; maxRequests: number; maxMs: number },
+): Promise<Record<string, LatencyStats>> {
   const clients = targets.map((t) => {
     const u = new URL(t.url);
-    return { t, path: u.pathname + u.search, client: new Client(u.origin, { pipelining: 1, keepAliveTimeout: 30_000 }), samples: [] as number[] };
+    return {
+      t,
+      path: u.pathname + u.search,
+      client: new Client(u.origin, { pipelining: 1, keepAliveTimeout: 30_000 }),
+      samples: [] as number[],
+    };
   });
   const once = async (c: (typeof clients)[number]) => {
     const start = process.hrtime.bigint();

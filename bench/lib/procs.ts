@@ -99,7 +99,12 @@ export const UNLIMITED_QUOTA = { REGISTER_DAILY_QUOTA: '1000000000', CLIENT_BUDG
  * (REGISTER_BASE_URL + a tenants file), on a free port. `env` adds settings; `nodeArgs` e.g.
  * --cpu-prof. Logs go to bench/.logs/<name>.log.
  */
-export async function startService(name: string, registerUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
+export async function startService(
+  name: string,
+  registerUrl: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<Service> {
   mkdirSync(LOG_DIR, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'titlegraph-bench-'));
   const tenantsFile = join(work, 'tenants.json');

@@ -89,9 +89,7 @@ export function summariseProfile(file: string, top = 15, window: { fromMs?: numb
   const share = (us: number) => (busy ? us / busy : 0);
   return {
     busyMs: busy / 1000,
-    byPackage: [...packages]
-      .sort((a, b) => b[1] - a[1])
-      .map(([name, us]) => ({ name, ms: us / 1000, share: share(us) })),
+    byPackage: [...packages].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ name, ms: us / 1000, share: share(us) })),
     topFunctions: [...functions.values()]
       .sort((a, b) => b.us - a.us)
       .slice(0, top)

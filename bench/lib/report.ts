@@ -115,7 +115,13 @@ export function goals(r: Results): Goal[] {
   if (lat?.[REST] && lat[OURS]) {
     const p50 = lat[OURS].p50 - lat[REST].p50;
     const p99 = lat[OURS].p99 - lat[REST].p99;
-    out.push({ id: '1', what: 'Added latency p50 (GraphQL `title` − REST summary, 1 connection, sequential)', goal: '≤ 1 ms', measured: ms(p50), met: p50 <= 1 });
+    out.push({
+      id: '1',
+      what: 'Added latency p50 (GraphQL `title` − REST summary, 1 connection, sequential)',
+      goal: '≤ 1 ms',
+      measured: ms(p50),
+      met: p50 <= 1,
+    });
     out.push({ id: '1', what: 'Added latency p99', goal: '≤ 3 ms', measured: ms(p99), met: p99 <= 3 });
   }
   const tp = r.throughput;
@@ -136,7 +142,11 @@ export function goals(r: Results): Goal[] {
         id: '3',
         what: `Register calls, page load ${s.load}: ${s.label}`,
         goal: `= minimum (${s.minimum})`,
-        measured: `${s.total}: ${Object.entries(s.calls).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
+        measured: `${s.total}: ${
+          Object.entries(s.calls)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ') || 'none'
+        }`,
         met: s.met,
       });
     }
@@ -184,14 +194,20 @@ export function goals(r: Results): Goal[] {
     });
   }
   if (r.peer && !r.peer.available) {
-    out.push({ id: '6', what: 'Peer (GraphQL Mesh + Hive Gateway)', goal: 'measured', measured: `unavailable: ${r.peer.error}`, met: null });
+    out.push({
+      id: '6',
+      what: 'Peer (GraphQL Mesh + Hive Gateway)',
+      goal: 'measured',
+      measured: `unavailable: ${r.peer.error}`,
+      met: null,
+    });
   }
   if (tp?.[OURS] && tp[PEER]) {
     const ratios = roundRatios(tp, OURS, PEER);
     const v = median(ratios);
     out.push({
       id: '6',
-      what: 'Peer: our `title` throughput ÷ the peer\'s, same query, same emulator',
+      what: "Peer: our `title` throughput ÷ the peer's, same query, same emulator",
       goal: '≥ 2',
       measured: `${v.toFixed(2)} (${mean(tp[OURS].map((q) => q.rps)).toFixed(0)} vs ${mean(tp[PEER].map((q) => q.rps)).toFixed(0)} req/s)`,
       met: v >= 2,
@@ -204,7 +220,7 @@ export function goals(r: Results): Goal[] {
     const peer99 = lat[PEER].p99 - lat[REST].p99;
     out.push({
       id: '6',
-      what: 'Peer: added latency, ours vs the peer\'s (p50 / p99)',
+      what: "Peer: added latency, ours vs the peer's (p50 / p99)",
       goal: 'ours ≤ peer',
       measured: `${ms(ours50)} / ${ms(ours99)} vs ${ms(peer50)} / ${ms(peer99)}`,
       met: ours50 <= peer50 && ours99 <= peer99,
@@ -260,7 +276,9 @@ function panel(x0: number, title: string, unit: string, groups: { label: string;
     const v = step * i;
     const y = bottom - (v / max) * (bottom - top);
     parts.push(`<line x1="${left - 3}" y1="${y.toFixed(1)}" x2="${right}" y2="${y.toFixed(1)}" stroke="#e5e5e5"/>`);
-    parts.push(`<text x="${left - 5}" y="${(y + 4).toFixed(1)}" text-anchor="end" font-size="10" fill="#555">${Number(v.toPrecision(6))}</text>`);
+    parts.push(
+      `<text x="${left - 5}" y="${(y + 4).toFixed(1)}" text-anchor="end" font-size="10" fill="#555">${Number(v.toPrecision(6))}</text>`,
+    );
   }
   groups.forEach((g, gi) => {
     const gx = left + gi * groupW;
@@ -269,12 +287,18 @@ function panel(x0: number, title: string, unit: string, groups: { label: string;
     g.bars.forEach((b, bi) => {
       const h = (b.value / max) * (bottom - top);
       const bx = start + bi * barW;
-      parts.push(`<rect x="${bx.toFixed(1)}" y="${(bottom - h).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${b.color}"><title>${esc(`${g.label} ${b.label}: ${b.text ?? b.value.toFixed(2)}`)}</title></rect>`);
-      parts.push(`<text x="${(bx + barW / 2 - 1).toFixed(1)}" y="${(bottom - h - 4).toFixed(1)}" text-anchor="middle" font-size="10">${esc(b.text ?? (b.value >= 100 ? b.value.toFixed(0) : b.value.toFixed(2)))}</text>`);
+      parts.push(
+        `<rect x="${bx.toFixed(1)}" y="${(bottom - h).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${h.toFixed(1)}" fill="${b.color}"><title>${esc(`${g.label} ${b.label}: ${b.text ?? b.value.toFixed(2)}`)}</title></rect>`,
+      );
+      parts.push(
+        `<text x="${(bx + barW / 2 - 1).toFixed(1)}" y="${(bottom - h - 4).toFixed(1)}" text-anchor="middle" font-size="10">${esc(b.text ?? (b.value >= 100 ? b.value.toFixed(0) : b.value.toFixed(2)))}</text>`,
+      );
     });
     const words = g.label.split(' ');
     words.forEach((w, wi) => {
-      parts.push(`<text x="${(gx + groupW / 2).toFixed(1)}" y="${bottom + 16 + wi * 13}" text-anchor="middle" font-size="11">${esc(w)}</text>`);
+      parts.push(
+        `<text x="${(gx + groupW / 2).toFixed(1)}" y="${bottom + 16 + wi * 13}" text-anchor="middle" font-size="11">${esc(w)}</text>`,
+      );
     });
   });
   return parts.join('\n');
@@ -321,11 +345,33 @@ export function chart(r: Results): string {
     const svc = median(s.runs.map((q) => q.serviceMBps));
     const groups = [
       { label: 'REST direct', bars: [{ label: 'MB/s', value: direct, color: COLORS.rest }] },
-      { label: 'ours download', bars: [{ label: 'MB/s', value: svc, color: COLORS.ours, text: `${svc.toFixed(0)} (+${(Math.max(...s.runs.map((q) => q.serviceRssGrowth)) / 1048576).toFixed(0)} MB RSS)` }] },
+      {
+        label: 'ours download',
+        bars: [
+          {
+            label: 'MB/s',
+            value: svc,
+            color: COLORS.ours,
+            text: `${svc.toFixed(0)} (+${(Math.max(...s.runs.map((q) => q.serviceRssGrowth)) / 1048576).toFixed(0)} MB RSS)`,
+          },
+        ],
+      },
     ];
     if (s.peer) {
       const v = s.peer.pdfDelivered ? s.bytes / 1048576 / s.peer.seconds : 0;
-      groups.push({ label: 'peer downloadPlan', bars: [{ label: 'MB/s', value: v, color: COLORS.peer, text: s.peer.pdfDelivered ? `${v.toFixed(0)} (+${(s.peer.rssGrowth / 1048576).toFixed(0)} MB RSS)` : `no PDF (+${(s.peer.rssGrowth / 1048576).toFixed(0)} MB RSS)` }] });
+      groups.push({
+        label: 'peer downloadPlan',
+        bars: [
+          {
+            label: 'MB/s',
+            value: v,
+            color: COLORS.peer,
+            text: s.peer.pdfDelivered
+              ? `${v.toFixed(0)} (+${(s.peer.rssGrowth / 1048576).toFixed(0)} MB RSS)`
+              : `no PDF (+${(s.peer.rssGrowth / 1048576).toFixed(0)} MB RSS)`,
+          },
+        ],
+      });
     }
     panels.push(panel(x0, '50 MB plan download', 'MB/s (higher is better); peak RSS growth', groups));
     x0 += 320;
@@ -368,19 +414,35 @@ export function markdown(r: Results, gs: Goal[]): string {
   lines.push('');
   lines.push('## Goals');
   lines.push('');
-  lines.push(table(['#', 'comparison', 'goal', 'measured', 'result'], gs.map((g) => [g.id, g.what + (g.note ? ` (${g.note})` : ''), g.goal, g.measured, verdict(g.met)])));
+  lines.push(
+    table(
+      ['#', 'comparison', 'goal', 'measured', 'result'],
+      gs.map((g) => [g.id, g.what + (g.note ? ` (${g.note})` : ''), g.goal, g.measured, verdict(g.met)]),
+    ),
+  );
   lines.push('');
 
   if (r.latency) {
     lines.push('## 1. Added latency');
     lines.push('');
-    lines.push(`One keep-alive connection per target, requests strictly sequential and interleaved request by request (${Object.keys(r.latency).join(', ')}, then again), after 300 warm-up rounds. The REST target is the emulator's \`GET /v1/titles/MID15313/summary\` with a bearer token; the GraphQL \`title\` targets ask for the same summary fields; \`{ __typename }\` is a GraphQL round trip with no register call. Times in ms.`);
+    lines.push(
+      `One keep-alive connection per target, requests strictly sequential and interleaved request by request (${Object.keys(r.latency).join(', ')}, then again), after 300 warm-up rounds. The REST target is the emulator's \`GET /v1/titles/MID15313/summary\` with a bearer token; the GraphQL \`title\` targets ask for the same summary fields; \`{ __typename }\` is a GraphQL round trip with no register call. Times in ms.`,
+    );
     lines.push('');
     const rest = r.latency[REST]!;
     lines.push(
       table(
         ['target', 'n', 'p50', 'p90', 'p99', 'mean', 'added p50', 'added p99'],
-        Object.entries(r.latency).map(([name, s]) => [name, s.n, s.p50.toFixed(3), s.p90.toFixed(3), s.p99.toFixed(3), s.mean.toFixed(3), name === REST ? '—' : (s.p50 - rest.p50).toFixed(3), name === REST ? '—' : (s.p99 - rest.p99).toFixed(3)]),
+        Object.entries(r.latency).map(([name, s]) => [
+          name,
+          s.n,
+          s.p50.toFixed(3),
+          s.p90.toFixed(3),
+          s.p99.toFixed(3),
+          s.mean.toFixed(3),
+          name === REST ? '—' : (s.p50 - rest.p50).toFixed(3),
+          name === REST ? '—' : (s.p99 - rest.p99).toFixed(3),
+        ]),
       ),
     );
     lines.push('');
@@ -392,20 +454,31 @@ export function markdown(r: Results, gs: Goal[]): string {
     const cpu = r.throughput?.[OURS] ? median(r.throughput[OURS].map((q) => q.cpuMsPerRequest.service ?? NaN)) : undefined;
     lines.push(
       `Reading: of the ${added.toFixed(2)} ms added at p50, ${Math.max(0, floor).toFixed(2)} ms is there for any GraphQL request at all (\`{ __typename }\` p50 minus REST p50: one more loopback hop, the HTTP server, Yoga and the plugins) and ${(added - floor).toFixed(2)} ms is the \`title\` work itself: the register call from the service (a second loopback hop), its bookkeeping, execution and serialisation` +
-        (cpu !== undefined ? `; the service spends ${cpu.toFixed(2)} ms of CPU per \`title\` request (section 2), so on this machine the added p50 cannot go much below that without doing less per request.` : '.'),
+        (cpu !== undefined
+          ? `; the service spends ${cpu.toFixed(2)} ms of CPU per \`title\` request (section 2), so on this machine the added p50 cannot go much below that without doing less per request.`
+          : '.'),
     );
     lines.push('');
   }
   if (r.throughput) {
     lines.push('## 2. Throughput and efficiency');
     lines.push('');
-    lines.push(`autocannon, ${m.connections} connections, pipelining 1, ${m.rounds} rounds of ${m.roundSeconds} s; within each round the targets run one after the other, so each ratio compares neighbours. CPU per request is the process's user+system time over the round divided by the requests served (/proc).`);
+    lines.push(
+      `autocannon, ${m.connections} connections, pipelining 1, ${m.rounds} rounds of ${m.roundSeconds} s; within each round the targets run one after the other, so each ratio compares neighbours. CPU per request is the process's user+system time over the round divided by the requests served (/proc).`,
+    );
     lines.push('');
     const names = Object.keys(r.throughput);
     const pidNames = Object.keys(r.throughput[names[0]!]?.[0]?.cpuMsPerRequest ?? {});
     lines.push(
       table(
-        ['target', 'req/s per round', 'mean req/s', 'p50 / p99 latency (ms)', 'non-2xx / errors', ...pidNames.map((p) => `${p} CPU ms/req`)],
+        [
+          'target',
+          'req/s per round',
+          'mean req/s',
+          'p50 / p99 latency (ms)',
+          'non-2xx / errors',
+          ...pidNames.map((p) => `${p} CPU ms/req`),
+        ],
         names.map((n) => {
           const rs = r.throughput![n]!;
           return [
@@ -421,7 +494,9 @@ export function markdown(r: Results, gs: Goal[]): string {
     );
     lines.push('');
     if (r.throughput[OURS] && r.throughput[REST]) {
-      lines.push(`GraphQL \`title\` ÷ REST direct: ${median(roundRatios(r.throughput, OURS, REST)).toFixed(2)} (the published anchors: a GraphQL layer at 1/2 to 1/4.5 of the REST call it wraps). On this machine that comparison is lopsided: the emulator answers from memory on the same two cores, so REST direct is the emulator's own ceiling.`);
+      lines.push(
+        `GraphQL \`title\` ÷ REST direct: ${median(roundRatios(r.throughput, OURS, REST)).toFixed(2)} (the published anchors: a GraphQL layer at 1/2 to 1/4.5 of the REST call it wraps). On this machine that comparison is lopsided: the emulator answers from memory on the same two cores, so REST direct is the emulator's own ceiling.`,
+      );
       lines.push('');
     }
     if (r.throughput[OURS] && r.throughput[TYPENAME]) {
@@ -438,53 +513,87 @@ export function markdown(r: Results, gs: Goal[]): string {
   if (r.profiles) {
     lines.push('## Where the time goes (`--cpu-prof`)');
     lines.push('');
-    lines.push('A separate service process under `node --cpu-prof`, loaded at 16 connections with one query for a few seconds; self time of the service process only (the emulator and load generator are other processes). Shares are of busy (non-idle) time.');
+    lines.push(
+      'A separate service process under `node --cpu-prof`, loaded at 16 connections with one query for a few seconds; self time of the service process only (the emulator and load generator are other processes). Shares are of busy (non-idle) time.',
+    );
     lines.push('');
     const t = r.profiles.title;
     const f = r.profiles.typename;
     if (t && f) {
       const per = (p: typeof t, name: string) => (p.byPackage.find((q) => q.name === name)?.ms ?? 0) / Math.max(1, p.requests);
       const names = [...new Set([...t.byPackage, ...f.byPackage].map((q) => q.name))];
-      const rows = names
-        .map((n) => ({ n, a: per(t, n), b: per(f, n) }))
-        .sort((x, y) => y.a - y.b - (x.a - x.b));
+      const rows = names.map((n) => ({ n, a: per(t, n), b: per(f, n) })).sort((x, y) => y.a - y.b - (x.a - x.b));
       const shown = rows.slice(0, 16);
       const rest = rows.slice(16).reduce((acc, q) => acc + q.a - q.b, 0);
-      lines.push(`**What a \`title\` request costs beyond the \`{ __typename }\` floor**, in CPU µs per request of the service (busy: ${(t.busyMsPerRequest * 1000).toFixed(0)} µs vs ${(f.busyMsPerRequest * 1000).toFixed(0)} µs). Native frames are named by function: \`writev\` and \`writeLatin1String\` are socket writes (the response to the caller; the request to the register), \`writeString\` is pino writing log lines.`);
+      lines.push(
+        `**What a \`title\` request costs beyond the \`{ __typename }\` floor**, in CPU µs per request of the service (busy: ${(t.busyMsPerRequest * 1000).toFixed(0)} µs vs ${(f.busyMsPerRequest * 1000).toFixed(0)} µs). Native frames are named by function: \`writev\` and \`writeLatin1String\` are socket writes (the response to the caller; the request to the register), \`writeString\` is pino writing log lines.`,
+      );
       lines.push('');
       lines.push(
         table(
           ['package / part', '`title` µs/req', '`{ __typename }` µs/req', 'difference'],
-          [...shown.map((q) => [q.n, (q.a * 1000).toFixed(1), (q.b * 1000).toFixed(1), `${q.a - q.b >= 0 ? '+' : ''}${((q.a - q.b) * 1000).toFixed(1)}`]), ['everything else', '', '', `${rest >= 0 ? '+' : ''}${(rest * 1000).toFixed(1)}`]],
+          [
+            ...shown.map((q) => [
+              q.n,
+              (q.a * 1000).toFixed(1),
+              (q.b * 1000).toFixed(1),
+              `${q.a - q.b >= 0 ? '+' : ''}${((q.a - q.b) * 1000).toFixed(1)}`,
+            ]),
+            ['everything else', '', '', `${rest >= 0 ? '+' : ''}${(rest * 1000).toFixed(1)}`],
+          ],
         ),
       );
       lines.push('');
       lines.push(
-        'Changed after these profiles (side by side, two services on one emulator, interleaved autocannon rounds): Yoga\'s own request-body limiter is off (`maxRequestBodySize: false` in `src/server/app.ts`; it piped every request body through a TransformStream, about 200 µs of CPU per request, while the hardening plugins already bound every POST body by its Content-Length): `{ __typename }` 2 300 → 4 100 req/s, `title` 1 000 → 1 600 req/s. ' +
+        "Changed after these profiles (side by side, two services on one emulator, interleaved autocannon rounds): Yoga's own request-body limiter is off (`maxRequestBodySize: false` in `src/server/app.ts`; it piped every request body through a TransformStream, about 200 µs of CPU per request, while the hardening plugins already bound every POST body by its Content-Length): `{ __typename }` 2 300 → 4 100 req/s, `title` 1 000 → 1 600 req/s. " +
           'And `londonDate` (the quota guard calls it on every register call) answers from the last UTC hour instead of formatting with Intl each time (~25 µs a call). ' +
           'Both made the floor cheaper as well as `title`, so the efficiency ratio did not rise with them (0.43 → 0.38 in that side-by-side run): what is left between `title` and the floor is the register call itself (undici, Node streams, the socket write, JSON.parse and the zod contract check), one more log line and the metrics and quota bookkeeping of each register call, and executing and serialising ~25 fields. ' +
-          'Candidates not taken: batching pino\'s writes (its `writeString` row), a JIT executor (the execution rows), a lighter HTTP client path than undici\'s `request()` with its Readable body.',
+          "Candidates not taken: batching pino's writes (its `writeString` row), a JIT executor (the execution rows), a lighter HTTP client path than undici's `request()` with its Readable body.",
       );
       lines.push('');
     }
     for (const [name, p] of Object.entries(r.profiles)) {
-      lines.push(`### ${name === 'title' ? '`title` (summary fields)' : '`{ __typename }`'}: ${p.busyMsPerRequest.toFixed(3)} ms busy CPU per request (${p.rps.toFixed(0)} req/s under the profiler)`);
+      lines.push(
+        `### ${name === 'title' ? '`title` (summary fields)' : '`{ __typename }`'}: ${p.busyMsPerRequest.toFixed(3)} ms busy CPU per request (${p.rps.toFixed(0)} req/s under the profiler)`,
+      );
       lines.push('');
-      lines.push(table(['package / part', 'self ms', 'share'], p.byPackage.slice(0, 14).map((q) => [q.name, q.ms.toFixed(0), `${(q.share * 100).toFixed(1)} %`])));
+      lines.push(
+        table(
+          ['package / part', 'self ms', 'share'],
+          p.byPackage.slice(0, 14).map((q) => [q.name, q.ms.toFixed(0), `${(q.share * 100).toFixed(1)} %`]),
+        ),
+      );
       lines.push('');
-      lines.push(table(['function', 'where', 'self ms', 'share'], p.topFunctions.slice(0, 15).map((q) => [`\`${q.name}\``, q.where, q.ms.toFixed(0), `${(q.share * 100).toFixed(1)} %`])));
+      lines.push(
+        table(
+          ['function', 'where', 'self ms', 'share'],
+          p.topFunctions.slice(0, 15).map((q) => [`\`${q.name}\``, q.where, q.ms.toFixed(0), `${(q.share * 100).toFixed(1)} %`]),
+        ),
+      );
       lines.push('');
     }
   }
   if (r.economy) {
     lines.push('## 3. Register economy');
     lines.push('');
-    lines.push(`One front-end page in one request: 20 titles (${r.economy.titles.join(', ')}) listed twice (aliases \`list\` and \`again\`), a detail pane for the first, each with securities, plus the reference list \`lr/application/deed/type\`. Calls counted by the emulator (\`/__control/calls\`). The minimum is the issue's: one call per distinct title and route, duplicates within the request free. With \`SECURITIES_PREFETCH\` on (the default) every title's securities listing is fetched alongside its summary, one round of calls; with it off, closed and draft titles cost no listing call, but listings wait for the summaries (a second round).`);
+    lines.push(
+      `One front-end page in one request: 20 titles (${r.economy.titles.join(', ')}) listed twice (aliases \`list\` and \`again\`), a detail pane for the first, each with securities, plus the reference list \`lr/application/deed/type\`. Calls counted by the emulator (\`/__control/calls\`). The minimum is the issue's: one call per distinct title and route, duplicates within the request free. With \`SECURITIES_PREFETCH\` on (the default) every title's securities listing is fetched alongside its summary, one round of calls; with it off, closed and draft titles cost no listing call, but listings wait for the summaries (a second round).`,
+    );
     lines.push('');
     lines.push(
       table(
         ['scenario', 'settings', 'load', 'register calls by route', 'total', 'minimum', 'result'],
-        r.economy.scenarios.map((s) => [s.label, s.settings, s.load, Object.entries(s.calls).map(([k, v]) => `${k} ${v}`).join(', ') || 'none', s.total, s.minimum, verdict(s.met)]),
+        r.economy.scenarios.map((s) => [
+          s.label,
+          s.settings,
+          s.load,
+          Object.entries(s.calls)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ') || 'none',
+          s.total,
+          s.minimum,
+          verdict(s.met),
+        ]),
       ),
     );
     lines.push('');
@@ -495,9 +604,22 @@ export function markdown(r: Results, gs: Goal[]): string {
     const b = r.batching;
     lines.push('## 4. Batching latency');
     lines.push('');
-    lines.push(`Emulator latency ${b.latencyMs} ms on every answer, \`REGISTER_CONCURRENCY=${b.concurrency}\`, ${b.titles} distinct generated titles per request (a new set each time). ceil(${b.titles}/${b.concurrency}) × ${b.latencyMs} ms = ${Math.ceil(b.titles / b.concurrency) * b.latencyMs} ms per level of calls.`);
+    lines.push(
+      `Emulator latency ${b.latencyMs} ms on every answer, \`REGISTER_CONCURRENCY=${b.concurrency}\`, ${b.titles} distinct generated titles per request (a new set each time). ceil(${b.titles}/${b.concurrency}) × ${b.latencyMs} ms = ${Math.ceil(b.titles / b.concurrency) * b.latencyMs} ms per level of calls.`,
+    );
     lines.push('');
-    lines.push(table(['query', 'wall time (ms)', 'register calls'], b.runs.map((q) => [q.withSecurities ? 'titles + securities' : 'titles (summaries only)', q.ms.toFixed(0), Object.entries(q.calls).map(([k, v]) => `${k} ${v}`).join(', ')])));
+    lines.push(
+      table(
+        ['query', 'wall time (ms)', 'register calls'],
+        b.runs.map((q) => [
+          q.withSecurities ? 'titles + securities' : 'titles (summaries only)',
+          q.ms.toFixed(0),
+          Object.entries(q.calls)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', '),
+        ]),
+      ),
+    );
     lines.push('');
     const wave = Math.ceil(b.titles / b.concurrency) * b.latencyMs;
     const withS = median(b.runs.filter((q) => q.withSecurities).map((q) => q.ms));
@@ -517,12 +639,24 @@ export function markdown(r: Results, gs: Goal[]): string {
     const s = r.streaming;
     lines.push('## 5. Streaming');
     lines.push('');
-    lines.push(`The 50 MB plan of LAN50 (bought once through \`purchaseTitlePlans\`), downloaded directly from the emulator and through the service's \`downloadUrl\`, alternately; the bytes are identical (sha256 ${s.sha256.slice(0, 16)}…). The service's peak RSS is the kernel's high-water mark (VmHWM, reset with /proc/PID/clear_refs before each download).`);
+    lines.push(
+      `The 50 MB plan of LAN50 (bought once through \`purchaseTitlePlans\`), downloaded directly from the emulator and through the service's \`downloadUrl\`, alternately; the bytes are identical (sha256 ${s.sha256.slice(0, 16)}…). The service's peak RSS is the kernel's high-water mark (VmHWM, reset with /proc/PID/clear_refs before each download).`,
+    );
     lines.push('');
     const cpu = (c: Record<string, number> | undefined, k: string) => (c?.[k] !== undefined ? c[k]!.toFixed(0) : '?');
     lines.push(
       table(
-        ['run', 'direct MB/s', 'service MB/s', 'ratio', 'service RSS before', 'peak', 'growth', 'CPU ms direct: emulator / client', 'CPU ms via service: emulator / service / client'],
+        [
+          'run',
+          'direct MB/s',
+          'service MB/s',
+          'ratio',
+          'service RSS before',
+          'peak',
+          'growth',
+          'CPU ms direct: emulator / client',
+          'CPU ms via service: emulator / service / client',
+        ],
         s.runs.map((q, i) => [
           i + 1,
           q.directMBps.toFixed(0),
@@ -547,7 +681,7 @@ export function markdown(r: Results, gs: Goal[]): string {
             ? `Diagnosis, measured in this run: the same download through a second service process started with \`${s.diagnosis.nodeArgs.join(' ')}\` (young collections far more often) grows by ${s.diagnosis.runs.map((q) => mb(q.rssGrowth)).join(', ')} at ${s.diagnosis.runs.map((q) => q.mbPerS.toFixed(0)).join(', ')} MB/s${s.diagnosis.runs[0]?.serviceCpuMs !== undefined ? `, with ${median(s.diagnosis.runs.map((q) => q.serviceCpuMs ?? NaN)).toFixed(0)} ms of service CPU per download (the first download of a fresh process included)` : ''}: the memory churn is what the relay's CPU goes to. That flag is no fix: it costs ~40 % of GraphQL \`title\` throughput (\`npx tsx bench/experiments/node-flags.ts\`). `
             : '') +
           `Throughput is bounded by CPU on loopback: relaying 50 MB costs the service about ${svcCpu.toFixed(0)} ms of CPU (undici parses the register's response in WebAssembly and copies each body chunk out of it; the chunks then cross a web-stream adapter to the HTTP response), while the emulator sends the same 50 MB from memory for about ${emuCpu.toFixed(0)} ms. ` +
-          `The service's ${svcMBps.toFixed(0)} MB/s is ${(svcMBps * 8 / 1000).toFixed(1)} Gbit/s, more than a link to a real register carries. Tried during this work: a 1 MB read-ahead between the stream stages (no gain), and a Node stream pipe from undici straight to the response (about 25 % more, but it needs a change to the register client's download API; left as a candidate).`,
+          `The service's ${svcMBps.toFixed(0)} MB/s is ${((svcMBps * 8) / 1000).toFixed(1)} Gbit/s, more than a link to a real register carries. Tried during this work: a 1 MB read-ahead between the stream stages (no gain), and a Node stream pipe from undici straight to the response (about 25 % more, but it needs a change to the register client's download API; left as a candidate).`,
       );
       lines.push('');
     }
@@ -559,8 +693,8 @@ export function markdown(r: Results, gs: Goal[]): string {
       lines.push(`Not measured: ${r.peer.error}`);
     } else {
       lines.push(
-        'bench/peers (its own package.json and lockfile, installed by `npm run bench` on first use): Mesh Compose (`@graphql-mesh/compose-cli` with `@omnigraph/openapi`) generates a supergraph from the emulator\'s `/v1/openapi.json` at the start of the run; Hive Gateway serves it in one process (`--fork 1`, `NODE_ENV=production`). ' +
-          'It forwards the caller\'s `Authorization` header to the register, so the load generator gives it a register bearer token: the peer has no tenants, API keys, token exchange, input rules, error mapping or idempotency, which is less work than ours does per request.',
+        "bench/peers (its own package.json and lockfile, installed by `npm run bench` on first use): Mesh Compose (`@graphql-mesh/compose-cli` with `@omnigraph/openapi`) generates a supergraph from the emulator's `/v1/openapi.json` at the start of the run; Hive Gateway serves it in one process (`--fork 1`, `NODE_ENV=production`). " +
+          "It forwards the caller's `Authorization` header to the register, so the load generator gives it a register bearer token: the peer has no tenants, API keys, token exchange, input rules, error mapping or idempotency, which is less work than ours does per request.",
       );
       if (r.streaming?.peer) {
         const p = r.streaming.peer;

@@ -17,7 +17,13 @@ function send(res: ServerResponse, status: number, body?: unknown) {
   res.end(text);
 }
 
-export function handleControl(emulator: Omit<Emulator, 'url' | 'origin' | 'port' | 'close'>, req: IncomingMessage, res: ServerResponse, path: string, bodyText: string) {
+export function handleControl(
+  emulator: Omit<Emulator, 'url' | 'origin' | 'port' | 'close'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  bodyText: string,
+) {
   let body: Record<string, unknown> = {};
   try {
     body = bodyText ? (JSON.parse(bodyText) as Record<string, unknown>) : {};

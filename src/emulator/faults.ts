@@ -82,18 +82,28 @@ export async function applyFault(fault: Fault, res: ServerResponse, routeName: s
       }
       const body =
         fault.body === undefined
-          ? JSON.stringify({ code: DEFAULT_CODES[fault.status] ?? (fault.status >= 500 ? 'INTERNAL_ERROR' : 'ERROR'), message: `injected fault: HTTP ${fault.status}` })
+          ? JSON.stringify({
+              code: DEFAULT_CODES[fault.status] ?? (fault.status >= 500 ? 'INTERNAL_ERROR' : 'ERROR'),
+              message: `injected fault: HTTP ${fault.status}`,
+            })
           : typeof fault.body === 'string'
             ? fault.body
             : JSON.stringify(fault.body);
-      res.writeHead(fault.status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
+      res.writeHead(fault.status, {
+        ...headers,
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': String(Buffer.byteLength(body)),
+      });
       res.end(body);
       return;
     }
     case 'malformed': {
       const pdf = ROUTES[routeName as RouteName]?.response === 'pdf';
       const body = pdf ? 'this is not a PDF: the emulator sent a malformed body' : '{"data": {"titleNumber": "MID15313", "status": tru';
-      res.writeHead(200, { 'Content-Type': pdf ? 'application/pdf' : 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
+      res.writeHead(200, {
+        'Content-Type': pdf ? 'application/pdf' : 'application/json; charset=utf-8',
+        'Content-Length': String(Buffer.byteLength(body)),
+      });
       res.end(body);
       return;
     }

@@ -6,7 +6,9 @@ const latencyMs = Number(process.env.EMULATOR_LATENCY_MS ?? 0);
 const host = process.env.EMULATOR_HOST ?? '127.0.0.1';
 
 const emulator = await startEmulator({ port, latencyMs, host });
-console.log(`register emulator listening on ${emulator.url} (OpenAPI: ${emulator.url}/openapi.json, controls: ${emulator.origin}/__control/)`);
+console.log(
+  `register emulator listening on ${emulator.url} (OpenAPI: ${emulator.url}/openapi.json, controls: ${emulator.origin}/__control/)`,
+);
 
 const stop = async () => {
   await emulator.close();

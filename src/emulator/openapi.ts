@@ -13,7 +13,10 @@ const ERRORS: Record<number, { description: string; codes: string[] }> = {
   401: { description: 'Missing, unknown or expired credentials', codes: ['UNAUTHORISED'] },
   402: { description: 'The FAS account is at its credit limit', codes: ['CREDIT_LIMIT_EXCEEDED'] },
   403: { description: 'The FAS account is not one of the caller organisation, or of the wrong kind', codes: ['FAS_NOT_AUTHORISED'] },
-  404: { description: 'Not found', codes: ['TITLE_NOT_FOUND', 'DOCUMENT_NOT_FOUND', 'CASE_NOT_FOUND', 'SECURITY_NOT_FOUND', 'LIST_NOT_FOUND'] },
+  404: {
+    description: 'Not found',
+    codes: ['TITLE_NOT_FOUND', 'DOCUMENT_NOT_FOUND', 'CASE_NOT_FOUND', 'SECURITY_NOT_FOUND', 'LIST_NOT_FOUND'],
+  },
   422: { description: 'Not possible for this title or case', codes: ['TITLE_STATUS_NOT_SUPPORTED', 'DEED_RULE_VIOLATION'] },
   429: { description: 'Daily quota of the organisation used up', codes: ['TOO_MANY_REQUESTS'] },
 };
@@ -21,16 +24,36 @@ const ERRORS: Record<number, { description: string; codes: string[] }> = {
 const ROUTE_ERRORS: Record<RouteName, { statuses: number[]; notFound?: string[]; unprocessable?: string[] }> = {
   token: { statuses: [400, 401] },
   titleSummary: { statuses: [400, 401, 404, 429], notFound: ['TITLE_NOT_FOUND'] },
-  titleDetails: { statuses: [400, 401, 402, 403, 404, 422, 429], notFound: ['TITLE_NOT_FOUND'], unprocessable: ['TITLE_STATUS_NOT_SUPPORTED'] },
-  pendingApplications: { statuses: [400, 401, 402, 403, 404, 422, 429], notFound: ['TITLE_NOT_FOUND'], unprocessable: ['TITLE_STATUS_NOT_SUPPORTED'] },
-  orderDocument: { statuses: [400, 401, 402, 403, 404, 422, 429], notFound: ['TITLE_NOT_FOUND'], unprocessable: ['TITLE_STATUS_NOT_SUPPORTED'] },
+  titleDetails: {
+    statuses: [400, 401, 402, 403, 404, 422, 429],
+    notFound: ['TITLE_NOT_FOUND'],
+    unprocessable: ['TITLE_STATUS_NOT_SUPPORTED'],
+  },
+  pendingApplications: {
+    statuses: [400, 401, 402, 403, 404, 422, 429],
+    notFound: ['TITLE_NOT_FOUND'],
+    unprocessable: ['TITLE_STATUS_NOT_SUPPORTED'],
+  },
+  orderDocument: {
+    statuses: [400, 401, 402, 403, 404, 422, 429],
+    notFound: ['TITLE_NOT_FOUND'],
+    unprocessable: ['TITLE_STATUS_NOT_SUPPORTED'],
+  },
   downloadDocument: { statuses: [400, 401, 404, 429], notFound: ['DOCUMENT_NOT_FOUND'] },
-  purchasePlans: { statuses: [400, 401, 402, 403, 404, 422, 429], notFound: ['TITLE_NOT_FOUND'], unprocessable: ['TITLE_STATUS_NOT_SUPPORTED'] },
+  purchasePlans: {
+    statuses: [400, 401, 402, 403, 404, 422, 429],
+    notFound: ['TITLE_NOT_FOUND'],
+    unprocessable: ['TITLE_STATUS_NOT_SUPPORTED'],
+  },
   downloadPlan: { statuses: [400, 401, 404, 429], notFound: ['DOCUMENT_NOT_FOUND'] },
   securities: { statuses: [400, 401, 404, 429], notFound: ['TITLE_NOT_FOUND'] },
   creditors: { statuses: [400, 401, 429] },
   createCase: { statuses: [400, 401, 403, 404, 422, 429], notFound: ['TITLE_NOT_FOUND'], unprocessable: ['TITLE_STATUS_NOT_SUPPORTED'] },
-  addDeed: { statuses: [400, 401, 404, 422, 429], notFound: ['CASE_NOT_FOUND', 'SECURITY_NOT_FOUND'], unprocessable: ['DEED_RULE_VIOLATION'] },
+  addDeed: {
+    statuses: [400, 401, 404, 422, 429],
+    notFound: ['CASE_NOT_FOUND', 'SECURITY_NOT_FOUND'],
+    unprocessable: ['DEED_RULE_VIOLATION'],
+  },
   listPaths: { statuses: [401, 429] },
   referenceList: { statuses: [400, 401, 404, 429], notFound: ['LIST_NOT_FOUND'] },
   openapi: { statuses: [] },
@@ -77,12 +100,20 @@ function operation(route: RouteDef, schemas: SchemaSet): Json {
           content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
         }
       : { description: route.summary, content: { 'application/json': { schema: schemas.convert(route.response, 'output') } } };
-  if (route.name === 'referenceList') success.headers = { ETag: { description: 'Strong ETag of this representation', schema: { type: 'string' } } };
+  if (route.name === 'referenceList')
+    success.headers = { ETag: { description: 'Strong ETag of this representation', schema: { type: 'string' } } };
   responses[String(route.successStatus)] = success;
   if (route.name === 'referenceList') responses['304'] = { description: 'Not modified (If-None-Match matched the ETag); no body' };
   for (const status of errors.statuses) {
     const e = ERRORS[status]!;
-    const codes = status === 404 ? (errors.notFound ?? e.codes) : status === 422 ? (errors.unprocessable ?? e.codes) : status === 400 && !route.path.includes('{titleNumber}') ? ['INVALID_REQUEST'] : e.codes;
+    const codes =
+      status === 404
+        ? (errors.notFound ?? e.codes)
+        : status === 422
+          ? (errors.unprocessable ?? e.codes)
+          : status === 400 && !route.path.includes('{titleNumber}')
+            ? ['INVALID_REQUEST']
+            : e.codes;
     const headers: Json = {};
     if (status === 429) headers['Retry-After'] = { description: 'Seconds until the next London midnight', schema: { type: 'integer' } };
     if (status === 401) headers['WWW-Authenticate'] = { schema: { type: 'string' } };
@@ -98,7 +129,9 @@ function operation(route: RouteDef, schemas: SchemaSet): Json {
     tags: [route.path.split('/')[1] ?? 'register'],
     security: route.name === 'openapi' ? [] : route.auth === 'basic' ? [{ basicAuth: [] }] : [{ bearerAuth: [] }],
     ...(parameters.length ? { parameters } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(route.body, 'input') } } } } : {}),
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(route.body, 'input') } } } }
+      : {}),
     responses,
     'x-effect': route.effect,
   };
@@ -121,7 +154,8 @@ export function openApiDocument(serverUrl: string): Json {
       info: {
         title: 'Land register REST API (titlegraph emulator)',
         version: '1.0.0',
-        description: 'Title information, documents and plans, securities, creditors, cases and deeds, reference lists. Errors are JSON {code, message, field?}.',
+        description:
+          'Title information, documents and plans, securities, creditors, cases and deeds, reference lists. Errors are JSON {code, message, field?}.',
       },
       jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
       paths,

@@ -60,7 +60,15 @@ export async function renderPlan(titleNumber: string, index: number, plan: PlanR
   const bx = map.x + 20;
   const by = map.y + 20;
   for (let i = 0; i < 4; i++)
-    page.drawRectangle({ x: bx + (i * barLen) / 4, y: by, width: barLen / 4, height: 5, color: i % 2 ? rgb(1, 1, 1) : rgb(0, 0, 0), borderColor: rgb(0, 0, 0), borderWidth: 0.5 });
+    page.drawRectangle({
+      x: bx + (i * barLen) / 4,
+      y: by,
+      width: barLen / 4,
+      height: 5,
+      color: i % 2 ? rgb(1, 1, 1) : rgb(0, 0, 0),
+      borderColor: rgb(0, 0, 0),
+      borderWidth: 0.5,
+    });
   page.drawText('0', { x: bx - 2, y: by + 8, size: 7, font });
   page.drawText(`${barMetres} m`, { x: bx + barLen - 8, y: by + 8, size: 7, font });
 

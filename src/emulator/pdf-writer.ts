@@ -88,7 +88,12 @@ export class TextWriter {
     this.y -= level === 1 ? 10 : 8;
     this.text(text, { size: level === 1 ? 15 : 11.5, bold: true, gap: 4 });
     if (level === 2) {
-      this.page.drawLine({ start: { x: MARGIN, y: this.y + 2 }, end: { x: A4[0] - MARGIN, y: this.y + 2 }, thickness: 0.6, color: rgb(0.2, 0.3, 0.5) });
+      this.page.drawLine({
+        start: { x: MARGIN, y: this.y + 2 },
+        end: { x: A4[0] - MARGIN, y: this.y + 2 },
+        thickness: 0.6,
+        color: rgb(0.2, 0.3, 0.5),
+      });
       this.y -= 4;
     }
   }
@@ -99,7 +104,13 @@ export class TextWriter {
     this.pages.forEach((p, i) => {
       p.drawText(printable(runningHeader), { x: MARGIN, y: 28, size: 7.5, font: this.regular, color: rgb(0.4, 0.4, 0.4) });
       const label = `Page ${i + 1} of ${total}`;
-      p.drawText(label, { x: A4[0] - MARGIN - this.regular.widthOfTextAtSize(label, 7.5), y: 28, size: 7.5, font: this.regular, color: rgb(0.4, 0.4, 0.4) });
+      p.drawText(label, {
+        x: A4[0] - MARGIN - this.regular.widthOfTextAtSize(label, 7.5),
+        y: 28,
+        size: 7.5,
+        font: this.regular,
+        color: rgb(0.4, 0.4, 0.4),
+      });
     });
   }
 }

@@ -35,7 +35,11 @@ function readBody(req: IncomingMessage): Promise<string> {
       size += c.length;
       if (size <= MAX_BODY) chunks.push(c);
     });
-    req.on('end', () => (size > MAX_BODY ? reject(new ApiError(400, 'INVALID_REQUEST', 'body: must be at most 1 MiB', 'body')) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    req.on('end', () =>
+      size > MAX_BODY
+        ? reject(new ApiError(400, 'INVALID_REQUEST', 'body: must be at most 1 MiB', 'body'))
+        : resolve(Buffer.concat(chunks).toString('utf8')),
+    );
     req.on('error', reject);
     // A client that goes away mid-body: settle (the answer goes nowhere anyway).
     req.on('close', () => {
@@ -51,7 +55,16 @@ function errorReply(e: unknown): Reply {
 }
 
 /** Everything a /v1 route does after routing: auth, quota, body, handler. Never throws. */
-async function processCall(deps: ServerDeps, route: RouteDef, params: Record<string, string>, req: IncomingMessage, query: URLSearchParams, bodyText: string, now: Date, who: { caller?: Caller }): Promise<Reply> {
+async function processCall(
+  deps: ServerDeps,
+  route: RouteDef,
+  params: Record<string, string>,
+  req: IncomingMessage,
+  query: URLSearchParams,
+  bodyText: string,
+  now: Date,
+  who: { caller?: Caller },
+): Promise<Reply> {
   const { env } = deps;
   try {
     if (route.name === 'openapi') return { status: 200, json: openApiDocument(deps.baseUrl()) };
@@ -62,9 +75,15 @@ async function processCall(deps: ServerDeps, route: RouteDef, params: Record<str
     const caller = bearerCaller(env, req.headers, now);
     who.caller = caller;
     if (!env.store.takeQuota(caller.organisation, now, env.options.dailyQuota)) {
-      throw new ApiError(429, 'TOO_MANY_REQUESTS', `the daily quota of ${env.options.dailyQuota} calls of your organisation is used up until London midnight`, undefined, {
-        'Retry-After': String(secondsUntilLondonMidnight(now)),
-      });
+      throw new ApiError(
+        429,
+        'TOO_MANY_REQUESTS',
+        `the daily quota of ${env.options.dailyQuota} calls of your organisation is used up until London midnight`,
+        undefined,
+        {
+          'Retry-After': String(secondsUntilLondonMidnight(now)),
+        },
+      );
     }
     let body: unknown;
     if (route.body && bodyText.trim() !== '') {
@@ -133,7 +152,9 @@ export function createEmulatorServer(deps: ServerDeps): { server: Server; socket
       return applyFault(fault, res, route.name, undefined);
     }
 
-    const reply = bodyError ? errorReply(bodyError) : await processCall(deps, route, match.params, req, url.searchParams, bodyText, now, who);
+    const reply = bodyError
+      ? errorReply(bodyError)
+      : await processCall(deps, route, match.params, req, url.searchParams, bodyText, now, who);
     if (!fault) return finish(route.name, reply, who.caller);
 
     if (env.options.latencyMs > 0) await sleep(env.options.latencyMs);

@@ -38,9 +38,13 @@ function explain(issue: Issue, base: readonly PropertyKey[]): [string, string][]
 const errorMap: z.core.$ZodErrorMap = (iss) => {
   switch (iss.code) {
     case 'invalid_type':
-      return iss.input === undefined ? 'is required' : `must be ${iss.expected === 'array' ? 'an' : 'a'} ${iss.expected}, not ${describe(iss.input)}`;
+      return iss.input === undefined
+        ? 'is required'
+        : `must be ${iss.expected === 'array' ? 'an' : 'a'} ${iss.expected}, not ${describe(iss.input)}`;
     case 'invalid_value':
-      return iss.values.length === 1 ? `must be ${JSON.stringify(iss.values[0])}` : `must be one of ${iss.values.map((v) => JSON.stringify(v)).join(', ')}`;
+      return iss.values.length === 1
+        ? `must be ${JSON.stringify(iss.values[0])}`
+        : `must be one of ${iss.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'too_big':
       return iss.origin === 'array' ? `must have at most ${iss.maximum} items` : `must be at most ${iss.maximum} characters`;
     case 'too_small':

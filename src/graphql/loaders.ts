@@ -54,7 +54,10 @@ function registerLoader<V>(limit: LimitFunction, load: (key: string) => Promise<
 }
 
 /** With the optional per-tenant summary cache (SUMMARY_CACHE_TTL_MS), a fresh summary costs no call. */
-function cachedSummaries(cache: SummaryCache | undefined, load: (n: string) => Promise<TitleSummary>): (n: string) => Promise<TitleSummary> {
+function cachedSummaries(
+  cache: SummaryCache | undefined,
+  load: (n: string) => Promise<TitleSummary>,
+): (n: string) => Promise<TitleSummary> {
   if (!cache) return load;
   return async (n) => {
     const hit = cache.get(n);
@@ -65,15 +68,13 @@ function cachedSummaries(cache: SummaryCache | undefined, load: (n: string) => P
   };
 }
 
-export function createLoaders(
-  register: RegisterClient,
-  concurrency: number,
-  options: CallOptions,
-  summaryCache?: SummaryCache,
-): Loaders {
+export function createLoaders(register: RegisterClient, concurrency: number, options: CallOptions, summaryCache?: SummaryCache): Loaders {
   // A bound each: summaries and their securities listings are fetched side by side.
   return {
-    titleSummary: registerLoader(pLimit(concurrency), cachedSummaries(summaryCache, async (n) => (await register.titleSummary(n, options)).data)),
+    titleSummary: registerLoader(
+      pLimit(concurrency),
+      cachedSummaries(summaryCache, async (n) => (await register.titleSummary(n, options)).data),
+    ),
     securities: registerLoader(pLimit(concurrency), (n) => register.securities(n, options)),
   };
 }

@@ -19,7 +19,10 @@ import {
 export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly db: DatabaseSync;
 
-  constructor(dataDir: string, private readonly now: () => number = Date.now) {
+  constructor(
+    dataDir: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.db = openDataFile(
       dataDir,
       `
@@ -83,7 +86,9 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         .get(scope, key, operation, inputHash, at, at);
       if (row && intent) {
         this.db
-          .prepare(`INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, day, recorded_at) VALUES (?, ?, 'PENDING', ?, ?, ?, ?, ?)`)
+          .prepare(
+            `INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, day, recorded_at) VALUES (?, ?, 'PENDING', ?, ?, ?, ?, ?)`,
+          )
           .run(scope, key, intent.operation, intent.fas, intent.titleNumber, intent.day, at);
       }
       return row !== undefined;
@@ -107,7 +112,9 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private settleJournal(scope: string, key: string, state: IdempotencyState, at: number, charges?: ReportedCharges) {
     if (state === 'outcome_unknown') {
       this.db
-        .prepare(`UPDATE charge_journal SET status = 'OUTCOME_UNKNOWN', day = COALESCE(?, day) WHERE scope = ? AND key = ? AND status = 'PENDING'`)
+        .prepare(
+          `UPDATE charge_journal SET status = 'OUTCOME_UNKNOWN', day = COALESCE(?, day) WHERE scope = ? AND key = ? AND status = 'PENDING'`,
+        )
         .run(charges?.day ?? null, scope, key);
       return;
     }
@@ -141,9 +148,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   async get(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
     const row = this.db
-      .prepare(
-        `SELECT operation, input_hash, state, outcome, created_at, updated_at FROM idempotency WHERE scope = ? AND key = ?`,
-      )
+      .prepare(`SELECT operation, input_hash, state, outcome, created_at, updated_at FROM idempotency WHERE scope = ? AND key = ?`)
       .get(scope, key) as IdempotencyRow | undefined;
     return row ? recordOfRow(row) : undefined;
   }

@@ -9,12 +9,7 @@
  * or disappears when the register provably did nothing.
  */
 import type { Charge } from '../register/contract/wire';
-export type IdempotencyState =
-  | 'in_progress'
-  | 'succeeded'
-  | 'failed_final'
-  | 'failed_retryable'
-  | 'outcome_unknown';
+export type IdempotencyState = 'in_progress' | 'succeeded' | 'failed_final' | 'failed_retryable' | 'outcome_unknown';
 
 export interface IdempotencyRecord {
   operation: string;

@@ -4,7 +4,14 @@
  * up. A bad one is refused by index, and nothing of the request reaches the register; nothing
  * the caller typed into a representation is echoed but its position and rule.
  */
-import { GraphQLError, Kind, valueFromASTUntyped, type OperationDefinitionNode, type SelectionSetNode, type FragmentDefinitionNode } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  valueFromASTUntyped,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type FragmentDefinitionNode,
+} from 'graphql';
 import { isTitleNumber, LIMITS } from '../register/contract/rules';
 
 /** The entity types of this subgraph, and the key each must carry. */

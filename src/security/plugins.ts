@@ -60,14 +60,16 @@ function costLimitPlugin(maxCost: number): Plugin {
         if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
         else if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
       }
-      const operation = args.operationName
-        ? operations.find((o) => o.name?.value === args.operationName)
-        : operations[0];
+      const operation = args.operationName ? operations.find((o) => o.name?.value === args.operationName) : operations[0];
       if (!operation) return;
       // Coerced as execution will coerce them, so an operation's default values (`$n: [TitleNumber!]! = [...]`)
       // and a single value given for a list are counted: the raw request variables have neither.
       // Variables that do not coerce fail execution before any resolver runs, with their own error.
-      const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>);
+      const coerced = getVariableValues(
+        args.schema,
+        operation.variableDefinitions ?? [],
+        (args.variableValues ?? {}) as Record<string, unknown>,
+      );
       if (coerced.errors) return;
       const variables = coerced.coerced;
       const representationProblems = entitiesCalls(operation, fragments, variables).flatMap(representationErrors);
@@ -118,7 +120,13 @@ export function hardeningPlugins(options: HardeningOptions): Plugin[] {
     bodySizePlugin(limits.maxBodyBytes),
     documentSizePlugin(limits.maxDocumentBytes),
     maxTokensPlugin({ exposeLimits: true, n: limits.maxTokens, ...thrown('TOKEN_LIMIT_EXCEEDED') }) as Plugin,
-    maxDepthPlugin({ exposeLimits: true, n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true, ...reported('DEPTH_LIMIT_EXCEEDED') }) as Plugin,
+    maxDepthPlugin({
+      exposeLimits: true,
+      n: limits.maxDepth,
+      ignoreIntrospection: true,
+      flattenFragments: true,
+      ...reported('DEPTH_LIMIT_EXCEEDED'),
+    }) as Plugin,
     // Every alias counts, `__typename` ones too: armor lets those through by default.
     maxAliasesPlugin({ exposeLimits: true, n: limits.maxAliases, allowList: [], ...reported('ALIAS_LIMIT_EXCEEDED') }) as Plugin,
     maxDirectivesPlugin({ exposeLimits: true, n: limits.maxDirectives, ...reported('DIRECTIVE_LIMIT_EXCEEDED') }) as Plugin,

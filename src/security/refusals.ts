@@ -27,7 +27,11 @@ export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 
  */
 export const INTROSPECTION_MAX_DEPTH = 15;
 
-function depthOf(set: SelectionSetNode | undefined, fragments: (name: string) => FragmentDefinitionNode | undefined, seen: Set<string>): number {
+function depthOf(
+  set: SelectionSetNode | undefined,
+  fragments: (name: string) => FragmentDefinitionNode | undefined,
+  seen: Set<string>,
+): number {
   let deepest = 0;
   for (const selection of set?.selections ?? []) {
     if (selection.kind === Kind.FIELD) deepest = Math.max(deepest, 1 + depthOf(selection.selectionSet, fragments, seen));
@@ -97,7 +101,11 @@ export function refusalWordingPlugin({ production }: { production: boolean }): P
 }
 
 /** True when the operation asks for `_service` at its root (through fragments too). */
-function asksForService(set: SelectionSetNode | undefined, fragments: Record<string, FragmentDefinitionNode>, seen = new Set<string>()): boolean {
+function asksForService(
+  set: SelectionSetNode | undefined,
+  fragments: Record<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): boolean {
   return (set?.selections ?? []).some((selection) => {
     if (selection.kind === Kind.FIELD) return selection.name.value === '_service';
     if (selection.kind === Kind.INLINE_FRAGMENT) return asksForService(selection.selectionSet, fragments, seen);

@@ -19,7 +19,9 @@ export interface FileRef {
 
 export const LINK_VALIDITY_MS = 15 * 60 * 1000;
 
-export type LinkCheck = { ok: true; tenant: string } | { ok: false; code: 'DOWNLOAD_LINK_INVALID' | 'DOWNLOAD_LINK_EXPIRED'; message: string };
+export type LinkCheck =
+  | { ok: true; tenant: string }
+  | { ok: false; code: 'DOWNLOAD_LINK_INVALID' | 'DOWNLOAD_LINK_EXPIRED'; message: string };
 
 export class DownloadLinks {
   private readonly secret: Buffer;
@@ -36,7 +38,9 @@ export class DownloadLinks {
   // Over the expiry's text as it appears in the link, so that no other spelling of the same
   // time (leading zeros, 1e9) passes as the signed one.
   private signature(file: FileRef, expires: string): string {
-    return createHmac('sha256', this.secret).update(['v1', file.tenant, file.kind, file.titleNumber, file.id, expires].join('\n')).digest('base64url');
+    return createHmac('sha256', this.secret)
+      .update(['v1', file.tenant, file.kind, file.titleNumber, file.id, expires].join('\n'))
+      .digest('base64url');
   }
 
   /** An absolute, signed link to the file, valid for 15 minutes at most and never past `fileExpiresAt`. */
@@ -57,10 +61,18 @@ export class DownloadLinks {
     const given = Buffer.from(params.get('signature') ?? '', 'utf8');
     const expected = Buffer.from(this.signature({ ...file, tenant }, expiresText), 'utf8');
     if (!tenant || !/^\d{1,12}$/.test(expiresText) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return { ok: false, code: 'DOWNLOAD_LINK_INVALID', message: 'This download link is not valid: ask the API for the document or plan again to get a new one.' };
+      return {
+        ok: false,
+        code: 'DOWNLOAD_LINK_INVALID',
+        message: 'This download link is not valid: ask the API for the document or plan again to get a new one.',
+      };
     }
     if (Number(expiresText) * 1000 <= this.now()) {
-      return { ok: false, code: 'DOWNLOAD_LINK_EXPIRED', message: 'This download link has expired (links last 15 minutes): ask the API for a new one.' };
+      return {
+        ok: false,
+        code: 'DOWNLOAD_LINK_EXPIRED',
+        message: 'This download link has expired (links last 15 minutes): ask the API for a new one.',
+      };
     }
     return { ok: true, tenant };
   }

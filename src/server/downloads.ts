@@ -89,11 +89,20 @@ export async function handleDownload(
     release();
     if (error instanceof RegisterError) {
       if (error.code === 'DOCUMENT_NOT_FOUND' || error.code === 'TITLE_NOT_FOUND') {
-        return problem(404, 'DOCUMENT_NOT_FOUND', 'No such document or plan for this caller, or it has expired (ids last until the end of the day of issue).');
+        return problem(
+          404,
+          'DOCUMENT_NOT_FOUND',
+          'No such document or plan for this caller, or it has expired (ids last until the end of the day of issue).',
+        );
       }
       if (error.code === 'INVALID_TITLE_NUMBER') return problem(400, error.code, 'titleNumber is not a valid title number.');
       if (error.code === 'TOO_MANY_REQUESTS') {
-        return problem(429, 'RATE_LIMITED', "The register's quota was reached.", error.retryAfterSeconds ? { 'retry-after': String(error.retryAfterSeconds) } : {});
+        return problem(
+          429,
+          'RATE_LIMITED',
+          "The register's quota was reached.",
+          error.retryAfterSeconds ? { 'retry-after': String(error.retryAfterSeconds) } : {},
+        );
       }
       return problem(502, 'REGISTER_UNAVAILABLE', 'The register could not deliver the file.');
     }

@@ -26,7 +26,11 @@ const compress: Record<Encoding, (html: Buffer) => Promise<Buffer>> = {
   // Quality 6: within 3% of quality 9's size at a tenth of its time.
   br: (html) =>
     promisify(brotliCompress)(html, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: html.length, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 6,
+        [constants.BROTLI_PARAM_SIZE_HINT]: html.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
     }),
   gzip: (html) => promisify(gzip)(html, { level: 9 }),
 };
@@ -101,11 +105,22 @@ export function useGraphiQLPage(endpoint: string, options: GraphiQLOptions): Plu
       }
       if (encoding) headers['content-encoding'] = encoding;
       return body(page, encoding).then(
-        (bytes) => endResponse(new fetchAPI.Response(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), { status: 200, headers })),
+        (bytes) =>
+          endResponse(
+            new fetchAPI.Response(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), {
+              status: 200,
+              headers,
+            }),
+          ),
         // Compression failed (out of memory, say): the page uncompressed rather than an error.
         () => {
           delete headers['content-encoding'];
-          endResponse(new fetchAPI.Response(new Uint8Array(page.html.buffer as ArrayBuffer, page.html.byteOffset, page.html.byteLength), { status: 200, headers }));
+          endResponse(
+            new fetchAPI.Response(new Uint8Array(page.html.buffer as ArrayBuffer, page.html.byteOffset, page.html.byteLength), {
+              status: 200,
+              headers,
+            }),
+          );
         },
       );
     },

@@ -59,7 +59,11 @@ export function requestLoggingPlugin(logger: Logger): Plugin {
       const request = (args.contextValue as { request?: Request }).request;
       const operation = (args.document as DocumentNode).definitions.find((d: DefinitionNode) => d.kind === 'OperationDefinition');
       if (request && operation && operation.kind === 'OperationDefinition') {
-        operations.set(request, { ...operations.get(request), type: operation.operation, ...(operation.name ? { name: operation.name.value } : {}) });
+        operations.set(request, {
+          ...operations.get(request),
+          type: operation.operation,
+          ...(operation.name ? { name: operation.name.value } : {}),
+        });
       }
     },
     onResponse({ request, response }) {

@@ -34,7 +34,10 @@ export function createHttpServer(listener: RequestListener, limits: HttpLimits =
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       // Node checks the two timeouts on this interval (30 s by default): check often enough
       // that a limit holds to within a quarter of itself.
-      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(Math.min(limits.requestTimeoutMs, limits.headersTimeoutMs) / 4))),
+      connectionsCheckingInterval: Math.max(
+        50,
+        Math.min(1_000, Math.floor(Math.min(limits.requestTimeoutMs, limits.headersTimeoutMs) / 4)),
+      ),
     },
     listener,
   );

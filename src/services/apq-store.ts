@@ -56,8 +56,14 @@ export class RememberedApqStore implements ApqStore {
 export class SqliteApqStore implements ApqStore {
   private readonly db: DatabaseSync;
 
-  constructor(dataDir: string, private readonly now: () => number = Date.now) {
-    this.db = openDataFile(dataDir, 'CREATE TABLE IF NOT EXISTS persisted_query (hash TEXT PRIMARY KEY, query TEXT NOT NULL, registered_at INTEGER NOT NULL);');
+  constructor(
+    dataDir: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.db = openDataFile(
+      dataDir,
+      'CREATE TABLE IF NOT EXISTS persisted_query (hash TEXT PRIMARY KEY, query TEXT NOT NULL, registered_at INTEGER NOT NULL);',
+    );
   }
 
   async get(hash: string): Promise<string | undefined> {
@@ -66,7 +72,9 @@ export class SqliteApqStore implements ApqStore {
   }
 
   async set(hash: string, query: string): Promise<void> {
-    this.db.prepare('INSERT INTO persisted_query (hash, query, registered_at) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING').run(hash, query, this.now());
+    this.db
+      .prepare('INSERT INTO persisted_query (hash, query, registered_at) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING')
+      .run(hash, query, this.now());
   }
 
   async purge(olderThan: number): Promise<number> {
@@ -81,13 +89,18 @@ export class SqliteApqStore implements ApqStore {
 export class PgApqStore implements ApqStore {
   private readonly db: PgDatabase;
 
-  constructor(connectionString: string, private readonly now: () => number = Date.now) {
+  constructor(
+    connectionString: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.db = new PgDatabase({
       connectionString,
       maxConnections: 4,
       ddlLock: 0x61707121, // 'apq!'
       setup: async (client) => {
-        await client.query('CREATE TABLE IF NOT EXISTS persisted_query (hash TEXT PRIMARY KEY, query TEXT NOT NULL, registered_at BIGINT NOT NULL)');
+        await client.query(
+          'CREATE TABLE IF NOT EXISTS persisted_query (hash TEXT PRIMARY KEY, query TEXT NOT NULL, registered_at BIGINT NOT NULL)',
+        );
       },
     });
   }
@@ -102,7 +115,11 @@ export class PgApqStore implements ApqStore {
   }
 
   async set(hash: string, query: string): Promise<void> {
-    await this.db.query('INSERT INTO persisted_query (hash, query, registered_at) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING', [hash, query, this.now()]);
+    await this.db.query('INSERT INTO persisted_query (hash, query, registered_at) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING', [
+      hash,
+      query,
+      this.now(),
+    ]);
   }
 
   async purge(olderThan: number): Promise<number> {

@@ -31,9 +31,13 @@ export class PgQuotaStore implements QuotaStore {
       ddlLock: DDL_LOCK,
       setup: async (client) => {
         if (options.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(options.schema)}`);
-        await client.query(`CREATE TABLE IF NOT EXISTS ${p}quota_usage (organisation TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (organisation, day))`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${p}quota_usage (organisation TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (organisation, day))`,
+        );
         await client.query(`CREATE TABLE IF NOT EXISTS ${p}quota_block (organisation TEXT PRIMARY KEY, blocked_until BIGINT NOT NULL)`);
-        await client.query(`CREATE TABLE IF NOT EXISTS ${p}client_budget (client TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, updated_at BIGINT NOT NULL)`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${p}client_budget (client TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, updated_at BIGINT NOT NULL)`,
+        );
         await client.query(`
           CREATE OR REPLACE FUNCTION ${p}titlegraph_admit(
             p_org TEXT, p_client TEXT, p_day TEXT, p_now BIGINT, p_free BOOLEAN, p_free_limit INTEGER, p_daily_limit INTEGER,
@@ -102,7 +106,10 @@ export class PgQuotaStore implements QuotaStore {
   }
 
   async uncount(organisation: string, day: string): Promise<void> {
-    await this.query(`UPDATE ${this.prefix}quota_usage SET calls = GREATEST(0, calls - 1) WHERE organisation = $1 AND day = $2`, [organisation, day]);
+    await this.query(`UPDATE ${this.prefix}quota_usage SET calls = GREATEST(0, calls - 1) WHERE organisation = $1 AND day = $2`, [
+      organisation,
+      day,
+    ]);
   }
 
   async block(organisation: string, until: number): Promise<void> {

@@ -89,9 +89,9 @@ export class SqliteQuotaStore implements QuotaStore {
   async admit(request: AdmitRequest): Promise<Admission> {
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      const usage = this.db.prepare('SELECT calls FROM quota_usage WHERE organisation = ? AND day = ?').get(request.organisation, request.day) as
-        | { calls: number }
-        | undefined;
+      const usage = this.db
+        .prepare('SELECT calls FROM quota_usage WHERE organisation = ? AND day = ?')
+        .get(request.organisation, request.day) as { calls: number } | undefined;
       const block = this.db.prepare('SELECT blocked_until FROM quota_block WHERE organisation = ?').get(request.organisation) as
         | { blocked_until: number }
         | undefined;

@@ -22,7 +22,10 @@ export class SummaryCache {
   private readonly maxEntries: number;
   private readonly now: () => number;
 
-  constructor(private readonly ttlMs: number, options: Omit<SummaryCacheOptions, 'ttlMs'> = {}) {
+  constructor(
+    private readonly ttlMs: number,
+    options: Omit<SummaryCacheOptions, 'ttlMs'> = {},
+  ) {
     this.maxEntries = Math.max(1, options.maxEntries ?? 10_000);
     this.now = options.now ?? Date.now;
   }

@@ -84,7 +84,11 @@ async function lookUpAndOrder(browser: Browser, pageUrl: string, screenshot: str
   const download = await fetch(new URL(href!, pageUrl), { headers: { authorization: 'Bearer dev-key-a' } });
   expect(download.status).toBe(200);
   expect(download.headers.get('content-type')).toMatch(/application\/pdf/);
-  expect(Buffer.from(await download.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  expect(
+    Buffer.from(await download.arrayBuffer())
+      .subarray(0, 5)
+      .toString('latin1'),
+  ).toBe('%PDF-');
   expect(browser.problems.filter((p) => !/favicon/.test(p))).toEqual([]);
 }
 

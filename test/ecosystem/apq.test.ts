@@ -32,10 +32,17 @@ async function serve(svc: Service) {
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://x');
-    const request = new Request(`http://x${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, ...(req.method === 'POST' ? { body } : {}) });
+    const request = new Request(`http://x${req.url}`, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      ...(req.method === 'POST' ? { body } : {}),
+    });
     const response = await svc.yoga.fetch(request);
     const text = await response.text();
-    const sent = req.method === 'POST' ? JSON.parse(body || '{}') : { query: url.searchParams.get('query'), extensions: url.searchParams.get('extensions') };
+    const sent =
+      req.method === 'POST'
+        ? JSON.parse(body || '{}')
+        : { query: url.searchParams.get('query'), extensions: url.searchParams.get('extensions') };
     seen.push({
       method: req.method ?? '',
       hasQuery: typeof sent.query === 'string' && sent.query.length > 0,
@@ -106,7 +113,11 @@ describe('protocol edges', () => {
   });
   afterAll(() => svc.stop());
   const post = async (body: unknown) => {
-    const response = await svc.yoga.fetch('http://t/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' }, body: JSON.stringify(body) });
+    const response = await svc.yoga.fetch('http://t/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
+      body: JSON.stringify(body),
+    });
     return (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
   };
 
@@ -120,7 +131,10 @@ describe('protocol edges', () => {
 
   test('a malformed persistedQuery extension is refused naming the shape', async () => {
     const bad = await post({ extensions: { persistedQuery: { version: 2, sha256Hash: 'abc' } } });
-    expect(bad.errors![0]).toMatchObject({ extensions: { code: 'PERSISTED_QUERY_INVALID' }, message: expect.stringContaining('version: 1') });
+    expect(bad.errors![0]).toMatchObject({
+      extensions: { code: 'PERSISTED_QUERY_INVALID' },
+      message: expect.stringContaining('version: 1'),
+    });
   });
 });
 

@@ -35,8 +35,14 @@ test.each(SNIPPETS)('docs/clients.md shows docs/clients/%s as it is', (file) => 
 describe('Apollo Client', () => {
   test('titles are normalised by titleNumber, and queries go out as persisted hashes', async () => {
     const client = createApolloClient(url, 'dev-key-a');
-    await client.query({ query: apolloGql`query DocsStatus($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }`, variables: { t: 'MID15313' } });
-    await client.query({ query: apolloGql`query DocsType($t: TitleNumber!) { title(titleNumber: $t) { titleNumber titleType } }`, variables: { t: 'MID15313' } });
+    await client.query({
+      query: apolloGql`query DocsStatus($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }`,
+      variables: { t: 'MID15313' },
+    });
+    await client.query({
+      query: apolloGql`query DocsType($t: TitleNumber!) { title(titleNumber: $t) { titleNumber titleType } }`,
+      variables: { t: 'MID15313' },
+    });
     const entry = (client.cache.extract() as Record<string, unknown>)['Title:{"titleNumber":"MID15313"}'];
     expect(entry).toMatchObject({ titleNumber: 'MID15313', status: 'REGISTERED', titleType: expect.any(String) });
     // the second client sends only the hash: the service registered the query for the first
@@ -55,7 +61,9 @@ test('a download link in a page: its href, followed with no Authorization header
     mutation: apolloGql`mutation DocsOrder($input: OrderTitleDocumentInput!) { orderTitleDocument(fas: "5555", input: $input) { document { titleNumber downloadUrl } } }`,
     variables: { input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey: `docs-${Date.now()}` } },
   });
-  const html = downloadLinkHtml((ordered.data as { orderTitleDocument: { document: { titleNumber: string; downloadUrl: string } } }).orderTitleDocument.document);
+  const html = downloadLinkHtml(
+    (ordered.data as { orderTitleDocument: { document: { titleNumber: string; downloadUrl: string } } }).orderTitleDocument.document,
+  );
   const href = /href="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
   expect(href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/downloads\/titles\/MID15313\/documents\//);
   const response = await fetch(href);
@@ -64,7 +72,9 @@ test('a download link in a page: its href, followed with no Authorization header
 });
 
 test('urql: a query over GET with persisted hashes', async () => {
-  const result = await createUrqlClient(url, 'dev-key-a').query(urqlGql`query DocsUrql($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }`, { t: 'GLA5001' }).toPromise();
+  const result = await createUrqlClient(url, 'dev-key-a')
+    .query(urqlGql`query DocsUrql($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }`, { t: 'GLA5001' })
+    .toPromise();
   expect(result.error).toBeUndefined();
   expect(result.data).toMatchObject({ title: { titleNumber: 'GLA5001', status: 'DRAFT' } });
 });
@@ -85,7 +95,8 @@ test('codegen: the custom scalars come out typed, where a config without the map
 
     // the same project without the scalars map: what a fresh codegen set-up gets
     const bare = structuredClone(config);
-    for (const target of Object.values(bare.generates as Record<string, { config?: Record<string, unknown> }>)) delete target.config?.scalars;
+    for (const target of Object.values(bare.generates as Record<string, { config?: Record<string, unknown> }>))
+      delete target.config?.scalars;
     await generate({ ...bare, generates: { [`${dir}/bare/`]: Object.values(bare.generates as object)[0] } }, true);
     expect(readFileSync(join(dir, 'bare', 'graphql.ts'), 'utf8')).toMatch(/fas: (unknown|any)\b/);
   } finally {

@@ -20,17 +20,21 @@ afterEach(async () => {
 async function orderedLink(service: HttpService): Promise<string> {
   const { body } = await postGraphQL(
     service.url,
-    { query: print(OrderTitleDocumentMutation), variables: { fas: '5555', input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey: newKey('http-link') } } },
+    {
+      query: print(OrderTitleDocumentMutation),
+      variables: { fas: '5555', input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey: newKey('http-link') } },
+    },
     { authorization: 'Bearer dev-key-b' },
   );
   expect(body.errors).toBeUndefined();
   return body.data.orderTitleDocument.document.downloadUrl as string;
 }
 
-const startsWithPdf = async (response: Response) => new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(0, 5)) === '%PDF-';
+const startsWithPdf = async (response: Response) =>
+  new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(0, 5)) === '%PDF-';
 
 describe('download links over HTTP', () => {
-  test("without PUBLIC_URL the link is at the address the request came to, and a plain GET downloads the PDF", async () => {
+  test('without PUBLIC_URL the link is at the address the request came to, and a plain GET downloads the PDF', async () => {
     svc = await startHttpService({ services: { downloadLinkSecret: SECRET } });
     const link = await orderedLink(svc);
     expect(link.startsWith(`${svc.origin}/downloads/titles/MID15313/documents/`)).toBe(true);
@@ -53,7 +57,14 @@ describe('download links over HTTP', () => {
 
   test('plans too, and a changed link is a 403 JSON problem with nothing fetched from the register', async () => {
     svc = await startHttpService({ services: { downloadLinkSecret: SECRET } });
-    const { body } = await postGraphQL(svc.url, { query: print(PurchaseTitlePlansMutation), variables: { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey: newKey('http-plans') } } }, { authorization: 'Bearer dev-key-b' });
+    const { body } = await postGraphQL(
+      svc.url,
+      {
+        query: print(PurchaseTitlePlansMutation),
+        variables: { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey: newKey('http-plans') } },
+      },
+      { authorization: 'Bearer dev-key-b' },
+    );
     expect(body.data.purchaseTitlePlans.userErrors).toEqual([]);
     const links = (body.data.purchaseTitlePlans.plans as { downloadUrl: string }[]).map((p) => p.downloadUrl);
     expect(links.length).toBeGreaterThan(0);
@@ -73,11 +84,19 @@ describe('download links over HTTP', () => {
   });
 
   test('replicas (DATABASE_URL) without DOWNLOAD_LINK_SECRET: the service does not start, and says which setting is missing', async () => {
-    const child = spawnTs('src/start.ts', [], { ...EMBEDDED_ENV, PORT: '0', EMULATOR_PORT: '0', DATABASE_URL: 'postgres://127.0.0.1:1/titlegraph', DOWNLOAD_LINK_SECRET: undefined });
+    const child = spawnTs('src/start.ts', [], {
+      ...EMBEDDED_ENV,
+      PORT: '0',
+      EMULATOR_PORT: '0',
+      DATABASE_URL: 'postgres://127.0.0.1:1/titlegraph',
+      DOWNLOAD_LINK_SECRET: undefined,
+    });
     const { code } = await child.exited;
     expect(code).toBe(1);
     const lines = child.output().trim().split('\n');
-    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContainEqual(expect.stringMatching(/DOWNLOAD_LINK_SECRET: required when DATABASE_URL is set/));
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContainEqual(
+      expect.stringMatching(/DOWNLOAD_LINK_SECRET: required when DATABASE_URL is set/),
+    );
     expect(child.output()).not.toMatch(/listening/i);
   });
 });

@@ -14,7 +14,9 @@ beforeAll(async () => {
 afterAll(() => svc.stop());
 
 /** The page's bytes as they cross the wire (fetch would decode them). */
-function raw(headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function raw(
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     get(svc.url, { headers: { accept: 'text/html', ...headers } }, (res) => {
       const chunks: Buffer[] = [];

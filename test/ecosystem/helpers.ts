@@ -60,7 +60,12 @@ export async function postGraphQL(
 ): Promise<{ status: number; body: { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] } }> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-a', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json',
+      authorization: 'Bearer dev-key-a',
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as never };

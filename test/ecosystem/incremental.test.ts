@@ -34,7 +34,8 @@ async function parts(query: string, variables: unknown): Promise<{ parts: Part[]
   let callsAtFirstItem = -1;
   for await (const part of stream as AsyncIterable<{ json: boolean; body: Part }>) {
     out.push(part.body);
-    if (callsAtFirstItem < 0 && part.body.incremental?.some((i) => i.items?.length)) callsAtFirstItem = svc.emulator.calls.count({ route: 'titleSummary' });
+    if (callsAtFirstItem < 0 && part.body.incremental?.some((i) => i.items?.length))
+      callsAtFirstItem = svc.emulator.calls.count({ route: 'titleSummary' });
   }
   return { parts: out, callsAtFirstItem };
 }
@@ -64,7 +65,9 @@ test('@defer: the summary first, the securities listing after it', async () => {
   expect(received[0]).toMatchObject({ data: { title: { titleNumber: 'MID15313' } }, hasNext: true });
   expect(received[0]!.data).not.toHaveProperty('title.securities');
   const deferred = received.flatMap((p) => p.incremental ?? []);
-  expect(deferred).toEqual([expect.objectContaining({ path: ['title'], data: { securities: [{ id: expect.any(String) }, { id: expect.any(String) }] } })]);
+  expect(deferred).toEqual([
+    expect.objectContaining({ path: ['title'], data: { securities: [{ id: expect.any(String) }, { id: expect.any(String) }] } }),
+  ]);
 });
 
 test('without @stream the same query is one ordinary JSON answer', async () => {

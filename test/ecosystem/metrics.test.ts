@@ -55,7 +55,13 @@ describe('/metrics', () => {
     expect(sum(samples, requests, { operation: 'BadTitle', type: 'query', outcome: 'error' })).toBe(1);
     expect(sum(samples, requests, { operation: 'anonymous', type: 'query', outcome: 'error' })).toBe(1);
     expect(sum(samples, requests, { operation: 'unknown', type: 'unknown', outcome: 'error' })).toBe(1);
-    expect(sum(samples, 'titlegraph_graphql_request_duration_seconds_count', { operation: 'PurchaseForMetrics', type: 'mutation', outcome: 'ok' })).toBe(2);
+    expect(
+      sum(samples, 'titlegraph_graphql_request_duration_seconds_count', {
+        operation: 'PurchaseForMetrics',
+        type: 'mutation',
+        outcome: 'ok',
+      }),
+    ).toBe(2);
     expect(sum(samples, 'titlegraph_graphql_request_duration_seconds_bucket', { operation: 'TitleForMetrics', le: '+Inf' })).toBe(1);
 
     // Register calls by route, method, status and outcome; latency histograms by route and status.
@@ -80,7 +86,9 @@ describe('/metrics', () => {
   });
 
   test('the breaker gauge follows the transport, and register failures are counted by outcome', async () => {
-    other = await startHttpService({ services: { transport: { breaker: { failureThreshold: 2, openMs: 60_000 }, retry: { attempts: 1 } } } });
+    other = await startHttpService({
+      services: { transport: { breaker: { failureThreshold: 2, openMs: 60_000 }, retry: { attempts: 1 } } },
+    });
     other.emulator.faults.inject('titleSummary', { kind: 'status', status: 503 }, 5);
     for (const titleNumber of ['MID15313', 'GLA5001', 'EDN42']) {
       await postGraphQL(other.url, { query: `query Failing { title(titleNumber: "${titleNumber}") { titleNumber } }` });

@@ -85,7 +85,9 @@ describe('PERSISTED_OPERATIONS_ONLY=true', () => {
     });
     expect(result.errors).toBeUndefined();
     expect(result.data?.orderTitleDocument.userErrors).toEqual([]);
-    expect(result.data?.orderTitleDocument.document.downloadUrl).toMatch(/^https?:\/\/.+\/downloads\/titles\/MID15313\/documents\/.+signature=/);
+    expect(result.data?.orderTitleDocument.document.downloadUrl).toMatch(
+      /^https?:\/\/.+\/downloads\/titles\/MID15313\/documents\/.+signature=/,
+    );
   });
 
   it('refuses query text with a clear error', async () => {

@@ -37,14 +37,17 @@ describe('tracing of register calls', () => {
       'titlegraph.register.attempt': 1,
     });
     expect(summary!.status.code).toBe(SpanStatusCode.UNSET);
-    expect(summary!.endTime[0] * 1e3 + summary!.endTime[1] / 1e6).toBeGreaterThanOrEqual(summary!.startTime[0] * 1e3 + summary!.startTime[1] / 1e6);
+    expect(summary!.endTime[0] * 1e3 + summary!.endTime[1] / 1e6).toBeGreaterThanOrEqual(
+      summary!.startTime[0] * 1e3 + summary!.startTime[1] / 1e6,
+    );
   });
 
   test('a failed attempt is an ERROR span; no URL, token or FAS in attributes', async () => {
     exporter.reset();
     traced.emulator.faults.inject('titleDetails', { kind: 'status', status: 500 }, 3);
     await postGraphQL(traced.url, {
-      query: 'mutation { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID15313", idempotencyKey: "trace-1" }) { userErrors { code } } }',
+      query:
+        'mutation { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID15313", idempotencyKey: "trace-1" }) { userErrors { code } } }',
     });
     const failed = exporter.getFinishedSpans().filter((s) => s.name === 'register titleDetails');
     expect(failed.length).toBeGreaterThanOrEqual(1);

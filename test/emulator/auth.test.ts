@@ -14,14 +14,20 @@ describe('OAuth client credentials and bearer tokens', () => {
 
   test('refuses wrong, unknown or missing client credentials with 401 UNAUTHORISED', async ({ api }) => {
     for (const authorization of [Api.basic('client-a', 'secret-b'), Api.basic('nobody', 'x'), 'Bearer abc', '']) {
-      const r = await api.call('POST', '/oauth/token?grant_type=client_credentials', { client: null, headers: authorization ? { authorization } : {} });
+      const r = await api.call('POST', '/oauth/token?grant_type=client_credentials', {
+        client: null,
+        headers: authorization ? { authorization } : {},
+      });
       expect(r.status).toBe(401);
       expect(r.json.code).toBe('UNAUTHORISED');
     }
   });
 
   test('checks the grant type after the credentials', async ({ api }) => {
-    const r = await api.call('POST', '/oauth/token?grant_type=password', { client: null, headers: { authorization: Api.basic('client-a', 'secret-a') } });
+    const r = await api.call('POST', '/oauth/token?grant_type=password', {
+      client: null,
+      headers: { authorization: Api.basic('client-a', 'secret-a') },
+    });
     expect(r.status).toBe(400);
     expect(r.json).toMatchObject({ code: 'INVALID_REQUEST', field: 'grant_type' });
   });
@@ -33,7 +39,10 @@ describe('OAuth client credentials and bearer tokens', () => {
     expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer/);
     const unknown = await api.get('/titles/MID15313/summary', { token: 'not-a-token' });
     expect(unknown.status).toBe(401);
-    const basic = await api.get('/titles/MID15313/summary', { client: null, headers: { authorization: Api.basic('client-a', 'secret-a') } });
+    const basic = await api.get('/titles/MID15313/summary', {
+      client: null,
+      headers: { authorization: Api.basic('client-a', 'secret-a') },
+    });
     expect(basic.status).toBe(401);
   });
 
@@ -52,7 +61,10 @@ describe('OAuth client credentials and bearer tokens', () => {
   describe('with tokenTtlSeconds 10', () => {
     test.override({ emuOptions: { tokenTtlSeconds: 10 } });
     test('the token lifetime is configurable', async ({ api, emu }) => {
-      const r = await api.call('POST', '/oauth/token?grant_type=client_credentials', { client: null, headers: { authorization: Api.basic('client-a', 'secret-a') } });
+      const r = await api.call('POST', '/oauth/token?grant_type=client_credentials', {
+        client: null,
+        headers: { authorization: Api.basic('client-a', 'secret-a') },
+      });
       expect(r.json.expires_in).toBe(10);
       emu.clock.advance(10_000);
       expect((await api.get('/titles/MID15313/summary', { token: r.json.access_token })).status).toBe(401);

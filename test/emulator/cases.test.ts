@@ -12,8 +12,15 @@ describe('create case', () => {
     const r = await api.post('/cases', valid());
     expect(r.status).toBe(201);
     expect(r.json).toEqual({ id: expect.stringMatching(/^RLP\d{2}[A-Z]{8}$/) });
-    expect(emu.state.cases.get(r.json.id)).toMatchObject({ organisation: 'ORG-A', private: false, reference: 'Purchase of 14 Dalhousie Road', createdBy: 'client-a' });
-    const other = await api.post('/cases', valid({ agent: { fas: '5877', contactEmail: 'a@b.example', contactTelephone: '1' } }), { client: 'client-b' });
+    expect(emu.state.cases.get(r.json.id)).toMatchObject({
+      organisation: 'ORG-A',
+      private: false,
+      reference: 'Purchase of 14 Dalhousie Road',
+      createdBy: 'client-a',
+    });
+    const other = await api.post('/cases', valid({ agent: { fas: '5877', contactEmail: 'a@b.example', contactTelephone: '1' } }), {
+      client: 'client-b',
+    });
     expect(other.status).toBe(201);
     expect(other.json.id).not.toBe(r.json.id);
   });
@@ -57,11 +64,18 @@ describe('create case', () => {
     expect(r.json.message).toBe(
       'reference: must be at most 50 characters; agent.fas: must be 4 to 6 digits; agent.contactEmail: must not be empty; subjects: must hold exactly one title at present',
     );
-    for (const body of [valid({ subjects: [] }), valid({ subjects: [{ type: 'DRAFT', titleNumber: 'MID15313' }] }), valid({ extra: true }), valid({ agent: undefined })]) {
+    for (const body of [
+      valid({ subjects: [] }),
+      valid({ subjects: [{ type: 'DRAFT', titleNumber: 'MID15313' }] }),
+      valid({ extra: true }),
+      valid({ agent: undefined }),
+    ]) {
       expect((await api.post('/cases', body)).status).toBe(400);
     }
     expect((await api.post('/cases', undefined)).json).toMatchObject({ code: 'INVALID_REQUEST', field: 'body' });
-    expect((await api.call('POST', '/cases', { rawBody: '{not json', headers: { 'content-type': 'application/json' } })).json.message).toBe('body: must be valid JSON');
+    expect((await api.call('POST', '/cases', { rawBody: '{not json', headers: { 'content-type': 'application/json' } })).json.message).toBe(
+      'body: must be valid JSON',
+    );
     expect(emu.state.cases.size).toBe(before);
     expect((await api.post('/cases', valid({ reference: 'r'.repeat(50) }))).status).toBe(201);
   });

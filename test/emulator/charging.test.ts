@@ -53,7 +53,10 @@ describe('charging: one charge per FAS, title, product and London day', () => {
   });
 
   test('a document with both parts makes two charges; transaction numbers are unique', async ({ api, emu }) => {
-    const r = await api.post('/titles/MID15313/documents?fas=1234&reference=both', { titleSheet: { include: true, preambles: 'INLINE' }, applications: { include: true } });
+    const r = await api.post('/titles/MID15313/documents?fas=1234&reference=both', {
+      titleSheet: { include: true, preambles: 'INLINE' },
+      applications: { include: true },
+    });
     expect(r.status).toBe(201);
     expect(r.json.charges.map((c: Charge) => c.productType)).toEqual(['TITLE_DATA_AND_PLANS', 'PENDING_APPLICATIONS']);
     await api.get('/titles/BLK1/details?fas=1234');

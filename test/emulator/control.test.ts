@@ -7,7 +7,12 @@ describe('/__control (out-of-process controls)', () => {
     await api.get('/titles/MID15313/details?fas=0877');
     const ledger = await (await fetch(`${emu.origin}/__control/ledger`)).json();
     expect(ledger.charges).toHaveLength(1);
-    expect(ledger.charges[0]).toMatchObject({ clientId: 'client-a', organisation: 'ORG-A', titleNumber: 'MID15313', charge: { fas: '0877' } });
+    expect(ledger.charges[0]).toMatchObject({
+      clientId: 'client-a',
+      organisation: 'ORG-A',
+      titleNumber: 'MID15313',
+      charge: { fas: '0877' },
+    });
     const calls = await (await fetch(`${emu.origin}/__control/calls`)).json();
     expect(calls.calls.map((c: { route: string }) => c.route)).toEqual(['token', 'titleDetails']);
     expect((await fetch(`${emu.origin}/__control/reset-calls`, { method: 'POST' })).status).toBe(204);

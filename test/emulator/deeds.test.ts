@@ -1,7 +1,12 @@
 import { describe, expect, LATIN1_BOUNDARIES, test, type Api } from './fixtures';
 
 const ORG_A_CASE = 'RLP06ORGACASE'; // ORG-A, over MID15313 (registered)
-const party = { type: 'NATURAL', firstName: 'Catriona', lastName: 'Kerr', address: { number: 22, street: 'Lothian Street', town: 'Bonnyrigg', postcode: 'EH19 3AE', country: 'Scotland' } };
+const party = {
+  type: 'NATURAL',
+  firstName: 'Catriona',
+  lastName: 'Kerr',
+  address: { number: 22, street: 'Lothian Street', town: 'Bonnyrigg', postcode: 'EH19 3AE', country: 'Scotland' },
+};
 const creditor = (creditorCode = 'SANT4') => ({ type: 'CREDITOR', creditorCode });
 const deed = (over: Record<string, unknown> = {}) => ({ deedType: '11', subjectExtent: 'REGISTERED_WHOLE', ...over });
 
@@ -11,7 +16,10 @@ async function securityIds(api: Api, titleNumber = 'MID15313'): Promise<string[]
 
 describe('add deed: the case', () => {
   test('201 {id}; the deed is stored on the case', async ({ api, emu }) => {
-    const r = await api.post(`/cases/${ORG_A_CASE}/deeds`, deed({ applicants: [party], granters: [party], notificationEmails: ['a@b.example'] }));
+    const r = await api.post(
+      `/cases/${ORG_A_CASE}/deeds`,
+      deed({ applicants: [party], granters: [party], notificationEmails: ['a@b.example'] }),
+    );
     expect(r.status).toBe(201);
     expect(r.json).toEqual({ id: expect.any(String) });
     expect(emu.state.cases.get(ORG_A_CASE)!.deeds.map((d) => d.id)).toEqual([r.json.id]);
@@ -70,12 +78,18 @@ describe('add deed: type rules', () => {
     const [id] = await securityIds(api);
     const onDisposition = await api.post(`/cases/${ORG_A_CASE}/deeds`, deed({ securityId: id }));
     expect(onDisposition.json).toMatchObject({ code: 'DEED_RULE_VIOLATION', field: 'securityId' });
-    const mortgages = await api.post(`/cases/${ORG_A_CASE}/deeds`, deed({ deedType: '20', applicants: [creditor()], mortgageNumbers: ['M1'] }));
+    const mortgages = await api.post(
+      `/cases/${ORG_A_CASE}/deeds`,
+      deed({ deedType: '20', applicants: [creditor()], mortgageNumbers: ['M1'] }),
+    );
     expect(mortgages.json).toMatchObject({ code: 'DEED_RULE_VIOLATION', field: 'mortgageNumbers' });
     const overDraft = await api.post('/cases/RLP03DRAFTTTL/deeds', deed({ deedType: '1', securityId: 'ANY' }));
     expect(overDraft.status).toBe(422);
     expect(overDraft.json.field).toBe('securityId');
-    const ok = await api.post(`/cases/${ORG_A_CASE}/deeds`, deed({ deedType: '1', securityId: id, mortgageNumbers: ['SANT-99812', 'SANT-99813'] }));
+    const ok = await api.post(
+      `/cases/${ORG_A_CASE}/deeds`,
+      deed({ deedType: '1', securityId: id, mortgageNumbers: ['SANT-99812', 'SANT-99813'] }),
+    );
     expect(ok.status).toBe(201);
   });
 
@@ -97,7 +111,9 @@ describe('add deed: type rules', () => {
       expect(r.json).toMatchObject({ code: 'DEED_RULE_VIOLATION', field: 'applicants' });
     }
     expect(emu.state.deeds).toHaveLength(0);
-    expect((await api.post(`/cases/${ORG_A_CASE}/deeds`, deed({ deedType: '20', applicants: [creditor()], granters: [party] }))).status).toBe(201);
+    expect(
+      (await api.post(`/cases/${ORG_A_CASE}/deeds`, deed({ deedType: '20', applicants: [creditor()], granters: [party] }))).status,
+    ).toBe(201);
   });
 
   test('a discharge takes no applicants; a disposition takes parties, not creditors', async ({ api }) => {
@@ -145,18 +161,21 @@ describe('add deed: limits and characters (400, nothing created)', () => {
     );
   });
 
-  test.for(LATIN1_BOUNDARIES)('Latin-1 boundary %s in parties, mortgage numbers, e-mails and creditor codes', async ([, ch, ok], { api, emu }) => {
-    const bodies = [
-      deed({ applicants: [{ ...party, firstName: `Cat${ch}` }] }),
-      deed({ granters: [{ ...party, address: { ...party.address, street: `Lothian${ch}Street` } }] }),
-      deed({ deedType: '1', mortgageNumbers: [`M${ch}1`] }),
-      deed({ notificationEmails: [`a${ch}@b.example`] }),
-    ];
-    for (const body of bodies) expect((await api.post(`/cases/${ORG_A_CASE}/deeds`, body)).status).toBe(ok ? 201 : 400);
-    const code = await api.post(`/cases/${ORG_A_CASE}/deeds`, deed({ deedType: '20', applicants: [creditor(`SANT${ch}`)] }));
-    // A well-formed but unknown creditor code is a rule violation, a non-Latin-1 one is invalid input.
-    expect(code.status).toBe(ok ? 422 : 400);
-    if (!ok) expect(code.json.field).toBe('applicants.0.creditorCode');
-    expect(emu.state.deeds).toHaveLength(ok ? 4 : 0);
-  });
+  test.for(LATIN1_BOUNDARIES)(
+    'Latin-1 boundary %s in parties, mortgage numbers, e-mails and creditor codes',
+    async ([, ch, ok], { api, emu }) => {
+      const bodies = [
+        deed({ applicants: [{ ...party, firstName: `Cat${ch}` }] }),
+        deed({ granters: [{ ...party, address: { ...party.address, street: `Lothian${ch}Street` } }] }),
+        deed({ deedType: '1', mortgageNumbers: [`M${ch}1`] }),
+        deed({ notificationEmails: [`a${ch}@b.example`] }),
+      ];
+      for (const body of bodies) expect((await api.post(`/cases/${ORG_A_CASE}/deeds`, body)).status).toBe(ok ? 201 : 400);
+      const code = await api.post(`/cases/${ORG_A_CASE}/deeds`, deed({ deedType: '20', applicants: [creditor(`SANT${ch}`)] }));
+      // A well-formed but unknown creditor code is a rule violation, a non-Latin-1 one is invalid input.
+      expect(code.status).toBe(ok ? 422 : 400);
+      if (!ok) expect(code.json.field).toBe('applicants.0.creditorCode');
+      expect(emu.state.deeds).toHaveLength(ok ? 4 : 0);
+    },
+  );
 });

@@ -1,7 +1,11 @@
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, NOON_ISH, pdfText, test, type Api } from './fixtures';
 
-async function order(api: Api, body: unknown = { titleSheet: { include: true, preambles: 'INLINE' } }, client: 'client-a' | 'client-b' = 'client-a') {
+async function order(
+  api: Api,
+  body: unknown = { titleSheet: { include: true, preambles: 'INLINE' } },
+  client: 'client-a' | 'client-b' = 'client-a',
+) {
   const r = await api.post(`/titles/MID15313/documents?fas=${client === 'client-b' ? '5555' : '0877'}`, body, { client });
   expect(r.status).toBe(201);
   return r.json.data.documentId as string;
@@ -35,7 +39,9 @@ describe('title documents', () => {
   test('the document holds the parts asked for', async ({ api }) => {
     const sheet = (await api.get(`/titles/MID15313/documents/${await order(api, { titleSheet: { include: true } })}`)).bytes;
     const apps = (await api.get(`/titles/MID15313/documents/${await order(api, { applications: { include: true } })}`)).bytes;
-    const both = (await api.get(`/titles/MID15313/documents/${await order(api, { titleSheet: { include: true }, applications: { include: true } })}`)).bytes;
+    const both = (
+      await api.get(`/titles/MID15313/documents/${await order(api, { titleSheet: { include: true }, applications: { include: true } })}`)
+    ).bytes;
     for (const b of [sheet, apps, both]) expect(isPdf(b)).toBe(true);
     const [s, a, b] = [pdfText(sheet), pdfText(apps), pdfText(both)];
     for (const section of ['A. Property section', 'B. Proprietorship section', 'C. Securities section', 'D. Burdens section']) {

@@ -54,7 +54,9 @@ describe('injected faults', () => {
   test('malformed: 200 with a body that is not valid JSON (or not a PDF)', async ({ api, emu }) => {
     await api.tokenFor('client-a');
     emu.faults.inject('titleSummary', { kind: 'malformed' });
-    const fetched = await fetch(`${emu.url}/titles/MID15313/summary`, { headers: { authorization: `Bearer ${await api.tokenFor('client-a')}` } });
+    const fetched = await fetch(`${emu.url}/titles/MID15313/summary`, {
+      headers: { authorization: `Bearer ${await api.tokenFor('client-a')}` },
+    });
     expect(fetched.status).toBe(200);
     await expect(fetched.json()).rejects.toThrow();
     const id = (await api.post('/titles/MID15313/documents?fas=0877', { titleSheet: { include: true } })).json.data.documentId;
@@ -81,11 +83,17 @@ describe('injected faults', () => {
     await api.tokenFor('client-a');
     const before = emu.state.cases.size;
     emu.faults.inject('createCase', { kind: 'reset', phase: 'after' });
-    const body = { reference: 'unknown outcome', agent: { fas: '1877', contactEmail: 'a@b.example', contactTelephone: '1' }, subjects: [{ type: 'REGISTERED', titleNumber: 'MID15313' }] };
+    const body = {
+      reference: 'unknown outcome',
+      agent: { fas: '1877', contactEmail: 'a@b.example', contactTelephone: '1' },
+      subjects: [{ type: 'REGISTERED', titleNumber: 'MID15313' }],
+    };
     await expect(api.post('/cases', body)).rejects.toThrow();
     expect(emu.state.cases.size).toBe(before + 1);
     emu.faults.inject('addDeed', { kind: 'hang', phase: 'after' });
-    await expect(api.post('/cases/RLP06ORGACASE/deeds', { deedType: '11', subjectExtent: 'REGISTERED_WHOLE' }, { signal: AbortSignal.timeout(150) })).rejects.toThrow();
+    await expect(
+      api.post('/cases/RLP06ORGACASE/deeds', { deedType: '11', subjectExtent: 'REGISTERED_WHOLE' }, { signal: AbortSignal.timeout(150) }),
+    ).rejects.toThrow();
     expect(emu.state.deeds).toHaveLength(1);
     emu.faults.inject('createCase', { kind: 'malformed', phase: 'after' });
     expect((await api.call('POST', '/cases', { body })).status).toBe(200);

@@ -7,15 +7,22 @@ describe('GET /openapi.json', () => {
     const doc = r.json;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.servers).toEqual([{ url: emu.url }]);
-    expect(doc.components.securitySchemes).toMatchObject({ bearerAuth: { type: 'http', scheme: 'bearer' }, basicAuth: { type: 'http', scheme: 'basic' } });
-    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearerAuth: { type: 'http', scheme: 'bearer' },
+      basicAuth: { type: 'http', scheme: 'basic' },
+    });
+    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) =>
+      Object.values(p).map((o) => o.operationId),
+    );
     expect(ops.sort()).toEqual(ROUTE_LIST.map((r) => r.name).sort());
     for (const route of ROUTE_LIST) {
       const op = doc.paths[route.path.replace('{path+}', '{path}')][route.method.toLowerCase()];
       expect(op.responses[String(route.successStatus)], route.name).toBeDefined();
       if (route.body) expect(op.requestBody.content['application/json'].schema, route.name).toBeDefined();
       const pathParams = [...route.path.matchAll(/\{(\w+)\+?\}/g)].map((m) => m[1]);
-      expect(op.parameters?.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name) ?? [], route.name).toEqual(pathParams);
+      expect(op.parameters?.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name) ?? [], route.name).toEqual(
+        pathParams,
+      );
       if (route.auth === 'bearer') {
         expect(op.security).toEqual([{ bearerAuth: [] }]);
         expect(op.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
@@ -37,7 +44,17 @@ describe('GET /openapi.json', () => {
   test('schemas come from the wire contract (generated, with named components)', async ({ api }) => {
     const doc = (await api.get('/openapi.json', { client: null })).json;
     const schemas = doc.components.schemas;
-    for (const name of ['Error', 'TitleSummary', 'TitleDetails', 'Charge', 'CreateCaseRequest', 'AddDeedRequest', 'DeedParty', 'CreditorApplicant']) expect(schemas[name], name).toBeDefined();
+    for (const name of [
+      'Error',
+      'TitleSummary',
+      'TitleDetails',
+      'Charge',
+      'CreateCaseRequest',
+      'AddDeedRequest',
+      'DeedParty',
+      'CreditorApplicant',
+    ])
+      expect(schemas[name], name).toBeDefined();
     expect(schemas.CreateCaseRequest.properties.reference.maxLength).toBe(50);
     expect(schemas.AddDeedRequest.properties.deedType.enum).toEqual(['1', '11', '20']);
     expect(schemas.Error.required).toEqual(['code', 'message']);

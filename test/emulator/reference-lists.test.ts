@@ -7,7 +7,9 @@ describe('reference lists', () => {
   test('discovery lists the list paths', async ({ api }) => {
     const r = await api.get('/ref');
     expect(r.status).toBe(200);
-    expect(r.json).toEqual(expect.arrayContaining(['lr/creditor', 'lr/application/land-use', 'lr/application/category', 'lr/application/deed/type']));
+    expect(r.json).toEqual(
+      expect.arrayContaining(['lr/creditor', 'lr/application/land-use', 'lr/application/category', 'lr/application/deed/type']),
+    );
     for (const path of r.json) expect((await api.get(`/ref/${path}`)).status).toBe(200);
   });
 
@@ -53,7 +55,16 @@ describe('reference lists', () => {
   });
 
   test('branches, unknown paths and `schema` → 404 LIST_NOT_FOUND; bad view → 400', async ({ api }) => {
-    for (const path of ['lr', 'lr/application', 'lr/application/deed', 'lr/nothing', 'schema', 'lr/creditor/schema', 'LR/creditor', 'lr/creditor/']) {
+    for (const path of [
+      'lr',
+      'lr/application',
+      'lr/application/deed',
+      'lr/nothing',
+      'schema',
+      'lr/creditor/schema',
+      'LR/creditor',
+      'lr/creditor/',
+    ]) {
       const r = await api.get(`/ref/${path}`);
       expect(r.status, path).toBe(404);
       expect(r.json.code).toBe('LIST_NOT_FOUND');

@@ -1,4 +1,9 @@
-import { SecuritiesResponse, TitleDetailsResponse, TitleSummaryResponse, PendingApplicationsResponse } from '../../src/register/contract/wire';
+import {
+  SecuritiesResponse,
+  TitleDetailsResponse,
+  TitleSummaryResponse,
+  PendingApplicationsResponse,
+} from '../../src/register/contract/wire';
 import { startEmulator } from '../../src/emulator/index';
 import { Api, describe, expect, test } from './fixtures';
 
@@ -18,7 +23,10 @@ describe('title summary (free, every status)', () => {
     expect(data).toMatchObject({ titleNumber: 'MID15313', status: 'REGISTERED', right: { type: 'OWNERSHIP' } });
     expect(data.right!.addresses!.length).toBeGreaterThanOrEqual(2);
     for (const a of data.right!.addresses!) expect(a.uprn).toMatch(/^\d{12}$/);
-    expect(data.proprietorships!.flatMap((p) => p.considerationEntries).map((c) => c.consideration)).toEqual(['£245,000', 'love, favour and affection']);
+    expect(data.proprietorships!.flatMap((p) => p.considerationEntries).map((c) => c.consideration)).toEqual([
+      '£245,000',
+      'love, favour and affection',
+    ]);
     expect(data.plans).toHaveLength(2);
     expect(data.plans!.every((p) => !('planId' in p))).toBe(true);
     expect(data.applications!.map((a) => a.type?.code).sort()).toEqual(['AN', 'DW']);

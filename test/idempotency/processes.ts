@@ -32,7 +32,8 @@ export interface Child {
 export function spawnTs(entry: string, args: string[] = [], env: Record<string, string | undefined> = {}): Child {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) delete childEnv[name]; // unset, not the string "undefined"
+    if (value === undefined)
+      delete childEnv[name]; // unset, not the string "undefined"
     else childEnv[name] = value;
   }
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {

@@ -52,7 +52,10 @@ const postgres: Backend = {
   },
   async stores(n) {
     const schema = `quota_${++schemaCounter}`;
-    const stores = Array.from({ length: n }, () => new PgQuotaStore({ connectionString: database!.url, schema, maxConnections: 4, msToMidnight }));
+    const stores = Array.from(
+      { length: n },
+      () => new PgQuotaStore({ connectionString: database!.url, schema, maxConnections: 4, msToMidnight }),
+    );
     await Promise.all(stores.map((s) => s.ready()));
     return {
       stores,
@@ -104,9 +107,17 @@ for (const backend of [sqlite, postgres]) {
     test('free reads stop at their limit, paid work at the day’s; refusals count nothing and say when to retry', () =>
       withStores(1, async ([store]) => {
         for (let i = 0; i < 2; i++) await store!.admit(request({ freeLimit: 2, dailyLimit: 3 }));
-        expect(await store!.admit(request({ freeLimit: 2, dailyLimit: 3 }))).toEqual({ admitted: false, reason: 'reserve', retryAfterMs: MIDNIGHT_MS });
+        expect(await store!.admit(request({ freeLimit: 2, dailyLimit: 3 }))).toEqual({
+          admitted: false,
+          reason: 'reserve',
+          retryAfterMs: MIDNIGHT_MS,
+        });
         expect(await store!.admit(request({ free: false, freeLimit: 2, dailyLimit: 3 }))).toEqual({ admitted: true, calls: 3 });
-        expect(await store!.admit(request({ free: false, freeLimit: 2, dailyLimit: 3 }))).toEqual({ admitted: false, reason: 'daily', retryAfterMs: MIDNIGHT_MS });
+        expect(await store!.admit(request({ free: false, freeLimit: 2, dailyLimit: 3 }))).toEqual({
+          admitted: false,
+          reason: 'daily',
+          retryAfterMs: MIDNIGHT_MS,
+        });
         expect((await store!.usage('ORG-A', '2026-03-10', 0)).calls).toBe(3);
       }));
 
@@ -127,7 +138,11 @@ for (const backend of [sqlite, postgres]) {
         for (let i = 0; i < 3; i++) expect(await store!.admit(request(bucket))).toMatchObject({ admitted: true });
         expect(await store!.admit(request(bucket))).toEqual({ admitted: false, reason: 'budget', retryAfterMs: 1000 });
         expect(await store!.admit(request({ ...bucket, client: 'client-a2' }))).toMatchObject({ admitted: true });
-        expect(await store!.admit(request({ ...bucket, now: 1_000_500 }))).toEqual({ admitted: false, reason: 'budget', retryAfterMs: 500 });
+        expect(await store!.admit(request({ ...bucket, now: 1_000_500 }))).toEqual({
+          admitted: false,
+          reason: 'budget',
+          retryAfterMs: 500,
+        });
         expect(await store!.admit(request({ ...bucket, now: 1_001_000 }))).toMatchObject({ admitted: true });
         expect((await store!.usage('ORG-A', '2026-03-10', 0)).calls).toBe(5);
       }));

@@ -71,7 +71,13 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two service processes on one Postgr
     const cases = emulator.state.cases.size;
     const variables = {
       fas: '1877',
-      input: { reference: 'Replicas', contactEmail: 'cases@macdonald.example', contactTelephone: '0131 496 0000', titleNumbers: ['MID15313'], idempotencyKey: key('case') },
+      input: {
+        reference: 'Replicas',
+        contactEmail: 'cases@macdonald.example',
+        contactTelephone: '0131 496 0000',
+        titleNumbers: ['MID15313'],
+        idempotencyKey: key('case'),
+      },
     };
     const results = await interleaved((url) => postGraphql(url, CREATE_CASE, variables));
     for (const r of results) {
@@ -93,7 +99,13 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two service processes on one Postgr
         Array.from({ length: 6 }, (_, j) =>
           postGraphql(replicas[j % 2]!.url, CREATE_CASE, {
             fas: '1877',
-            input: { reference: `Many ${i}`, contactEmail: 'cases@macdonald.example', contactTelephone: '0131', titleNumbers: ['MID15313'], idempotencyKey: k },
+            input: {
+              reference: `Many ${i}`,
+              contactEmail: 'cases@macdonald.example',
+              contactTelephone: '0131',
+              titleNumbers: ['MID15313'],
+              idempotencyKey: k,
+            },
           }),
         ),
       ),
@@ -123,28 +135,33 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two service processes on one Postgr
     ['a 500', { kind: 'status', status: 500, phase: 'after' }, 'BLK4001'],
     ['a reset', { kind: 'reset', phase: 'after' }, 'BLK4002'],
     ['a malformed body', { kind: 'malformed', phase: 'after' }, 'BLK4003'],
-  ] as const)('%s after the charge on one replica: OUTCOME_UNKNOWN, replayed by the other with no call, journalled once for both', async (_label, fault, titleNumber) => {
-    const idempotencyKey = key('unknown');
-    const variables = { fas: '0877', input: { titleNumber, reference: 'lost answer', idempotencyKey } };
-    emulator.faults.inject('titleDetails', fault, 1);
-    const calls = emulator.calls.count({ route: 'titleDetails' });
-    const charges = emulator.ledger.count();
+  ] as const)(
+    '%s after the charge on one replica: OUTCOME_UNKNOWN, replayed by the other with no call, journalled once for both',
+    async (_label, fault, titleNumber) => {
+      const idempotencyKey = key('unknown');
+      const variables = { fas: '0877', input: { titleNumber, reference: 'lost answer', idempotencyKey } };
+      emulator.faults.inject('titleDetails', fault, 1);
+      const calls = emulator.calls.count({ route: 'titleDetails' });
+      const charges = emulator.ledger.count();
 
-    const first = await postGraphql(replicas[0]!.url, PURCHASE_DETAILS, variables);
-    expect(first.data.purchaseTitleDetails.userErrors.map((e: { code: string }) => e.code)).toEqual(['OUTCOME_UNKNOWN']);
-    const replays = await Promise.all([replicas[1]!.url, replicas[0]!.url, replicas[1]!.url].map((url) => postGraphql(url, PURCHASE_DETAILS, variables)));
-    for (const replay of replays) expect(replay.data).toEqual(first.data);
-    expect(emulator.calls.count({ route: 'titleDetails' }) - calls).toBe(1);
-    expect(emulator.ledger.count() - charges).toBe(1);
+      const first = await postGraphql(replicas[0]!.url, PURCHASE_DETAILS, variables);
+      expect(first.data.purchaseTitleDetails.userErrors.map((e: { code: string }) => e.code)).toEqual(['OUTCOME_UNKNOWN']);
+      const replays = await Promise.all(
+        [replicas[1]!.url, replicas[0]!.url, replicas[1]!.url].map((url) => postGraphql(url, PURCHASE_DETAILS, variables)),
+      );
+      for (const replay of replays) expect(replay.data).toEqual(first.data);
+      expect(emulator.calls.count({ route: 'titleDetails' }) - calls).toBe(1);
+      expect(emulator.ledger.count() - charges).toBe(1);
 
-    const day = londonDate(emulator.clock.now());
-    const journals = await Promise.all(replicas.slice(0, 2).map((r) => postGraphql(r.url, CHARGE_RECORDS, { day })));
-    for (const journal of journals) {
-      expect(journal.data.chargeRecords.filter((r: { idempotencyKey: string }) => r.idempotencyKey === idempotencyKey)).toEqual([
-        expect.objectContaining({ status: 'OUTCOME_UNKNOWN', titleNumber, fas: '0877', charge: null }),
-      ]);
-    }
-  });
+      const day = londonDate(emulator.clock.now());
+      const journals = await Promise.all(replicas.slice(0, 2).map((r) => postGraphql(r.url, CHARGE_RECORDS, { day })));
+      for (const journal of journals) {
+        expect(journal.data.chargeRecords.filter((r: { idempotencyKey: string }) => r.idempotencyKey === idempotencyKey)).toEqual([
+          expect.objectContaining({ status: 'OUTCOME_UNKNOWN', titleNumber, fas: '0877', charge: null }),
+        ]);
+      }
+    },
+  );
 
   test('a replica restarted on the same database replays the key with no register call', async () => {
     const idempotencyKey = key('restart');

@@ -125,21 +125,25 @@ describe('a port that is taken', () => {
     return (holder.address() as { port: number }).port;
   };
 
-  test.each(['PORT', 'EMULATOR_PORT'])('%s: one JSON line naming the setting, exit 1', async (setting) => {
-    const port = await hold();
-    const child = spawnTs('src/start.ts', [], { ...environment({}), [setting]: String(port) } as Record<string, string>);
-    cleanups.push(() => child.stop('SIGKILL'));
-    expect((await child.exited).code).toBe(1);
-    const records = child
-      .output()
-      .split('\n')
-      .filter((l) => l.trim().startsWith('{'))
-      .map((l) => JSON.parse(l) as { msg: string; level: number });
-    expect(records.filter((r) => r.level >= 50)).toEqual([
-      expect.objectContaining({ level: 50, msg: `${setting} ${port} is already in use: set ${setting} to a free port (0 picks one)` }),
-    ]);
-    expect(child.output()).not.toMatch(/at .*\.ts:\d+|EADDRINUSE/);
-  }, 60_000);
+  test.each(['PORT', 'EMULATOR_PORT'])(
+    '%s: one JSON line naming the setting, exit 1',
+    async (setting) => {
+      const port = await hold();
+      const child = spawnTs('src/start.ts', [], { ...environment({}), [setting]: String(port) } as Record<string, string>);
+      cleanups.push(() => child.stop('SIGKILL'));
+      expect((await child.exited).code).toBe(1);
+      const records = child
+        .output()
+        .split('\n')
+        .filter((l) => l.trim().startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg: string; level: number });
+      expect(records.filter((r) => r.level >= 50)).toEqual([
+        expect.objectContaining({ level: 50, msg: `${setting} ${port} is already in use: set ${setting} to a free port (0 picks one)` }),
+      ]);
+      expect(child.output()).not.toMatch(/at .*\.ts:\d+|EADDRINUSE/);
+    },
+    60_000,
+  );
 });
 
 describe('the Node.js version', () => {
@@ -174,6 +178,11 @@ describe('the Node.js version', () => {
     expect(run.stdout).toBe('');
     const [line, ...more] = run.stderr.split('\n').filter((l) => l.trim());
     expect(more).toEqual([]);
-    expect(JSON.parse(line!)).toMatchObject({ level: 60, msg: expect.stringMatching(/^titlegraph needs Node\.js 24 or later, and this is 2\d\.\d+\.\d+\. Run 'npm install' \(without --ignore-scripts\)/) });
+    expect(JSON.parse(line!)).toMatchObject({
+      level: 60,
+      msg: expect.stringMatching(
+        /^titlegraph needs Node\.js 24 or later, and this is 2\d\.\d+\.\d+\. Run 'npm install' \(without --ignore-scripts\)/,
+      ),
+    });
   });
 });

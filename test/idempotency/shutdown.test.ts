@@ -34,7 +34,10 @@ async function startMain(env: Record<string, string>): Promise<Started> {
     DATA_DIR: dataDir,
     ...env,
   });
-  cleanups.push(() => child.stop('SIGKILL'), () => rmSync(dataDir, { recursive: true, force: true }));
+  cleanups.push(
+    () => child.stop('SIGKILL'),
+    () => rmSync(dataDir, { recursive: true, force: true }),
+  );
   const [, port] = await child.waitFor(/"msg":"titlegraph: GraphQL at http:\/\/localhost:(\d+)\/graphql"/, 60_000);
   const [, emulatorOrigin] = await child.waitFor(/"msg":"register: embedded emulator at (http:\/\/[^"]+)\/v1"/);
   expect(Number(port)).toBeGreaterThan(0);
@@ -71,7 +74,9 @@ describe('graceful shutdown of npm start', () => {
 
     // While draining: new connections are refused; the register (still up) has the charge.
     expect(await freshRequest(graphqlUrl)).toBe('ECONNREFUSED');
-    const ledger = (await (await fetch(`${emulatorOrigin}/__control/ledger`)).json()) as { charges: { charge: { transactionNumber: string; fas: string } }[] };
+    const ledger = (await (await fetch(`${emulatorOrigin}/__control/ledger`)).json()) as {
+      charges: { charge: { transactionNumber: string; fas: string } }[];
+    };
     expect(ledger.charges).toHaveLength(1);
 
     const answered = await inFlight;
@@ -95,9 +100,10 @@ describe('graceful shutdown of npm start', () => {
       body: JSON.stringify({ route: 'titleDetails', fault: { kind: 'hang' }, times: 1 }),
     });
     expect(fault.status).toBe(204);
-    const hanging = postGraphql(graphqlUrl, PURCHASE_DETAILS, { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey: `deadline-${Date.now()}` } }).catch(
-      (error: Error) => error,
-    );
+    const hanging = postGraphql(graphqlUrl, PURCHASE_DETAILS, {
+      fas: '0877',
+      input: { titleNumber: 'MID15313', idempotencyKey: `deadline-${Date.now()}` },
+    }).catch((error: Error) => error);
     await sleep(500);
     const started = Date.now();
     child.process.kill('SIGTERM');

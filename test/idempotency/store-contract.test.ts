@@ -111,7 +111,10 @@ for (const backend of [sqlite, postgres]) {
         let clock = 1_000;
         const store = await storage.open(() => clock);
         await store.claim('t1', 'k', 'op', HASH_A);
-        const outcome = JSON.stringify({ ok: true, value: { charges: [{ fee: '3.00', note: 'Ünïcødé ✓ "quoted"' }], big: 'x'.repeat(100_000) } });
+        const outcome = JSON.stringify({
+          ok: true,
+          value: { charges: [{ fee: '3.00', note: 'Ünïcødé ✓ "quoted"' }], big: 'x'.repeat(100_000) },
+        });
         clock = 1_500;
         await store.finish('t1', 'k', 'succeeded', outcome);
         const replay = await store.claim('t1', 'k', 'op', HASH_A);
@@ -144,7 +147,13 @@ for (const backend of [sqlite, postgres]) {
         expect(await store.claim('t1', 'k', 'other', HASH_A)).toMatchObject({ claimed: false, record: { state: 'failed_retryable' } });
         clock = 3_000;
         expect(await store.claim('t1', 'k', 'op', HASH_A)).toEqual({ claimed: true });
-        expect(await store.get('t1', 'k')).toEqual({ operation: 'op', inputHash: HASH_A, state: 'in_progress', createdAt: 1_000, updatedAt: 3_000 });
+        expect(await store.get('t1', 'k')).toEqual({
+          operation: 'op',
+          inputHash: HASH_A,
+          state: 'in_progress',
+          createdAt: 1_000,
+          updatedAt: 3_000,
+        });
         // Taken again: a second claim does not win too.
         expect(await store.claim('t1', 'k', 'op', HASH_A)).toMatchObject({ claimed: false, record: { state: 'in_progress' } });
       }));
@@ -232,7 +241,16 @@ for (const backend of [sqlite, postgres]) {
         const store = await storage.open(() => clock);
         await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A, intent());
         expect(await store.chargeRecords('t1', '2026-03-10')).toEqual([
-          { status: 'OUTCOME_UNKNOWN', operation: 'purchaseTitleDetails', idempotencyKey: 'k', fas: '0877', titleNumber: 'MID15313', charge: null, day: '2026-03-10', recordedAt: 1_000 },
+          {
+            status: 'OUTCOME_UNKNOWN',
+            operation: 'purchaseTitleDetails',
+            idempotencyKey: 'k',
+            fas: '0877',
+            titleNumber: 'MID15313',
+            charge: null,
+            day: '2026-03-10',
+            recordedAt: 1_000,
+          },
         ]);
         clock = 2_000;
         await store.finish('t1', 'k', 'succeeded', '"x"', { charges: [charge('RT1'), charge('RT2')], day: '2026-03-10' });
@@ -248,9 +266,19 @@ for (const backend of [sqlite, postgres]) {
     test('journal: a success without charges, a final refusal and a retryable failure leave no entry', () =>
       withStorage(async (storage) => {
         const store = await storage.open();
-        for (const [key, state] of [['free', 'succeeded'], ['refused', 'failed_final'], ['retry', 'failed_retryable']] as const) {
+        for (const [key, state] of [
+          ['free', 'succeeded'],
+          ['refused', 'failed_final'],
+          ['retry', 'failed_retryable'],
+        ] as const) {
           await store.claim('t1', key, 'purchaseTitleDetails', HASH_A, intent());
-          await store.finish('t1', key, state, state === 'failed_retryable' ? undefined : '"x"', state === 'succeeded' ? { charges: [], day: '2026-03-10' } : undefined);
+          await store.finish(
+            't1',
+            key,
+            state,
+            state === 'failed_retryable' ? undefined : '"x"',
+            state === 'succeeded' ? { charges: [], day: '2026-03-10' } : undefined,
+          );
         }
         expect(await store.chargeRecords('t1', '2026-03-10')).toEqual([]);
         // the retryable key, taken again, gets one pending entry again (not two)
@@ -264,7 +292,9 @@ for (const backend of [sqlite, postgres]) {
         await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A, intent('2026-11-23'));
         await store.finish('t1', 'k', 'outcome_unknown', '"lost"', { charges: [], day: '2026-01-15' });
         expect(await store.chargeRecords('t1', '2026-11-23')).toEqual([]);
-        expect(await store.chargeRecords('t1', '2026-01-15')).toEqual([expect.objectContaining({ idempotencyKey: 'k', status: 'OUTCOME_UNKNOWN', charge: null })]);
+        expect(await store.chargeRecords('t1', '2026-01-15')).toEqual([
+          expect.objectContaining({ idempotencyKey: 'k', status: 'OUTCOME_UNKNOWN', charge: null }),
+        ]);
       }));
 
     test('journal: outlives the purge of keys; purgeJournal removes entries recorded before its cut-off', () =>
@@ -289,7 +319,10 @@ for (const backend of [sqlite, postgres]) {
         await stores[0]!.claim('t1', 'k', 'purchaseTitleDetails', HASH_A, intent());
         expect(await stores[0]!.settleStale('t1', 'k', 1_000, '"unknown"')).toBe(false); // not stale yet
         clock = 5_000;
-        const settled = await Promise.all([stores[0]!.settleStale('t1', 'k', 2_000, '"unknown"'), stores[1]!.settleStale('t1', 'k', 2_000, '"unknown"')]);
+        const settled = await Promise.all([
+          stores[0]!.settleStale('t1', 'k', 2_000, '"unknown"'),
+          stores[1]!.settleStale('t1', 'k', 2_000, '"unknown"'),
+        ]);
         expect(settled.filter(Boolean)).toHaveLength(1);
         expect(await stores[1]!.get('t1', 'k')).toMatchObject({ state: 'outcome_unknown', outcome: '"unknown"' });
         expect((await stores[1]!.chargeRecords('t1', '2026-03-10')).map((r) => r.status)).toEqual(['OUTCOME_UNKNOWN']);

@@ -61,7 +61,11 @@ describe('titles', () => {
 
 describe('documents and plans', () => {
   it('orderDocument then downloadDocument', async () => {
-    const order = await a.orderDocument('MID15313', { fas: '1234' }, { titleSheet: { include: true, preambles: 'INLINE' }, applications: { include: true } });
+    const order = await a.orderDocument(
+      'MID15313',
+      { fas: '1234' },
+      { titleSheet: { include: true, preambles: 'INLINE' }, applications: { include: true } },
+    );
     expect(order.data.documentId).not.toBe('');
     const dl = await a.downloadDocument('MID15313', order.data.documentId);
     expect(dl.status).toBe(200);

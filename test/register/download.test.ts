@@ -86,7 +86,13 @@ describe('no leaked sockets', () => {
       lc.titleSummary('MID1234'),
       lc.securities('MID1234'),
       lc.titleDetails('MID15313', { fas: '0877' }),
-      lc.createCase({ reference: 'x', agent: { fas: '1877', contactEmail: 'a@b.c', contactTelephone: '1' }, subjects: [{ type: 'REGISTERED', titleNumber: 'MID1234' }] }).catch((e) => e),
+      lc
+        .createCase({
+          reference: 'x',
+          agent: { fas: '1877', contactEmail: 'a@b.c', contactTelephone: '1' },
+          subjects: [{ type: 'REGISTERED', titleNumber: 'MID1234' }],
+        })
+        .catch((e) => e),
     ]);
     expect(results.slice(0, 4).every((x) => x.status === 'rejected')).toBe(true);
     const dl = await lc.downloadDocument('MID15313', documentId); // left unconsumed on purpose

@@ -1,7 +1,13 @@
 /** Shared set-up for the register client's tests: a real emulator over HTTP on port 0. */
 import { startEmulator } from '../../src/emulator/index';
 import type { Emulator, EmulatorOptions } from '../../src/emulator/types';
-import { RegisterClient, RegisterError, RegisterTransport, type RegisterCallEvent, type RegisterTransportOptions } from '../../src/register/client';
+import {
+  RegisterClient,
+  RegisterError,
+  RegisterTransport,
+  type RegisterCallEvent,
+  type RegisterTransportOptions,
+} from '../../src/register/client';
 
 export const CLIENT_A = { clientId: 'client-a', clientSecret: 'secret-a' } as const;
 export const CLIENT_B = { clientId: 'client-b', clientSecret: 'secret-b' } as const;

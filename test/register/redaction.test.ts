@@ -48,10 +48,16 @@ describe('redaction', () => {
     errors.push(await registerError(c.titleDetails('MID15313', { fas: '1234' })));
     errors.push(
       await registerError(
-        c.createCase({ reference: 'x', agent: { fas: '5877', contactEmail: 'a@b.c', contactTelephone: '1' }, subjects: [{ type: 'REGISTERED', titleNumber: 'MID1234' }] }),
+        c.createCase({
+          reference: 'x',
+          agent: { fas: '5877', contactEmail: 'a@b.c', contactTelephone: '1' },
+          subjects: [{ type: 'REGISTERED', titleNumber: 'MID1234' }],
+        }),
       ),
     );
-    errors.push(await registerError(new RegisterClient(t, { clientId: 'client-a', clientSecret: 'secret-a-wrong' }).titleSummary('MID1234')));
+    errors.push(
+      await registerError(new RegisterClient(t, { clientId: 'client-a', clientSecret: 'secret-a-wrong' }).titleSummary('MID1234')),
+    );
 
     expect(errors.map((e) => e.code)).toEqual([
       'CREDIT_LIMIT_EXCEEDED',

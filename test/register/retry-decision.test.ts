@@ -49,17 +49,22 @@ describe('route effects', () => {
 });
 
 describe('shouldRetry: every route × every failure kind', () => {
-  const cases = ROUTE_LIST.flatMap((route) => FAILURE_KINDS.map((kind) => ({ route: route.name, method: route.method, effect: route.effect, kind })));
+  const cases = ROUTE_LIST.flatMap((route) =>
+    FAILURE_KINDS.map((kind) => ({ route: route.name, method: route.method, effect: route.effect, kind })),
+  );
   test.each(cases)('$route ($method, $effect) after $kind', ({ effect, kind }) => {
     const [read, effectful] = EXPECTED[kind];
     expect(shouldRetry(effect, { kind })).toBe(effect === 'none' ? read : effectful);
   });
 
-  test.each(ROUTE_LIST.map((r) => ({ route: r.name, effect: r.effect })))('$route: a 429 with a Retry-After, or a transient token failure, may be retried', ({ effect }) => {
-    expect(shouldRetry(effect, { kind: 'rate_limited', retryAfterKnown: true })).toBe('retry');
-    expect(shouldRetry(effect, { kind: 'token_failed', tokenTransient: true })).toBe('retry');
-    expect(shouldRetry(effect, { kind: 'token_failed', tokenTransient: false })).toBe('fail');
-  });
+  test.each(ROUTE_LIST.map((r) => ({ route: r.name, effect: r.effect })))(
+    '$route: a 429 with a Retry-After, or a transient token failure, may be retried',
+    ({ effect }) => {
+      expect(shouldRetry(effect, { kind: 'rate_limited', retryAfterKnown: true })).toBe('retry');
+      expect(shouldRetry(effect, { kind: 'token_failed', tokenTransient: true })).toBe('retry');
+      expect(shouldRetry(effect, { kind: 'token_failed', tokenTransient: false })).toBe('fail');
+    },
+  );
 
   test('the table covers every failure kind', () => {
     expect(Object.keys(EXPECTED).sort()).toEqual([...FAILURE_KINDS].sort());

@@ -25,7 +25,13 @@ afterEach(() => svc.stop());
 
 const caseVariables = () => ({
   fas: '1877',
-  input: { reference: 'Fault', contactEmail: 'a@b.example', contactTelephone: '0131', titleNumbers: ['MID15313'], idempotencyKey: newKey('fault') },
+  input: {
+    reference: 'Fault',
+    contactEmail: 'a@b.example',
+    contactTelephone: '0131',
+    titleNumbers: ['MID15313'],
+    idempotencyKey: newKey('fault'),
+  },
 });
 const createdCases = () => [...svc.emulator.state.cases.values()].filter((c) => c.reference === 'Fault').length;
 
@@ -56,7 +62,8 @@ describe('GET faults (title summary): retried, then typed', () => {
     expect(errors![0]!.extensions!.code).toBe(code);
     expect(JSON.stringify(errors)).not.toMatch(/127\.0\.0\.1|Bearer|secret|stack/i);
     const calls = svc.emulator.calls.count({ route: 'titleSummary' });
-    if (code === 'REGISTER_CONTRACT_ERROR') expect(calls).toBe(1); // a broken contract is not transient
+    if (code === 'REGISTER_CONTRACT_ERROR')
+      expect(calls).toBe(1); // a broken contract is not transient
     else expect(calls).toBeGreaterThanOrEqual(2);
   });
 });

@@ -24,7 +24,10 @@ async function service(...args: Parameters<typeof startService>): Promise<Svc> {
   return svc;
 }
 
-const details = (key: string, titleNumber = 'MID15313', fas = '0877') => ({ fas, input: { titleNumber, reference: 'edge', idempotencyKey: key } });
+const details = (key: string, titleNumber = 'MID15313', fas = '0877') => ({
+  fas,
+  input: { titleNumber, reference: 'edge', idempotencyKey: key },
+});
 
 async function journal(svc: Service, day = londonDate(svc.emulator.clock.now())) {
   const { data, errors } = await svc.gql(ChargeRecordsQuery, { day });
@@ -38,7 +41,9 @@ describe('a call that never left keeps its key', () => {
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' }); // a token, and the one connection, in place
     // The tenant's only API connection is held by an answer the register drips out slowly.
     svc.emulator.faults.inject('titleSummary', { kind: 'drip', chunkBytes: 1, intervalMs: 50 }, 1);
-    const holder = await request(`${svc.emulator.url}/titles/MID1234/summary`, { dispatcher: svc.services.transport.dispatcher('client-a', 'api') });
+    const holder = await request(`${svc.emulator.url}/titles/MID1234/summary`, {
+      dispatcher: svc.services.transport.dispatcher('client-a', 'api'),
+    });
 
     const key = newKey('pool');
     const first = await svc.gql(PurchaseTitleDetailsMutation, details(key));
@@ -128,7 +133,11 @@ describe('London midnight', () => {
     const charge = bought.data!.purchaseTitleDetails.charges[0]!;
     expect(svc.emulator.ledger.charges).toHaveLength(2);
     expect(await journal(svc, '2026-01-16')).toEqual([
-      expect.objectContaining({ idempotencyKey: next, status: 'CHARGED', charge: expect.objectContaining({ transactionNumber: charge.transactionNumber }) }),
+      expect.objectContaining({
+        idempotencyKey: next,
+        status: 'CHARGED',
+        charge: expect.objectContaining({ transactionNumber: charge.transactionNumber }),
+      }),
     ]);
   });
 });

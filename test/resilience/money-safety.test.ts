@@ -71,11 +71,20 @@ function effectfulRoutes(): EffectfulRoute[] {
   const pending = purchase(false);
   const plans = purchase(true);
   const order = (key: string) =>
-    once(key, () => ({ fas: '0877', input: { titleNumber: unusedTitles(false), reference: 'matrix', titleSheet: { include: true }, idempotencyKey: key } }));
+    once(key, () => ({
+      fas: '0877',
+      input: { titleNumber: unusedTitles(false), reference: 'matrix', titleSheet: { include: true }, idempotencyKey: key },
+    }));
   const caseVariables = (key: string) =>
     once(key, () => ({
       fas: '1877',
-      input: { reference: 'Matrix', contactEmail: 'a@b.example', contactTelephone: '0131', titleNumbers: ['MID15313'], idempotencyKey: key },
+      input: {
+        reference: 'Matrix',
+        contactEmail: 'a@b.example',
+        contactTelephone: '0131',
+        titleNumbers: ['MID15313'],
+        idempotencyKey: key,
+      },
     }));
   const deedVariables = (key: string) =>
     once(key, () => ({
@@ -166,42 +175,45 @@ async function observe<T>(route: RouteName, run: () => Promise<T>) {
 }
 
 describe('every effectful route × every lost answer × before and after the effect', () => {
-  test.each(CASES)('$route.operation: $label, phase $phase → at most one call and one charge, OUTCOME_UNKNOWN, identical replay, journal', async ({ route, fault, phase }) => {
-    const key = newKey(`matrix-${route.route}`);
-    svc.emulator.faults.inject(route.route, { ...fault, phase }, 1);
+  test.each(CASES)(
+    '$route.operation: $label, phase $phase → at most one call and one charge, OUTCOME_UNKNOWN, identical replay, journal',
+    async ({ route, fault, phase }) => {
+      const key = newKey(`matrix-${route.route}`);
+      svc.emulator.faults.inject(route.route, { ...fault, phase }, 1);
 
-    const first = await observe(route.route, () => route.send(key));
-    expect(first.calls).toBe(1);
-    expect(first.charges.length).toBeLessThanOrEqual(1);
-    if (fault.kind === 'drip' || phase === 'after') {
-      // the real effect happened, which is exactly why it must never be sent again
-      expect(first.charges.length + first.created).toBe(1);
-    } else {
-      expect(first.charges.length + first.created).toBe(0);
-    }
-    // Nothing proves the register did nothing: the answer is OUTCOME_UNKNOWN, with advice fit for the effect.
-    expect(first.result.userErrors).toHaveLength(1);
-    const [unknown] = first.result.userErrors;
-    expect(unknown!.code).toBe('OUTCOME_UNKNOWN');
-    if (route.chargeable) expect(unknown!.message).toMatch(/never charges twice .* same register day.*new idempotencyKey is safe/);
-    else expect(unknown!.message).toMatch(/check the register for the (case|deed) before creating it again/);
-    expect(first.result.charges ?? []).toEqual([]);
+      const first = await observe(route.route, () => route.send(key));
+      expect(first.calls).toBe(1);
+      expect(first.charges.length).toBeLessThanOrEqual(1);
+      if (fault.kind === 'drip' || phase === 'after') {
+        // the real effect happened, which is exactly why it must never be sent again
+        expect(first.charges.length + first.created).toBe(1);
+      } else {
+        expect(first.charges.length + first.created).toBe(0);
+      }
+      // Nothing proves the register did nothing: the answer is OUTCOME_UNKNOWN, with advice fit for the effect.
+      expect(first.result.userErrors).toHaveLength(1);
+      const [unknown] = first.result.userErrors;
+      expect(unknown!.code).toBe('OUTCOME_UNKNOWN');
+      if (route.chargeable) expect(unknown!.message).toMatch(/never charges twice .* same register day.*new idempotencyKey is safe/);
+      else expect(unknown!.message).toMatch(/check the register for the (case|deed) before creating it again/);
+      expect(first.result.charges ?? []).toEqual([]);
 
-    const replay = await observe(route.route, () => route.send(key));
-    expect(replay.result).toEqual(first.result);
-    expect(replay.calls).toBe(0);
-    expect(replay.charges).toEqual([]);
-    expect(replay.created).toBe(0);
+      const replay = await observe(route.route, () => route.send(key));
+      expect(replay.result).toEqual(first.result);
+      expect(replay.calls).toBe(0);
+      expect(replay.charges).toEqual([]);
+      expect(replay.created).toBe(0);
 
-    const records = (await journal()).filter((r) => r.idempotencyKey === key);
-    if (route.chargeable) {
-      expect(records).toEqual([
-        expect.objectContaining({ status: 'OUTCOME_UNKNOWN', operation: route.operation, fas: '0877', charge: null }),
-      ]);
-    } else {
-      expect(records).toEqual([]);
-    }
-  });
+      const records = (await journal()).filter((r) => r.idempotencyKey === key);
+      if (route.chargeable) {
+        expect(records).toEqual([
+          expect.objectContaining({ status: 'OUTCOME_UNKNOWN', operation: route.operation, fas: '0877', charge: null }),
+        ]);
+      } else {
+        expect(records).toEqual([]);
+      }
+    },
+  );
 });
 
 describe('answers that arrive', () => {
@@ -212,7 +224,9 @@ describe('answers that arrive', () => {
     expect(first.charges).toHaveLength(1);
     expect(first.result.userErrors).toEqual([]);
     const ledgerCharge = first.charges[0]!.charge;
-    expect(first.result.charges).toEqual([expect.objectContaining({ transactionNumber: ledgerCharge.transactionNumber, fee: ledgerCharge.fee })]);
+    expect(first.result.charges).toEqual([
+      expect.objectContaining({ transactionNumber: ledgerCharge.transactionNumber, fee: ledgerCharge.fee }),
+    ]);
 
     const replay = await observe(route.route, () => route.send(key));
     expect(replay.result).toEqual(first.result);
@@ -220,7 +234,12 @@ describe('answers that arrive', () => {
 
     const records = (await journal()).filter((r) => r.idempotencyKey === key);
     expect(records).toEqual([
-      expect.objectContaining({ status: 'CHARGED', operation: route.operation, fas: '0877', charge: expect.objectContaining({ transactionNumber: ledgerCharge.transactionNumber, fee: '3.00' }) }),
+      expect.objectContaining({
+        status: 'CHARGED',
+        operation: route.operation,
+        fas: '0877',
+        charge: expect.objectContaining({ transactionNumber: ledgerCharge.transactionNumber, fee: '3.00' }),
+      }),
     ]);
   });
 
@@ -233,7 +252,11 @@ describe('answers that arrive', () => {
 
   test('journals are per tenant: another API client sees none of these entries', async () => {
     const key = newKey('tenant');
-    await svc.gql(PurchaseTitleDetailsMutation, { fas: '5555', input: { titleNumber: unusedTitles(false), idempotencyKey: key } }, 'dev-key-b');
+    await svc.gql(
+      PurchaseTitleDetailsMutation,
+      { fas: '5555', input: { titleNumber: unusedTitles(false), idempotencyKey: key } },
+      'dev-key-b',
+    );
     const mine = await svc.gql(ChargeRecordsQuery, { day: registerDay() }, 'dev-key-b');
     expect(mine.data!.chargeRecords.map((r) => r.idempotencyKey)).toEqual([key]);
     const theirs = await journal();
@@ -256,15 +279,29 @@ describe('invoice text', () => {
     const calls = svc.emulator.calls.list().length;
     const ledger = svc.emulator.ledger.charges.length;
     const checks = [
-      svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID15313', reference, idempotencyKey: newKey('ref') } }).then((r) => r.data!.purchaseTitleDetails),
-      svc.gql(PurchasePendingApplicationsMutation, { fas: '0877', input: { titleNumber: 'MID15313', reference, idempotencyKey: newKey('ref') } }).then((r) => r.data!.purchasePendingApplications),
-      svc.gql(PurchaseTitlePlansMutation, { fas: '0877', input: { titleNumber: 'MID15313', reference, idempotencyKey: newKey('ref') } }).then((r) => r.data!.purchaseTitlePlans),
       svc
-        .gql(OrderTitleDocumentMutation, { fas: '0877', input: { titleNumber: 'MID15313', reference, titleSheet: { include: true }, idempotencyKey: newKey('ref') } })
+        .gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID15313', reference, idempotencyKey: newKey('ref') } })
+        .then((r) => r.data!.purchaseTitleDetails),
+      svc
+        .gql(PurchasePendingApplicationsMutation, {
+          fas: '0877',
+          input: { titleNumber: 'MID15313', reference, idempotencyKey: newKey('ref') },
+        })
+        .then((r) => r.data!.purchasePendingApplications),
+      svc
+        .gql(PurchaseTitlePlansMutation, { fas: '0877', input: { titleNumber: 'MID15313', reference, idempotencyKey: newKey('ref') } })
+        .then((r) => r.data!.purchaseTitlePlans),
+      svc
+        .gql(OrderTitleDocumentMutation, {
+          fas: '0877',
+          input: { titleNumber: 'MID15313', reference, titleSheet: { include: true }, idempotencyKey: newKey('ref') },
+        })
         .then((r) => r.data!.orderTitleDocument),
     ];
     for (const payload of await Promise.all(checks)) {
-      expect(payload.userErrors).toEqual([{ code: 'INVALID_INPUT', message: expect.stringMatching(/^input\.reference must /), field: ['input', 'reference'] }]);
+      expect(payload.userErrors).toEqual([
+        { code: 'INVALID_INPUT', message: expect.stringMatching(/^input\.reference must /), field: ['input', 'reference'] },
+      ]);
     }
     expect(svc.emulator.calls.list().length).toBe(calls);
     expect(svc.emulator.ledger.charges.length).toBe(ledger);
@@ -272,7 +309,10 @@ describe('invoice text', () => {
 
   test('75 characters of Latin-1 text, accents and the pound sign included, are accepted and printed as given', async () => {
     const reference = `Mòrag & Ève — £5`.replace('—', '-').padEnd(75, '.');
-    const { data } = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: unusedTitles(false), reference, idempotencyKey: newKey('ref') } });
+    const { data } = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '0877',
+      input: { titleNumber: unusedTitles(false), reference, idempotencyKey: newKey('ref') },
+    });
     expect(data!.purchaseTitleDetails.userErrors).toEqual([]);
     expect(data!.purchaseTitleDetails.charges[0]!.reference).toBe(reference);
   });

@@ -49,7 +49,10 @@ describe("the organisation's count", () => {
     const read = await svc.gql(TitleQuery, { titleNumber: 'EDN42' });
     expect(read.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) });
     expect(read.errors![0]!.message).toMatch(/used its 3 register calls for today/);
-    const paid = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID1234', idempotencyKey: newKey('day') } });
+    const paid = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '0877',
+      input: { titleNumber: 'MID1234', idempotencyKey: newKey('day') },
+    });
     expect(paid.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('RATE_LIMITED');
     expect(svc.emulator.calls.list().length).toBe(calls);
   });
@@ -65,7 +68,10 @@ describe('the reserve for paid work', () => {
     expect(refused.errors![0]!.message).toMatch(/kept for purchases, orders, cases and deeds/);
     expect(summaryCalls(svc)).toBe(before);
 
-    const bought = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID1234', idempotencyKey: newKey('reserve') } });
+    const bought = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '0877',
+      input: { titleNumber: 'MID1234', idempotencyKey: newKey('reserve') },
+    });
     expect(bought.data!.purchaseTitleDetails.userErrors).toEqual([]);
     expect(bought.data!.purchaseTitleDetails.charges).toHaveLength(1);
     expect((await usage(svc)).calls).toBe(6);

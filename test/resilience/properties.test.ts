@@ -18,14 +18,36 @@ const inSpecRanges = (s: string) =>
 
 const isUpper = (c: string) => c >= 'A' && c <= 'Z';
 const isDigit = (c: string) => c >= '0' && c <= '9';
-const titleOracle = (s: string) => s.length >= 4 && s.length <= 11 && [...s.slice(0, 3)].every(isUpper) && s.slice(3).length >= 1 && [...s.slice(3)].every(isDigit) && s.length === [...s].length;
+const titleOracle = (s: string) =>
+  s.length >= 4 &&
+  s.length <= 11 &&
+  [...s.slice(0, 3)].every(isUpper) &&
+  s.slice(3).length >= 1 &&
+  [...s.slice(3)].every(isDigit) &&
+  s.length === [...s].length;
 const fasOracle = (s: string) => s.length >= 4 && s.length <= 6 && [...s].every(isDigit);
-const caseOracle = (s: string) => s.length === 13 && s.startsWith('RLP') && [...s.slice(3, 5)].every(isDigit) && [...s.slice(5)].every(isUpper);
+const caseOracle = (s: string) =>
+  s.length === 13 && s.startsWith('RLP') && [...s.slice(3, 5)].every(isDigit) && [...s.slice(5)].every(isUpper);
 
 /** Strings near the interesting boundaries, plus anything at all. */
 const nearLatin1 = fc.string({
   unit: fc.oneof(
-    fc.constantFrom('\u001f', '\u0020', '\u007e', '\u007f', '\u00a0', '\u00a1', '\u00ac', '\u00ad', '\u00ae', '\u00ff', '\u0100', '|', '\u2028', '\ud83d\ude00'),
+    fc.constantFrom(
+      '\u001f',
+      '\u0020',
+      '\u007e',
+      '\u007f',
+      '\u00a0',
+      '\u00a1',
+      '\u00ac',
+      '\u00ad',
+      '\u00ae',
+      '\u00ff',
+      '\u0100',
+      '|',
+      '\u2028',
+      '\ud83d\ude00',
+    ),
     fc.integer({ min: 0, max: 0x2ff }).map((c) => String.fromCodePoint(c)),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
   ),
@@ -44,7 +66,10 @@ function parses(scalar: { parseValue(v: unknown): unknown }, value: unknown): bo
 
 describe('rules, exactly as the spec states them', () => {
   it('ISO-8859-1 printable: exactly U+0020–U+007E, U+00A1–U+00AC, U+00AE–U+00FF', () => {
-    fc.assert(fc.property(nearLatin1, (s) => isLatin1Text(s) === inSpecRanges(s)), { numRuns: 5000 });
+    fc.assert(
+      fc.property(nearLatin1, (s) => isLatin1Text(s) === inSpecRanges(s)),
+      { numRuns: 5000 },
+    );
   });
 
   it('TitleNumber: 3 uppercase letters then 1 to 8 digits', () => {
@@ -56,7 +81,10 @@ describe('rules, exactly as the spec states them', () => {
 
   it('FasNumber: 4 to 6 digits, as a string only', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('0', '5', '9', 'a', ' ', '٣'), maxLength: 8 }), (s) => isFas(s) === fasOracle(s) && parses(FasNumberScalar, s) === fasOracle(s)),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('0', '5', '9', 'a', ' ', '٣'), maxLength: 8 }),
+        (s) => isFas(s) === fasOracle(s) && parses(FasNumberScalar, s) === fasOracle(s),
+      ),
       { numRuns: 3000 },
     );
     fc.assert(fc.property(fc.anything(), (v) => typeof v === 'string' || !parses(FasNumberScalar, v)));
@@ -65,7 +93,13 @@ describe('rules, exactly as the spec states them', () => {
   it('CaseId: RLP, 2 digits, 8 uppercase letters', () => {
     const unit = fc.constantFrom('R', 'L', 'P', 'A', 'Z', '0', '9', 'a', '-');
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit, minLength: 11, maxLength: 15 }), fc.string({ unit, maxLength: 10 }).map((s) => `RLP${s}`)), (s) => isCaseId(s) === caseOracle(s) && parses(CaseIdScalar, s) === caseOracle(s)),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit, minLength: 11, maxLength: 15 }),
+          fc.string({ unit, maxLength: 10 }).map((s) => `RLP${s}`),
+        ),
+        (s) => isCaseId(s) === caseOracle(s) && parses(CaseIdScalar, s) === caseOracle(s),
+      ),
       { numRuns: 3000 },
     );
   });

@@ -51,16 +51,33 @@ describe('_entities', () => {
 
   test.each([101, 300, 1_300])('%i representations are refused with no register call', async (n) => {
     const body = await withoutCalls(() => post(ENTITIES, { r: reps(n) }));
-    expect(body.errors).toEqual([expect.objectContaining({ message: `representations must have at most 100 items (got ${n}), like titles.`, extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        message: `representations must have at most 100 items (got ${n}), like titles.`,
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
+    ]);
   });
 
   test.each([
     ['no titleNumber', { __typename: 'Title' }, 'representations[2]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.'],
     ['an unknown __typename', { __typename: 'Matter', titleNumber: 'MID1234' }, 'representations[2]: __typename must be one of Title.'],
     ['no __typename', { titleNumber: 'MID1234' }, 'representations[2]: __typename must be one of Title.'],
-    ['a path', { __typename: 'Title', titleNumber: '../../ref' }, 'representations[2]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.'],
-    ['a space', { __typename: 'Title', titleNumber: 'bad num' }, 'representations[2]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.'],
-    ['a number', { __typename: 'Title', titleNumber: 15313 }, 'representations[2]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.'],
+    [
+      'a path',
+      { __typename: 'Title', titleNumber: '../../ref' },
+      'representations[2]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.',
+    ],
+    [
+      'a space',
+      { __typename: 'Title', titleNumber: 'bad num' },
+      'representations[2]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.',
+    ],
+    [
+      'a number',
+      { __typename: 'Title', titleNumber: 15313 },
+      'representations[2]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.',
+    ],
     ['not an object', 'MID1234', 'representations[2] must be an object with __typename and its key.'],
   ])('a representation with %s is refused by index, and none of the request reaches the register', async (_label, bad, message) => {
     const body = await withoutCalls(() => post(ENTITIES, { r: [...reps(2), bad, ...reps(2, 10)] }));
@@ -69,7 +86,9 @@ describe('_entities', () => {
   });
 
   test('inline representations are checked too', async () => {
-    const body = await withoutCalls(() => post('{ _entities(representations: [{ __typename: "Title", titleNumber: "x" }]) { __typename } }'));
+    const body = await withoutCalls(() =>
+      post('{ _entities(representations: [{ __typename: "Title", titleNumber: "x" }]) { __typename } }'),
+    );
     expect(body.errors![0]!.message).toBe('representations[0]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.');
   });
 
@@ -128,7 +147,12 @@ describe('every field that calls the register is priced', () => {
     ['Title.securities', '{ title(titleNumber: "MID1234") { securities { id } } }', 3 * FIELD + 2 * REGISTER_CALL],
     ['titles, per item', '{ titles(titleNumbers: ["A1", "B2", "C3"]) { titleNumber } }', 2 * FIELD + 3 * REGISTER_CALL],
     ['securities under each titles item', '{ titles(titleNumbers: ["A1", "B2"]) { securities { id } } }', 3 * FIELD + 4 * REGISTER_CALL],
-    ['_entities, per representation', 'query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', 2 * FIELD + 4 * REGISTER_CALL, { r: [{}, {}, {}, {}] }],
+    [
+      '_entities, per representation',
+      'query($r: [_Any!]!) { _entities(representations: $r) { __typename } }',
+      2 * FIELD + 4 * REGISTER_CALL,
+      { r: [{}, {}, {}, {}] },
+    ],
     ['a mutation', 'mutation { createCase(fas: "1877", input: {}) { case { id } } }', 3 * FIELD + REGISTER_CALL],
     ['registerUsage (free)', '{ registerUsage { calls } }', 2 * FIELD],
     ['chargeRecords (free)', '{ chargeRecords(day: "2026-11-23") { status } }', 2 * FIELD],
@@ -144,7 +168,9 @@ describe('every field that calls the register is priced', () => {
   });
 
   test('a titles list given in a variable counts its items', () => {
-    expect(cost('query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber } }', { n: hundred })).toBe(2 * FIELD + 100 * REGISTER_CALL);
+    expect(cost('query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber } }', { n: hundred })).toBe(
+      2 * FIELD + 100 * REGISTER_CALL,
+    );
   });
 });
 
@@ -160,27 +186,42 @@ describe('variables are priced and checked as execution coerces them', () => {
 
   test("_entities representations given as the variable's default are resolved", async () => {
     svc.emulator.calls.reset();
-    const body = await post('query($r: [_Any!]! = [{ __typename: "Title", titleNumber: "BLK4001" }, { __typename: "Title", titleNumber: "BLK4002" }]) { _entities(representations: $r) { ... on Title { titleNumber } } }');
+    const body = await post(
+      'query($r: [_Any!]! = [{ __typename: "Title", titleNumber: "BLK4001" }, { __typename: "Title", titleNumber: "BLK4002" }]) { _entities(representations: $r) { ... on Title { titleNumber } } }',
+    );
     expect(body).toEqual({ data: { _entities: [{ titleNumber: 'BLK4001' }, { titleNumber: 'BLK4002' }] } });
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(2);
   });
 
   test("a bad representation in the variable's default is refused by index with no register call", async () => {
     const body = await withoutCalls(() =>
-      post('query($r: [_Any!]! = [{ __typename: "Title", titleNumber: "BLK4001" }, { __typename: "Title" }]) { _entities(representations: $r) { __typename } }'),
+      post(
+        'query($r: [_Any!]! = [{ __typename: "Title", titleNumber: "BLK4001" }, { __typename: "Title" }]) { _entities(representations: $r) { __typename } }',
+      ),
     );
-    expect(body.errors).toEqual([{ message: 'representations[1]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.', extensions: { code: 'BAD_USER_INPUT', field: 'representations' } }]);
+    expect(body.errors).toEqual([
+      {
+        message: 'representations[1]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.',
+        extensions: { code: 'BAD_USER_INPUT', field: 'representations' },
+      },
+    ]);
   });
 
   test('one representation given without a list is a list of one, as GraphQL coerces it', async () => {
     svc.emulator.calls.reset();
-    const body = await post('{ _entities(representations: { __typename: "Title", titleNumber: "BLK4003" }) { ... on Title { titleNumber } } }');
+    const body = await post(
+      '{ _entities(representations: { __typename: "Title", titleNumber: "BLK4003" }) { ... on Title { titleNumber } } }',
+    );
     expect(body).toEqual({ data: { _entities: [{ titleNumber: 'BLK4003' }] } });
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(1);
   });
 
   test('a bad representation given without a list is refused with no register call', async () => {
-    const body = await withoutCalls(() => post('query($t: String!) { _entities(representations: { __typename: "Title", titleNumber: $t }) { __typename } }', { t: '../../ref' }));
+    const body = await withoutCalls(() =>
+      post('query($t: String!) { _entities(representations: { __typename: "Title", titleNumber: $t }) { __typename } }', {
+        t: '../../ref',
+      }),
+    );
     expect(body.errors![0]!.message).toBe('representations[0]: titleNumber must be 3 uppercase letters followed by 1 to 8 digits.');
   });
 });
@@ -206,6 +247,8 @@ describe('every field that calls the register is priced by the running service',
   ] as [string, string, number, Record<string, unknown>?][])('%s', async (_label, document, price, variables) => {
     const app = createApp(svc.services, { hardening: { limits: { ...DEFAULT_LIMITS, maxCost: price - 1 } } });
     const body = await withoutCalls(() => post(document, variables, app));
-    expect(body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'COST_LIMIT_EXCEEDED', cost: price, maxCost: price - 1 }) })]);
+    expect(body.errors).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'COST_LIMIT_EXCEEDED', cost: price, maxCost: price - 1 }) }),
+    ]);
   });
 });

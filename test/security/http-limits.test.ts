@@ -70,7 +70,9 @@ async function slowBody(port: number): Promise<{ sent: number; received: string 
 /** Resolves once the server itself counts `n` open connections (a client's `connect` comes first). */
 async function openConnections(n: number): Promise<void> {
   for (;;) {
-    const count = await new Promise<number>((resolve, reject) => server!.getConnections((error, c) => (error ? reject(error) : resolve(c))));
+    const count = await new Promise<number>((resolve, reject) =>
+      server!.getConnections((error, c) => (error ? reject(error) : resolve(c))),
+    );
     if (count === n) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -81,7 +83,11 @@ const BODY = JSON.stringify({ query: '{ __typename }' });
 describe('HTTP server limits', () => {
   test('an ordinary request is answered', async () => {
     const port = await listen({ requestTimeoutMs: 1_000 });
-    const response = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+    const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: BODY,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { __typename: 'Query' } });
   });
@@ -115,7 +121,11 @@ describe('HTTP server limits', () => {
     expect(third.received()).toBe('');
     held[0]!.socket.destroy();
     await openConnections(1);
-    const response = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+    const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: BODY,
+    });
     expect(response.status).toBe(200);
   });
 });
@@ -143,7 +153,14 @@ describe('HTTP server settings', () => {
 
   test('the server src/start.ts runs (npm start) takes them: a slow body is cut at HTTP_REQUEST_TIMEOUT_MS', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-http-limits-'));
-    const child = spawnTs('src/start.ts', [], { ...EMBEDDED_ENV, PORT: '0', EMULATOR_PORT: '0', DATA_DIR: dataDir, HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' });
+    const child = spawnTs('src/start.ts', [], {
+      ...EMBEDDED_ENV,
+      PORT: '0',
+      EMULATOR_PORT: '0',
+      DATA_DIR: dataDir,
+      HTTP_REQUEST_TIMEOUT_MS: '1000',
+      HTTP_HEADERS_TIMEOUT_MS: '1000',
+    });
     try {
       const [, port] = await child.waitFor(/GraphQL at http:\/\/localhost:(\d+)\/graphql/);
       const cut = await slowBody(Number(port));

@@ -12,20 +12,33 @@ import { startService } from '../service/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;
-const ROUTER = { name: 'router', apiKeySha256: sha256Hex('router-key'), clientId: 'client-a2', clientSecret: 'secret-a2', organisation: 'ORG-A', router: true };
+const ROUTER = {
+  name: 'router',
+  apiKeySha256: sha256Hex('router-key'),
+  clientId: 'client-a2',
+  clientSecret: 'secret-a2',
+  organisation: 'ORG-A',
+  router: true,
+};
 beforeAll(async () => {
   svc = await startService({}, { tenants: [...DEV_TENANTS.filter((t) => t.clientId !== 'client-a2'), ROUTER] });
 });
 afterAll(() => svc.stop());
 
 const appWith = (limits: Partial<AbuseLimits> = {}, production = false) =>
-  createApp(svc.services, { hardening: { limits: { ...DEFAULT_LIMITS, ...limits }, introspection: !production, fieldSuggestions: !production } });
+  createApp(svc.services, {
+    hardening: { limits: { ...DEFAULT_LIMITS, ...limits }, introspection: !production, fieldSuggestions: !production },
+  });
 
 interface Answer {
   status: number;
   body: { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
 }
-async function send(app: ReturnType<typeof createApp>, body: unknown, { accept = 'application/json', key = 'dev-key-a' } = {}): Promise<Answer> {
+async function send(
+  app: ReturnType<typeof createApp>,
+  body: unknown,
+  { accept = 'application/json', key = 'dev-key-a' } = {},
+): Promise<Answer> {
   const response = await app.fetch('http://titlegraph.test/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${key}` },
@@ -41,13 +54,40 @@ async function send(app: ReturnType<typeof createApp>, body: unknown, { accept =
  */
 describe('each limit: 400, a stable code, its own words', () => {
   test.each([
-    ['depth', { maxDepth: 3 }, '{ title(titleNumber: "MID1234") { right { addresses { street } } } }', 'DEPTH_LIMIT_EXCEEDED', 'Query depth limit of 3 exceeded, found 4.'],
-    ['aliases', { maxAliases: 2 }, '{ a: referenceListPaths b: referenceListPaths c: referenceListPaths }', 'ALIAS_LIMIT_EXCEEDED', 'Aliases limit of 2 exceeded, found 3.'],
-    ['__typename aliases', { maxAliases: 2 }, '{ a: __typename b: __typename c: __typename }', 'ALIAS_LIMIT_EXCEEDED', 'Aliases limit of 2 exceeded, found 3.'],
+    [
+      'depth',
+      { maxDepth: 3 },
+      '{ title(titleNumber: "MID1234") { right { addresses { street } } } }',
+      'DEPTH_LIMIT_EXCEEDED',
+      'Query depth limit of 3 exceeded, found 4.',
+    ],
+    [
+      'aliases',
+      { maxAliases: 2 },
+      '{ a: referenceListPaths b: referenceListPaths c: referenceListPaths }',
+      'ALIAS_LIMIT_EXCEEDED',
+      'Aliases limit of 2 exceeded, found 3.',
+    ],
+    [
+      '__typename aliases',
+      { maxAliases: 2 },
+      '{ a: __typename b: __typename c: __typename }',
+      'ALIAS_LIMIT_EXCEEDED',
+      'Aliases limit of 2 exceeded, found 3.',
+    ],
     ['tokens', { maxTokens: 30 }, `{ ${'__typename '.repeat(40)}}`, 'TOKEN_LIMIT_EXCEEDED', 'Token limit of 30 exceeded.'],
-    ['directives', { maxDirectives: 1 }, '{ __typename @include(if: true) @skip(if: false) }', 'DIRECTIVE_LIMIT_EXCEEDED', 'Directives limit of 1 exceeded, found 2.'],
+    [
+      'directives',
+      { maxDirectives: 1 },
+      '{ __typename @include(if: true) @skip(if: false) }',
+      'DIRECTIVE_LIMIT_EXCEEDED',
+      'Directives limit of 1 exceeded, found 2.',
+    ],
   ])('%s', async (_label, limits, query, code, message) => {
-    for (const [accept, expected] of [['application/graphql-response+json', 400], ['application/json', 200]] as const) {
+    for (const [accept, expected] of [
+      ['application/graphql-response+json', 400],
+      ['application/json', 200],
+    ] as const) {
       svc.emulator.calls.reset();
       const { status, body } = await send(appWith(limits), { query }, { accept });
       expect(status).toBe(expected);
@@ -59,31 +99,69 @@ describe('each limit: 400, a stable code, its own words', () => {
 
   test('introspection nesting has a limit of its own, which GraphiQL’s introspection query fits', async () => {
     const app = appWith();
-    const standard = await send(app, { query: getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }) });
+    const standard = await send(app, {
+      query: getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+      }),
+    });
     expect(standard.body.errors).toBeUndefined();
     const deep = `{ __schema { types { fields { type ${'{ ofType '.repeat(20)}{ name }${' }'.repeat(20)} } } } }`;
     const { status, body } = await send(app, { query: deep }, { accept: 'application/graphql-response+json' });
     expect(status).toBe(400);
-    expect(body.errors![0]).toMatchObject({ message: expect.stringMatching(/^Introspection depth limit of 15 exceeded/), extensions: { code: 'DEPTH_LIMIT_EXCEEDED' } });
+    expect(body.errors![0]).toMatchObject({
+      message: expect.stringMatching(/^Introspection depth limit of 15 exceeded/),
+      extensions: { code: 'DEPTH_LIMIT_EXCEEDED' },
+    });
   });
 });
 
 test('the CSRF refusal of a GET without a preflight header has a code and says which headers', async () => {
-  const response = await appWith().fetch('http://titlegraph.test/graphql?query=%7B__typename%7D', { headers: { authorization: 'Bearer dev-key-a' } });
+  const response = await appWith().fetch('http://titlegraph.test/graphql?query=%7B__typename%7D', {
+    headers: { authorization: 'Bearer dev-key-a' },
+  });
   expect(response.status).toBe(403);
   const body = (await response.json()) as Answer['body'];
-  expect(body.errors![0]).toMatchObject({ extensions: { code: 'CSRF_HEADER_REQUIRED' }, message: expect.stringContaining('x-graphql-yoga-csrf') });
-  const allowed = await appWith().fetch('http://titlegraph.test/graphql?query=%7B__typename%7D', { headers: { authorization: 'Bearer dev-key-a', 'x-graphql-yoga-csrf': '1' } });
+  expect(body.errors![0]).toMatchObject({
+    extensions: { code: 'CSRF_HEADER_REQUIRED' },
+    message: expect.stringContaining('x-graphql-yoga-csrf'),
+  });
+  const allowed = await appWith().fetch('http://titlegraph.test/graphql?query=%7B__typename%7D', {
+    headers: { authorization: 'Bearer dev-key-a', 'x-graphql-yoga-csrf': '1' },
+  });
   expect(allowed.status).toBe(200);
 });
 
 describe('production: no hints, no internals', () => {
   const DEED = 'mutation($i: AddDeedToCaseInput!) { addDeedToCase(input: $i) { userErrors { code } } }';
   test.each([
-    ['an enum value in variables', DEED, { i: { caseId: 'RLP06ORGACASE', subjectExtent: 'REGISTERED_WHOLE', deedType: 'DISPOSITON', idempotencyKey: 'k1' } }],
-    ['an input field in variables', DEED, { i: { caseId: 'RLP06ORGACASE', subjectExtent: 'REGISTERED_WHOLE', deedTyp: 'DISPOSITION', deedType: 'DISPOSITION', idempotencyKey: 'k2' } }],
+    [
+      'an enum value in variables',
+      DEED,
+      { i: { caseId: 'RLP06ORGACASE', subjectExtent: 'REGISTERED_WHOLE', deedType: 'DISPOSITON', idempotencyKey: 'k1' } },
+    ],
+    [
+      'an input field in variables',
+      DEED,
+      {
+        i: {
+          caseId: 'RLP06ORGACASE',
+          subjectExtent: 'REGISTERED_WHOLE',
+          deedTyp: 'DISPOSITION',
+          deedType: 'DISPOSITION',
+          idempotencyKey: 'k2',
+        },
+      },
+    ],
     ['a field in the document', '{ titel(titleNumber: "MID1234") { titleNumber } }', {}],
-    ['an enum literal in the document', 'mutation { addDeedToCase(input: { caseId: "RLP06ORGACASE", subjectExtent: REGISTERD_WHOLE, deedType: DISPOSITION, idempotencyKey: "k3" }) { userErrors { code } } }', {}],
+    [
+      'an enum literal in the document',
+      'mutation { addDeedToCase(input: { caseId: "RLP06ORGACASE", subjectExtent: REGISTERD_WHOLE, deedType: DISPOSITION, idempotencyKey: "k3" }) { userErrors { code } } }',
+      {},
+    ],
   ])('%s: no "Did you mean"', async (_label, query, variables) => {
     const dev = await send(appWith({}, false), { query, variables });
     const production = await send(appWith({}, true), { query, variables });

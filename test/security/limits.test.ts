@@ -21,7 +21,13 @@ async function post(app: ReturnType<typeof createApp>, query: string, variables?
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
     body: JSON.stringify({ query, variables }),
   });
-  return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      data?: Record<string, unknown> | null;
+      errors?: { message: string; extensions?: Record<string, unknown> }[];
+    },
+  };
 }
 
 /** Each limit: accepted at the limit, refused at limit + 1, and never a register call when refused. */
@@ -60,7 +66,7 @@ describe('abuse limits', () => {
     await refusedWithoutCalls(() => post(app, aliases(4)), /Aliases limit of 3 exceeded/);
   });
 
-  it('aliases: the default is graphql-armor\'s 15', async () => {
+  it("aliases: the default is graphql-armor's 15", async () => {
     const app = appWith();
     const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: referenceListPaths`).join(' ')} }`;
     expect((await post(app, aliases(15))).body.errors).toBeUndefined();
@@ -103,7 +109,11 @@ describe('abuse limits', () => {
 
   it('a query that is not a string is a 400, not a 500', async () => {
     for (const query of [{ a: 1 }, ['{ __typename }'], 42]) {
-      const response = await appWith().fetch('http://t/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      const response = await appWith().fetch('http://t/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
       expect(response.status).toBe(400);
     }
   });
@@ -114,18 +124,26 @@ describe('abuse limits', () => {
     expect(body(200)).toHaveLength(200);
     const ok = await app.fetch('http://t/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(200) });
     expect(ok.status).toBe(200);
-    const tooBig = await app.fetch('http://t/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(201) });
+    const tooBig = await app.fetch('http://t/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body(201),
+    });
     expect(tooBig.status).toBe(413);
   });
 });
 
 describe('one chargeable mutation per operation', () => {
-  const one = (alias: string) => `${alias}: purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "${alias}-${Date.now()}" }) { userErrors { code } }`;
+  const one = (alias: string) =>
+    `${alias}: purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "${alias}-${Date.now()}" }) { userErrors { code } }`;
 
   it('accepts one, refuses two (aliases and fragments included) before anything is charged', async () => {
     const app = appWith();
     expect((await post(app, `mutation { ${one('a')} }`)).body.errors).toBeUndefined();
-    await refusedWithoutCalls(() => post(app, `mutation { ${one('a')} ${one('b')} }`), /at most one chargeable mutation; this one has 2 \(a, b\)/);
+    await refusedWithoutCalls(
+      () => post(app, `mutation { ${one('a')} ${one('b')} }`),
+      /at most one chargeable mutation; this one has 2 \(a, b\)/,
+    );
     await refusedWithoutCalls(
       () => post(app, `mutation { ...F ${one('c')} } fragment F on Mutation { ${one('d')} }`),
       /at most one chargeable mutation/,
@@ -159,7 +177,9 @@ describe('transport hardening', () => {
   it('refuses mutations over GET', async () => {
     const query = `mutation { createCase(fas: "1877", input: { reference: "x", contactEmail: "a@b.example", contactTelephone: "1", titleNumbers: ["MID1234"], idempotencyKey: "get" }) { userErrors { code } } }`;
     svc.emulator.calls.reset();
-    const response = await appWith().fetch(`http://t/graphql?query=${encodeURIComponent(query)}`, { headers: { 'x-graphql-yoga-csrf': '1' } });
+    const response = await appWith().fetch(`http://t/graphql?query=${encodeURIComponent(query)}`, {
+      headers: { 'x-graphql-yoga-csrf': '1' },
+    });
     expect(response.status).toBe(405);
     expect(svc.emulator.calls.count()).toBe(0);
   });

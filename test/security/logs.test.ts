@@ -43,19 +43,31 @@ beforeAll(async () => {
   await svc.gql(TitlesQuery, { titleNumbers: ['MID15313', 'GLA5001', 'ZZZ999'] });
   await svc.gql(CreditorsQuery, { query: 'Santander' });
   await svc.gql(ReferenceListQuery, { path: 'lr/application/deed/type' });
-  const details = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID15313', reference: 'Smith purchase', idempotencyKey: key('d') } });
+  const details = await svc.gql(PurchaseTitleDetailsMutation, {
+    fas: '0877',
+    input: { titleNumber: 'MID15313', reference: 'Smith purchase', idempotencyKey: key('d') },
+  });
   for (const p of details.data!.purchaseTitleDetails.details!.proprietorships) {
     for (const d of p.details) for (const pr of d.proprietors) if (pr.name?.last) personal.push(pr.name.last);
   }
   await svc.gql(PurchaseTitleDetailsMutation, { fas: '9999', input: { titleNumber: 'MID15313', idempotencyKey: key('limit') } });
   await svc.gql(PurchasePendingApplicationsMutation, { fas: '1234', input: { titleNumber: 'MID15313', idempotencyKey: key('p') } });
-  const doc = await svc.gql(OrderTitleDocumentMutation, { fas: '0877', input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey: key('o') } });
+  const doc = await svc.gql(OrderTitleDocumentMutation, {
+    fas: '0877',
+    input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey: key('o') },
+  });
   await (await svc.get(doc.data!.orderTitleDocument.document!.downloadUrl)).arrayBuffer();
   const plans = await svc.gql(PurchaseTitlePlansMutation, { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey: key('pl') } });
   await (await svc.get(plans.data!.purchaseTitlePlans.plans[0]!.downloadUrl)).arrayBuffer();
   const created = await svc.gql(CreateCaseMutation, {
     fas: '1877',
-    input: { reference: 'Smith to Jones', contactEmail: 'cases@macdonald.example', contactTelephone: '0131 496 0000', titleNumbers: ['MID15313'], idempotencyKey: key('c') },
+    input: {
+      reference: 'Smith to Jones',
+      contactEmail: 'cases@macdonald.example',
+      contactTelephone: '0131 496 0000',
+      titleNumbers: ['MID15313'],
+      idempotencyKey: key('c'),
+    },
   });
   await svc.gql(AddDeedToCaseMutation, {
     input: {
@@ -69,10 +81,20 @@ beforeAll(async () => {
   await svc.gql(PurchaseTitleDetailsMutation, { fas: '087', input: { titleNumber: 'MID15313', idempotencyKey: key('bad') } });
   await svc.gql(TitlesQuery, { titleNumbers: ['MID1234'] }, 'not-a-real-key-5f2c');
   svc.emulator.faults.inject('createCase', { kind: 'reset', phase: 'after' }, 1);
-  await svc.gql(CreateCaseMutation, {
-    fas: '5877',
-    input: { reference: 'Lost', contactEmail: 'cases@macdonald.example', contactTelephone: '0131 496 0000', titleNumbers: ['MID15313'], idempotencyKey: key('lost') },
-  }, 'dev-key-b');
+  await svc.gql(
+    CreateCaseMutation,
+    {
+      fas: '5877',
+      input: {
+        reference: 'Lost',
+        contactEmail: 'cases@macdonald.example',
+        contactTelephone: '0131 496 0000',
+        titleNumbers: ['MID15313'],
+        idempotencyKey: key('lost'),
+      },
+    },
+    'dev-key-b',
+  );
 });
 afterAll(() => svc.stop());
 
@@ -107,11 +129,7 @@ describe('structured logs', () => {
   });
 
   it('never contain keys, secrets, tokens, FAS numbers, idempotency keys or personal data', () => {
-    const forbidden = [
-      'dev-key-a', 'dev-key-b', 'not-a-real-key-5f2c', 'secret-a', 'secret-b', 'Bearer', 'Basic ',
-      ...keys,
-      ...personal,
-    ];
+    const forbidden = ['dev-key-a', 'dev-key-b', 'not-a-real-key-5f2c', 'secret-a', 'secret-b', 'Bearer', 'Basic ', ...keys, ...personal];
     const text = lines.join('\n');
     for (const value of forbidden) expect(text, `logs contain ${value}`).not.toContain(value);
     const fas = /(^|[^0-9A-Za-z.])(0877|1234|1877|9999|5555|5877|087)([^0-9A-Za-z]|$)/;

@@ -27,9 +27,13 @@ function gatedHandler() {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"data":{"ok":true}}');
   };
-  return { handler, release: () => {
+  return {
+    handler,
+    release: () => {
       for (const go of waiting.splice(0)) go();
-    }, started: () => started };
+    },
+    started: () => started,
+  };
 }
 
 const until = async (check: () => boolean) => {

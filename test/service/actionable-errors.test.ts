@@ -44,10 +44,20 @@ describe('field paths of register refusals', () => {
 
   test('an unknown creditor code points at input.creditorApplicant.creditorCode, in GraphQL words', async ({ svc }) => {
     const { data } = await svc.gql(AddDeedToCaseMutation, {
-      input: { caseId: 'RLP06ORGACASE', subjectExtent: 'REGISTERED_WHOLE', deedType: 'STANDARD_SECURITY', creditorApplicant: { creditorCode: 'NOPE1' }, idempotencyKey: newKey('deed') },
+      input: {
+        caseId: 'RLP06ORGACASE',
+        subjectExtent: 'REGISTERED_WHOLE',
+        deedType: 'STANDARD_SECURITY',
+        creditorApplicant: { creditorCode: 'NOPE1' },
+        idempotencyKey: newKey('deed'),
+      },
     });
     const [error] = data!.addDeedToCase.userErrors;
-    expect(error).toEqual({ code: 'DEED_RULE_VIOLATION', message: expect.stringContaining('NOPE1'), field: ['input', 'creditorApplicant', 'creditorCode'] });
+    expect(error).toEqual({
+      code: 'DEED_RULE_VIOLATION',
+      message: expect.stringContaining('NOPE1'),
+      field: ['input', 'creditorApplicant', 'creditorCode'],
+    });
     expect(error!.message).toMatch(/^input\.creditorApplicant\.creditorCode: /);
     expect(error!.message).not.toMatch(WIRE_WORDS);
   });
@@ -55,7 +65,10 @@ describe('field paths of register refusals', () => {
 
 describe("the caller's own FAS is shown to them", () => {
   test('another organisation’s account', async ({ svc }) => {
-    const { data } = await svc.gql(PurchaseTitleDetailsMutation, { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey: newKey() } });
+    const { data } = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '5555',
+      input: { titleNumber: 'MID15313', idempotencyKey: newKey() },
+    });
     const [error] = data!.purchaseTitleDetails.userErrors;
     expect(error).toEqual({ code: 'FAS_NOT_AUTHORISED', message: expect.stringContaining('5555'), field: ['fas'] });
     expect(error!.message).not.toMatch(WIRE_WORDS);
@@ -69,7 +82,10 @@ describe("the caller's own FAS is shown to them", () => {
   });
 
   test('an account at its credit limit', async ({ svc }) => {
-    const { data } = await svc.gql(PurchaseTitleDetailsMutation, { fas: '9999', input: { titleNumber: 'MID15313', idempotencyKey: newKey() } });
+    const { data } = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '9999',
+      input: { titleNumber: 'MID15313', idempotencyKey: newKey() },
+    });
     expect(data!.purchaseTitleDetails.userErrors).toEqual([
       { code: 'CREDIT_LIMIT_EXCEEDED', message: 'FAS 9999 is at its credit limit; nothing was charged.', field: ['fas'] },
     ]);
@@ -79,7 +95,9 @@ describe("the caller's own FAS is shown to them", () => {
 describe('input rules in our own words, one error per field', () => {
   test('an empty telephone says so, in words a person uses', async ({ svc }) => {
     const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput({ contactTelephone: '' }) });
-    expect(data!.createCase.userErrors).toEqual([{ code: 'INVALID_INPUT', message: 'input.contactTelephone must not be empty.', field: ['input', 'contactTelephone'] }]);
+    expect(data!.createCase.userErrors).toEqual([
+      { code: 'INVALID_INPUT', message: 'input.contactTelephone must not be empty.', field: ['input', 'contactTelephone'] },
+    ]);
   });
 
   test('a field that breaks two rules gets one error', async ({ svc }) => {
@@ -91,7 +109,10 @@ describe('input rules in our own words, one error per field', () => {
   });
 
   test('every broken field is still reported at once', async ({ svc }) => {
-    const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput({ contactTelephone: '', reference: 'x'.repeat(51) }) });
+    const { data } = await svc.gql(CreateCaseMutation, {
+      fas: '1877',
+      input: caseInput({ contactTelephone: '', reference: 'x'.repeat(51) }),
+    });
     expect(data!.createCase.userErrors.map((e) => e.field)).toEqual([
       ['input', 'reference'],
       ['input', 'contactTelephone'],

@@ -31,7 +31,10 @@ describe('callers', () => {
   test('each key acts as its own register client', async ({ svc }) => {
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-a2');
-    const clients = svc.emulator.calls.list().filter((c) => c.route === 'titleSummary').map((c) => c.clientId);
+    const clients = svc.emulator.calls
+      .list()
+      .filter((c) => c.route === 'titleSummary')
+      .map((c) => c.clientId);
     expect(clients).toEqual(['client-b', 'client-a2']);
   });
 });
@@ -81,7 +84,13 @@ describe('register failures', () => {
     svc.emulator.faults.inject('createCase', { kind: 'reset', phase: 'after' }, 1);
     const variables = {
       fas: '1877',
-      input: { reference: 'Lost answer', contactEmail: 'a@b.example', contactTelephone: '0131', titleNumbers: ['MID15313'], idempotencyKey: newKey() },
+      input: {
+        reference: 'Lost answer',
+        contactEmail: 'a@b.example',
+        contactTelephone: '0131',
+        titleNumbers: ['MID15313'],
+        idempotencyKey: newKey(),
+      },
     };
     const first = await svc.gql(CreateCaseMutation, variables);
     expect(first.data!.createCase.userErrors[0]!.code).toBe('OUTCOME_UNKNOWN');

@@ -48,7 +48,11 @@ describe('purchaseTitleDetails', () => {
   test('a reference over 75 characters is INVALID_INPUT with no register call', async ({ svc }) => {
     const { data } = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: input('MID15313', { reference: 'r'.repeat(76) }) });
     expect(data!.purchaseTitleDetails.userErrors).toEqual([
-      { code: 'INVALID_INPUT', message: expect.stringMatching(/input\.reference must be at most 75 characters/), field: ['input', 'reference'] },
+      {
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/input\.reference must be at most 75 characters/),
+        field: ['input', 'reference'],
+      },
     ]);
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
     const atLimit = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: input('MID15313', { reference: 'r'.repeat(75) }) });
@@ -109,7 +113,10 @@ describe('orderTitleDocument and its download', () => {
   });
 
   test('ids expire at the end of the register day of issue (Europe/London)', async ({ svc }) => {
-    const { data } = await svc.gql(OrderTitleDocumentMutation, { fas: '0877', input: input('MID15313', { titleSheet: { include: true } }) });
+    const { data } = await svc.gql(OrderTitleDocumentMutation, {
+      fas: '0877',
+      input: input('MID15313', { titleSheet: { include: true } }),
+    });
     const document = data!.orderTitleDocument.document!;
     expect(document.expiresAt).toBe(endOfLondonDay(new Date()).toISOString());
     expect((await svc.get(document.downloadUrl)).status).toBe(200);

@@ -60,7 +60,6 @@ export const ReferenceListQuery = graphql(`
   }
 `);
 
-
 export const PurchaseTitleDetailsMutation = graphql(`
   mutation PurchaseTitleDetails($fas: FasNumber!, $input: PurchaseTitleInput!) {
     purchaseTitleDetails(fas: $fas, input: $input) {

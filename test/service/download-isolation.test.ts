@@ -85,7 +85,11 @@ describe('slow downloads of one tenant', () => {
   });
 
   test('with no cap, tenant B filling its own download pool leaves tenant A’s title queries and downloads unaffected', async () => {
-    await start({ downloadsPerTenant: 100, downloadIdleMs: 60_000, transport: { downloadConnections: 8, timeouts: { deadlineMs: 1_000 } } });
+    await start({
+      downloadsPerTenant: 100,
+      downloadIdleMs: 60_000,
+      transport: { downloadConnections: 8, timeouts: { deadlineMs: 1_000 } },
+    });
     const path = await bigPlanUrl('dev-key-b', '5555');
     const planOfA = await bigPlanUrl('dev-key-a', '0877');
     const pending = Array.from({ length: 70 }, () => stalledDownload(path, 'dev-key-b'));

@@ -10,7 +10,11 @@ import { newKey, replicaOf, startService, type Service } from './harness';
 const SECRET = 'a-test-signing-key-of-at-least-32-characters';
 
 async function order(svc: Service, key = 'dev-key-b', fas = '5555', idempotencyKey = newKey('link')) {
-  const { data } = await svc.gql(OrderTitleDocumentMutation, { fas, input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey } }, key);
+  const { data } = await svc.gql(
+    OrderTitleDocumentMutation,
+    { fas, input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey } },
+    key,
+  );
   return data!.orderTitleDocument.document!;
 }
 
@@ -21,7 +25,9 @@ async function refusal(response: Response) {
 /** A clock for the service's links that a test moves forward. */
 function movableClock() {
   let offsetMs = 0;
-  return { now: () => Date.now() + offsetMs, advance: (ms: number) => {
+  return {
+    now: () => Date.now() + offsetMs,
+    advance: (ms: number) => {
       offsetMs += ms;
     },
   };
@@ -34,7 +40,9 @@ describe('signed download links', () => {
     const svc = await startService({}, { publicUrl: 'https://titlegraph.example.com/', downloadLinkSecret: SECRET });
     try {
       const document = await order(svc);
-      expect(document.downloadUrl).toMatch(/^https:\/\/titlegraph\.example\.com\/downloads\/titles\/MID15313\/documents\/[^?]+\?client=client-b&expires=\d+&signature=/);
+      expect(document.downloadUrl).toMatch(
+        /^https:\/\/titlegraph\.example\.com\/downloads\/titles\/MID15313\/documents\/[^?]+\?client=client-b&expires=\d+&signature=/,
+      );
       const link = new URL(document.downloadUrl);
       const response = await svc.get(link.pathname + link.search, null);
       expect(response.status).toBe(200);
@@ -53,7 +61,10 @@ describe('signed download links', () => {
     expect(expiresOf(links.link('http://x', file, new Date(now + 3_600_000)))).toBe(now + LINK_VALIDITY_MS);
     expect(expiresOf(links.link('http://x', file, new Date(now + 60_000)))).toBe(now + 60_000);
     const later = new DownloadLinks(SECRET, undefined, () => now + LINK_VALIDITY_MS + 1);
-    expect(later.check(file, new URL(links.link('http://x', file, new Date(now + 3_600_000))).searchParams)).toMatchObject({ ok: false, code: 'DOWNLOAD_LINK_EXPIRED' });
+    expect(later.check(file, new URL(links.link('http://x', file, new Date(now + 3_600_000))).searchParams)).toMatchObject({
+      ok: false,
+      code: 'DOWNLOAD_LINK_EXPIRED',
+    });
   });
 
   test('tampered links (signature, file, expiry or client changed), and expired ones, are refused with no register call', async () => {
@@ -63,12 +74,20 @@ describe('signed download links', () => {
       const document = await order(svc);
       const good = new URL(document.downloadUrl);
       const variants: [string, (u: URL) => void, string][] = [
-        ['signature', (u) => u.searchParams.set('signature', `${u.searchParams.get('signature')!.slice(0, -2)}AA`), 'DOWNLOAD_LINK_INVALID'],
+        [
+          'signature',
+          (u) => u.searchParams.set('signature', `${u.searchParams.get('signature')!.slice(0, -2)}AA`),
+          'DOWNLOAD_LINK_INVALID',
+        ],
         // the last character's low bits are base64 padding: this one decodes to the same bytes
-        ['signature, last character', (u) => {
-          const signature = u.searchParams.get('signature')!;
-          u.searchParams.set('signature', signature.slice(0, -1) + BASE64URL[BASE64URL.indexOf(signature.at(-1)!) ^ 1]);
-        }, 'DOWNLOAD_LINK_INVALID'],
+        [
+          'signature, last character',
+          (u) => {
+            const signature = u.searchParams.get('signature')!;
+            u.searchParams.set('signature', signature.slice(0, -1) + BASE64URL[BASE64URL.indexOf(signature.at(-1)!) ^ 1]);
+          },
+          'DOWNLOAD_LINK_INVALID',
+        ],
         ['signature removed', (u) => u.searchParams.set('signature', ''), 'DOWNLOAD_LINK_INVALID'],
         ['file', (u) => (u.pathname = u.pathname.replace(/documents\/.*/, 'documents/other-id')), 'DOWNLOAD_LINK_INVALID'],
         ['expiry', (u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600)), 'DOWNLOAD_LINK_INVALID'],
@@ -172,7 +191,11 @@ describe('signed download links', () => {
   test('plans get signed links too', async () => {
     const svc = await startService();
     try {
-      const { data } = await svc.gql(PurchaseTitlePlansMutation, { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey: newKey('plan-link') } }, 'dev-key-b');
+      const { data } = await svc.gql(
+        PurchaseTitlePlansMutation,
+        { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey: newKey('plan-link') } },
+        'dev-key-b',
+      );
       for (const plan of data!.purchaseTitlePlans.plans) {
         const link = new URL(plan.downloadUrl);
         expect(link.searchParams.get('client')).toBe('client-b');

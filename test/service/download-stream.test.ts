@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 async function bigPlanUrl(): Promise<string> {
-  const { data } = await svc.gql(PurchaseTitlePlansMutation, { fas: '0877', input: { titleNumber: 'LAN50', idempotencyKey: newKey('lan') } });
+  const { data } = await svc.gql(PurchaseTitlePlansMutation, {
+    fas: '0877',
+    input: { titleNumber: 'LAN50', idempotencyKey: newKey('lan') },
+  });
   // the signed link's path and query, to follow on this test's own server
   const link = new URL(data!.purchaseTitlePlans.plans[0]!.downloadUrl);
   return link.pathname + link.search;

@@ -60,7 +60,8 @@ function serviceOn(emulator: Emulator, dataDir: string, options: Partial<Service
       const body = (await response.json()) as { data?: never; errors?: GraphQLFormattedError[] };
       return { status: response.status, ...body };
     },
-    get: (path, key) => Promise.resolve(yoga.fetch(/^https?:/.test(path) ? path : `http://titlegraph.test${path}`, { headers: authHeader(key) })),
+    get: (path, key) =>
+      Promise.resolve(yoga.fetch(/^https?:/.test(path) ? path : `http://titlegraph.test${path}`, { headers: authHeader(key) })),
     async restart(more) {
       await services.close();
       return serviceOn(emulator, dataDir, { ...options, ...more }, appOptions);

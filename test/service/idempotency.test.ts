@@ -30,7 +30,13 @@ describe('idempotency', () => {
   test('20 concurrent requests with one key make one register call and one case', async ({ svc }) => {
     const variables = {
       fas: '1877',
-      input: { reference: 'Concurrent', contactEmail: 'a@b.example', contactTelephone: '0131', titleNumbers: ['MID15313'], idempotencyKey: newKey() },
+      input: {
+        reference: 'Concurrent',
+        contactEmail: 'a@b.example',
+        contactTelephone: '0131',
+        titleNumbers: ['MID15313'],
+        idempotencyKey: newKey(),
+      },
     };
     const results = await Promise.all(Array.from({ length: 20 }, () => svc.gql(CreateCaseMutation, variables)));
     const ids = new Set(results.map((r) => r.data!.createCase.case?.id));
@@ -68,9 +74,15 @@ describe('idempotency', () => {
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
 
     const key2 = newKey();
-    const invalid = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID15313', reference: 'r'.repeat(80), idempotencyKey: key2 } });
+    const invalid = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '0877',
+      input: { titleNumber: 'MID15313', reference: 'r'.repeat(80), idempotencyKey: key2 },
+    });
     expect(invalid.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('INVALID_INPUT');
-    const fixed = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID15313', reference: 'ok', idempotencyKey: key2 } });
+    const fixed = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '0877',
+      input: { titleNumber: 'MID15313', reference: 'ok', idempotencyKey: key2 },
+    });
     expect(fixed.data!.purchaseTitleDetails.userErrors).toEqual([]);
   });
 

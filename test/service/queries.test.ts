@@ -129,7 +129,7 @@ describe('summary cache (SUMMARY_CACHE_TTL_MS)', () => {
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(2);
   });
 
-  test('on: a tenant gets its own recent summaries without a call, never another tenant\'s', async () => {
+  test("on: a tenant gets its own recent summaries without a call, never another tenant's", async () => {
     const svc = await startService({}, { summaryCacheTtlMs: 60_000 });
     try {
       await svc.gql(TitleQuery, { titleNumber: 'MID1234' });

@@ -25,13 +25,15 @@ describe('schema.graphql', () => {
   it('describes every type, field, argument and enum value', () => {
     const missing: string[] = [];
     for (const type of Object.values(buildSchema().getTypeMap())) {
-      if (type.name.startsWith('__') || type.name.startsWith('_') || ['String', 'Int', 'Boolean', 'Float', 'ID'].includes(type.name)) continue;
+      if (type.name.startsWith('__') || type.name.startsWith('_') || ['String', 'Int', 'Boolean', 'Float', 'ID'].includes(type.name))
+        continue;
       if (!type.description) missing.push(type.name);
       if (isObjectType(type) || isInputObjectType(type)) {
         for (const field of Object.values(type.getFields())) {
           if (field.name.startsWith('_')) continue;
           if (!field.description) missing.push(`${type.name}.${field.name}`);
-          for (const arg of 'args' in field ? field.args : []) if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
+          for (const arg of 'args' in field ? field.args : [])
+            if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
         }
       }
       if (isEnumType(type)) for (const v of type.getValues()) if (!v.description) missing.push(`${type.name}.${v.name}`);

@@ -23,13 +23,8 @@ export class GraphQLRequestError extends Error {
   }
 }
 
-export async function execute<Result, Variables>(
-  document: TypedDocumentString<Result, Variables>,
-  variables: Variables,
-): Promise<Result> {
-  const operation = persisted
-    ? { documentId: document.__meta__?.hash, variables }
-    : { query: document.toString(), variables };
+export async function execute<Result, Variables>(document: TypedDocumentString<Result, Variables>, variables: Variables): Promise<Result> {
+  const operation = persisted ? { documentId: document.__meta__?.hash, variables } : { query: document.toString(), variables };
   const response = await fetch(`${serviceUrl}/graphql`, {
     method: 'POST',
     headers: {
@@ -48,4 +43,3 @@ export async function execute<Result, Variables>(
   if (!response.ok || !body.data) throw new GraphQLRequestError(`HTTP ${response.status}`);
   return body.data;
 }
-

@@ -63,18 +63,29 @@ export const addDeed: Handler = (ctx) => {
   const subjectTitles = theCase.subjects.map((s) => findTitle(s.titleNumber));
   const title = subjectTitles[0];
   if (subjectTitles.length !== 1 || !title || (title.status !== 'REGISTERED' && title.status !== 'DRAFT')) {
-    throw deedRule('subjects', `case ${caseId} must have a single registered or draft title as subject (it has ${theCase.subjects.map((s) => `${s.titleNumber}${findTitle(s.titleNumber) ? ` ${findTitle(s.titleNumber)!.status}` : ''}`).join(', ')})`);
+    throw deedRule(
+      'subjects',
+      `case ${caseId} must have a single registered or draft title as subject (it has ${theCase.subjects.map((s) => `${s.titleNumber}${findTitle(s.titleNumber) ? ` ${findTitle(s.titleNumber)!.status}` : ''}`).join(', ')})`,
+    );
   }
 
   // Discharge-only fields: deed type 1 over a registered title.
   const dischargeOverRegistered = req.deedType === '1' && title.status === 'REGISTERED';
   for (const field of ['securityId', 'mortgageNumbers'] as const) {
     if (req[field] !== undefined && !dischargeOverRegistered) {
-      throw deedRule(field, `is only allowed for a discharge (deed type 1) over a registered title (this is deed type ${req.deedType} over a ${title.status.toLowerCase()} title)`);
+      throw deedRule(
+        field,
+        `is only allowed for a discharge (deed type 1) over a registered title (this is deed type ${req.deedType} over a ${title.status.toLowerCase()} title)`,
+      );
     }
   }
   if (req.securityId !== undefined && !title.securities.some((s) => s.id === req.securityId)) {
-    throw new ApiError(404, 'SECURITY_NOT_FOUND', `securityId: ${req.securityId} is not a security of title ${title.titleNumber}`, 'securityId');
+    throw new ApiError(
+      404,
+      'SECURITY_NOT_FOUND',
+      `securityId: ${req.securityId} is not a security of title ${title.titleNumber}`,
+      'securityId',
+    );
   }
 
   // Applicants by deed type.
@@ -82,7 +93,10 @@ export const addDeed: Handler = (ctx) => {
   const isCreditor = (a: unknown) => CreditorApplicant.safeParse(a).success;
   if (req.deedType === '20') {
     if (applicants.length !== 1 || !isCreditor(applicants[0])) {
-      throw deedRule('applicants', 'a standard security (deed type 20) needs exactly one creditor applicant {type: "CREDITOR", creditorCode}');
+      throw deedRule(
+        'applicants',
+        'a standard security (deed type 20) needs exactly one creditor applicant {type: "CREDITOR", creditorCode}',
+      );
     }
     const code = (applicants[0] as CreditorApplicantT).creditorCode;
     if (!findCreditor(code)) throw deedRule('applicants', `creditor code ${code} is not known (search the creditors first)`);

@@ -13,8 +13,10 @@ import { parseAll, queryObject, requireTitleNumber } from '../validate';
 /** A title-information FAS account of the caller's organisation, else 403 FAS_NOT_AUTHORISED. */
 export function titleFas(ctx: RequestContext, fas: string): FasAccount {
   const account = findFas(fas);
-  if (!account || account.organisation !== ctx.caller.organisation) throw fasNotAuthorised(fas, 'is not a charging account of your organisation');
-  if (account.kind !== 'title') throw fasNotAuthorised(fas, 'is a case (agent) account; title information needs a title-information account');
+  if (!account || account.organisation !== ctx.caller.organisation)
+    throw fasNotAuthorised(fas, 'is not a charging account of your organisation');
+  if (account.kind !== 'title')
+    throw fasNotAuthorised(fas, 'is a case (agent) account; title information needs a title-information account');
   return account;
 }
 
@@ -25,7 +27,8 @@ export function existingTitle(titleNumber: string): TitleRecord {
 }
 
 export function requireStatus(t: TitleRecord, allowed: readonly TitleStatus[], what: string): void {
-  if (!allowed.includes(t.status)) throw titleStatusNotSupported(t.titleNumber, t.status, `${what} supports ${allowed.join(' and ').toLowerCase()} titles only`);
+  if (!allowed.includes(t.status))
+    throw titleStatusNotSupported(t.titleNumber, t.status, `${what} supports ${allowed.join(' and ').toLowerCase()} titles only`);
 }
 
 /**

@@ -16,7 +16,10 @@ export const orderDocument: Handler = (ctx) => {
     ...(body.titleSheet?.preambles ? { preambles: body.titleSheet.preambles } : {}),
   };
   if (!parts.titleSheet && !parts.applications) {
-    throw invalidRequest('titleSheet.include', 'titleSheet.include: at least one of titleSheet.include and applications.include must be true');
+    throw invalidRequest(
+      'titleSheet.include',
+      'titleSheet.include: at least one of titleSheet.include and applications.include must be true',
+    );
   }
   const account = titleFas(ctx, query.fas);
   const title = existingTitle(titleNumber);
@@ -61,7 +64,12 @@ export const purchasePlans: Handler = (ctx) => {
 };
 
 function notFound(kind: string, id: string) {
-  return new ApiError(404, 'DOCUMENT_NOT_FOUND', `${kind} ${id} was not found, has expired or was issued to another API client`, kind === 'plan' ? 'planId' : 'documentId');
+  return new ApiError(
+    404,
+    'DOCUMENT_NOT_FOUND',
+    `${kind} ${id} was not found, has expired or was issued to another API client`,
+    kind === 'plan' ? 'planId' : 'documentId',
+  );
 }
 
 async function download(ctx: RequestContext, kind: 'document' | 'plan', id: string) {

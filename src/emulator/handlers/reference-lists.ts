@@ -11,7 +11,11 @@ import { jsonReply, type Handler } from '../context';
 import { findReferenceList, REFERENCE_LISTS } from '../seed/reference-lists';
 import { parseAll, queryObject } from '../validate';
 
-export const listPaths: Handler = (ctx) => jsonReply(ctx, REFERENCE_LISTS.map((l) => l.path));
+export const listPaths: Handler = (ctx) =>
+  jsonReply(
+    ctx,
+    REFERENCE_LISTS.map((l) => l.path),
+  );
 
 const ViewQuery = z.object({ view: ListView.optional() });
 

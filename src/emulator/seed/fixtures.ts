@@ -19,7 +19,9 @@ const mid1234: TitleRecord = registeredTitle(
       type: 'OWNERSHIP',
       cadastralUnit: 'MID1234',
       description: 'Subjects 2F1, 9 Marchmont Crescent, Edinburgh EH9 1HN.',
-      addresses: [{ subBuilding: '2F1', number: 9, street: 'Marchmont Crescent', town: 'Edinburgh', postcode: 'EH9 1HN', uprn: '906700211453' }],
+      addresses: [
+        { subBuilding: '2F1', number: 9, street: 'Marchmont Crescent', town: 'Edinburgh', postcode: 'EH9 1HN', uprn: '906700211453' },
+      ],
       notes: [],
       schedules: [],
     },
@@ -40,20 +42,28 @@ const mid1234: TitleRecord = registeredTitle(
   [],
 );
 
-const gla5001: TitleRecord = reducedTitle('GLA5001', 'DRAFT', 'GENERAL', [], [
-  {
-    applicationNumber: 'GLA25F000912',
-    titleNumber: 'GLA5001',
-    applicationDate: '2025-01-08',
-    type: { code: 'FR', prettyPrint: 'First registration' },
-    status: { code: 'C', prettyPrint: 'Confirmed' },
-    consideration: '£410,000',
-    subjects: [{ number: 31, street: 'Kelvin Drive', locality: 'Kelvinside', town: 'Glasgow', postcode: 'G20 8QG' }],
-    deeds: [{ type: { code: 11, prettyPrint: 'Disposition' }, agentNumber: '5877', info: 'Disposition by Clyde Estates Limited to Drummond' }],
-    granters: [{ name: company('Clyde Estates Limited').name }],
-    applicants: [{ name: { first: 'Ruaridh', last: 'Drummond' } }],
-  },
-]);
+const gla5001: TitleRecord = reducedTitle(
+  'GLA5001',
+  'DRAFT',
+  'GENERAL',
+  [],
+  [
+    {
+      applicationNumber: 'GLA25F000912',
+      titleNumber: 'GLA5001',
+      applicationDate: '2025-01-08',
+      type: { code: 'FR', prettyPrint: 'First registration' },
+      status: { code: 'C', prettyPrint: 'Confirmed' },
+      consideration: '£410,000',
+      subjects: [{ number: 31, street: 'Kelvin Drive', locality: 'Kelvinside', town: 'Glasgow', postcode: 'G20 8QG' }],
+      deeds: [
+        { type: { code: 11, prettyPrint: 'Disposition' }, agentNumber: '5877', info: 'Disposition by Clyde Estates Limited to Drummond' },
+      ],
+      granters: [{ name: company('Clyde Estates Limited').name }],
+      applicants: [{ name: { first: 'Ruaridh', last: 'Drummond' } }],
+    },
+  ],
+);
 
 const ren9 = reducedTitle('REN9', 'ABSORBED', 'GENERAL', [
   {

@@ -13,13 +13,43 @@ export const GENERATED_PREFIX = 'BLK';
 export const GENERATED_COUNT = 5000;
 
 const TOWNS: readonly { town: string; district: string; county: string; streets: readonly string[] }[] = [
-  { town: 'Edinburgh', district: 'EH', county: 'Midlothian', streets: ['Marchmont Road', 'Bruntsfield Place', 'Leith Walk', 'Comely Bank Avenue', 'Easter Road', 'Morningside Drive'] },
-  { town: 'Glasgow', district: 'G', county: 'Lanark', streets: ['Hyndland Road', 'Byres Road', 'Paisley Road West', 'Dumbarton Road', 'Great Western Road', 'Pollokshaws Road'] },
-  { town: 'Aberdeen', district: 'AB', county: 'Aberdeen', streets: ['Union Grove', 'Great Western Road', 'King Street', 'Rosemount Place', 'Holburn Street'] },
-  { town: 'Dundee', district: 'DD', county: 'Angus', streets: ['Perth Road', 'Broughty Ferry Road', 'Strathmartine Road', 'Magdalen Yard Road'] },
-  { town: 'Inverness', district: 'IV', county: 'Inverness', streets: ['Culduthel Road', 'Crown Drive', 'Old Edinburgh Road', 'Telford Street'] },
+  {
+    town: 'Edinburgh',
+    district: 'EH',
+    county: 'Midlothian',
+    streets: ['Marchmont Road', 'Bruntsfield Place', 'Leith Walk', 'Comely Bank Avenue', 'Easter Road', 'Morningside Drive'],
+  },
+  {
+    town: 'Glasgow',
+    district: 'G',
+    county: 'Lanark',
+    streets: ['Hyndland Road', 'Byres Road', 'Paisley Road West', 'Dumbarton Road', 'Great Western Road', 'Pollokshaws Road'],
+  },
+  {
+    town: 'Aberdeen',
+    district: 'AB',
+    county: 'Aberdeen',
+    streets: ['Union Grove', 'Great Western Road', 'King Street', 'Rosemount Place', 'Holburn Street'],
+  },
+  {
+    town: 'Dundee',
+    district: 'DD',
+    county: 'Angus',
+    streets: ['Perth Road', 'Broughty Ferry Road', 'Strathmartine Road', 'Magdalen Yard Road'],
+  },
+  {
+    town: 'Inverness',
+    district: 'IV',
+    county: 'Inverness',
+    streets: ['Culduthel Road', 'Crown Drive', 'Old Edinburgh Road', 'Telford Street'],
+  },
   { town: 'Perth', district: 'PH', county: 'Perth', streets: ['Glasgow Road', 'Dunkeld Road', 'Atholl Street', 'Craigie Place'] },
-  { town: 'Stirling', district: 'FK', county: 'Stirling', streets: ['Causewayhead Road', 'Snowdon Place', 'Albert Place', 'Kenilworth Road'] },
+  {
+    town: 'Stirling',
+    district: 'FK',
+    county: 'Stirling',
+    streets: ['Causewayhead Road', 'Snowdon Place', 'Albert Place', 'Kenilworth Road'],
+  },
   { town: 'Paisley', district: 'PA', county: 'Renfrew', streets: ['Glasgow Road', 'Main Road', 'Stanely Road', 'Causeyside Street'] },
   { town: 'Ayr', district: 'KA', county: 'Ayr', streets: ['Racecourse Road', 'Holmston Road', 'Prestwick Road', 'Midton Road'] },
   { town: 'Dumfries', district: 'DG', county: 'Dumfries', streets: ['Annan Road', 'Edinburgh Road', 'Moffat Road', 'Lovers Walk'] },
@@ -29,9 +59,57 @@ const TOWNS: readonly { town: string; district: string; county: string; streets:
   { town: 'Oban', district: 'PA', county: 'Argyll', streets: ['Corran Esplanade', 'Dalriach Road', 'Soroba Road', 'Glencruitten Road'] },
 ];
 const LOCALITIES = ['', '', '', 'Newington', 'Partick', 'Cults', 'Broughty Ferry', 'Lochardil', 'Craigie', 'Bridge of Allan'];
-const FIRST_NAMES = ['Ailsa', 'Alasdair', 'Calum', 'Catriona', 'Duncan', 'Eilidh', 'Ewan', 'Fiona', 'Fraser', 'Hamish', 'Isla', 'Kirsty', 'Lachlan', 'Mairi', 'Morven', 'Niall', 'Rhona', 'Ross', 'Seonaidh', 'Struan'];
-const SURNAMES = ['Anderson', 'Buchanan', 'Cameron', 'Campbell', 'Crawford', 'Douglas', 'Ferguson', 'Fraser', 'Gillies', 'Henderson', 'Kennedy', 'MacDonald', 'MacKenzie', 'MacLeod', 'Munro', 'Murray', 'Paterson', 'Robertson', 'Sinclair', 'Stewart'];
-const COMPANIES = ['Caledonian Property Holdings Limited', 'Forth Valley Lets LLP', 'Highland Homes (Scotland) Limited', 'Tayside Housing Association Limited', 'Clyde Estates Limited'];
+const FIRST_NAMES = [
+  'Ailsa',
+  'Alasdair',
+  'Calum',
+  'Catriona',
+  'Duncan',
+  'Eilidh',
+  'Ewan',
+  'Fiona',
+  'Fraser',
+  'Hamish',
+  'Isla',
+  'Kirsty',
+  'Lachlan',
+  'Mairi',
+  'Morven',
+  'Niall',
+  'Rhona',
+  'Ross',
+  'Seonaidh',
+  'Struan',
+];
+const SURNAMES = [
+  'Anderson',
+  'Buchanan',
+  'Cameron',
+  'Campbell',
+  'Crawford',
+  'Douglas',
+  'Ferguson',
+  'Fraser',
+  'Gillies',
+  'Henderson',
+  'Kennedy',
+  'MacDonald',
+  'MacKenzie',
+  'MacLeod',
+  'Munro',
+  'Murray',
+  'Paterson',
+  'Robertson',
+  'Sinclair',
+  'Stewart',
+];
+const COMPANIES = [
+  'Caledonian Property Holdings Limited',
+  'Forth Valley Lets LLP',
+  'Highland Homes (Scotland) Limited',
+  'Tayside Housing Association Limited',
+  'Clyde Estates Limited',
+];
 const BURDENS = [
   'The subjects shall be used as a private dwellinghouse only and for no other purpose.',
   'No trade or business shall be carried on within the subjects.',
@@ -73,7 +151,14 @@ export function generateTitle(titleNumber: string): TitleRecord | undefined {
   const pc = postcode(r, place.district);
   const locality = r.pick(LOCALITIES);
   const flat = r.chance(0.35) ? `${r.int(0, 3)}F${r.int(1, 3)}` : undefined;
-  const base: Address = { ...(flat ? { subBuilding: flat } : {}), number, street, ...(locality ? { locality } : {}), town: place.town, postcode: pc };
+  const base: Address = {
+    ...(flat ? { subBuilding: flat } : {}),
+    number,
+    street,
+    ...(locality ? { locality } : {}),
+    town: place.town,
+    postcode: pc,
+  };
   const addresses: Address[] = [{ ...base, uprn: `90${r.digits(10)}` }];
   if (r.chance(0.25)) addresses.push({ name: `Garage ${number}A`, street, town: place.town, postcode: pc, uprn: `90${r.digits(10)}` });
 
@@ -88,7 +173,9 @@ export function generateTitle(titleNumber: string): TitleRecord | undefined {
     const lender = r.pick(SECURITY_LENDERS);
     return {
       entryNumber: i + 1,
-      specification: r.chance(0.8) ? 'Standard Security for all sums due and to become due' : `Standard Security for £${(r.int(10, 90) * 1000).toLocaleString('en-GB')}`,
+      specification: r.chance(0.8)
+        ? 'Standard Security for all sums due and to become due'
+        : `Standard Security for £${(r.int(10, 90) * 1000).toLocaleString('en-GB')}`,
       creditor: lender.designation,
       date: { registration: addDays(entryDate, 7 + i * r.int(200, 2000)) },
       notes: [`Standard Security by ${names} to ${lender.designation.toUpperCase()}.`],
@@ -108,9 +195,17 @@ export function generateTitle(titleNumber: string): TitleRecord | undefined {
   });
 
   const plans: PlanRecord[] = Array.from({ length: r.pick([0, 1, 1, 1, 2]) }, (_, i) => ({
-    summary: { type: i === 0 ? 'PLAN' : 'SUPPLEMENTARY_PLAN', paperSize: r.pick([3, 4]), description: i === 0 ? 'Title plan' : 'Supplementary plan', lastUpdated: addDays(entryDate, 14) },
+    summary: {
+      type: i === 0 ? 'PLAN' : 'SUPPLEMENTARY_PLAN',
+      paperSize: r.pick([3, 4]),
+      description: i === 0 ? 'Title plan' : 'Supplementary plan',
+      lastUpdated: addDays(entryDate, 14),
+    },
     drawing: {
-      polygon: polygonFromRadii(Array.from({ length: r.int(4, 8) }, () => r.int(12, 40)), r.int(0, 89)),
+      polygon: polygonFromRadii(
+        Array.from({ length: r.int(4, 8) }, () => r.int(12, 40)),
+        r.int(0, 89),
+      ),
       mapReference: `N${r.pick(['S', 'T', 'J', 'H', 'O'])}${r.digits(4)}${r.pick(['NW', 'NE', 'SW', 'SE'])}`,
       scale: r.pick([1250, 1250, 2500]),
     },
@@ -157,7 +252,9 @@ export function generateTitle(titleNumber: string): TitleRecord | undefined {
         entryNumber: 1,
         description: `${names}, ${oneLine(base)}.`,
         details: [{ address: { ...base, county: place.county, country: 'Scotland' }, proprietors }],
-        considerationEntries: [{ dateOfEntry: entryDate, dateOfRegistration: addDays(entryDate, r.int(3, 40)), consideration: consideration(r) }],
+        considerationEntries: [
+          { dateOfEntry: entryDate, dateOfRegistration: addDays(entryDate, r.int(3, 40)), consideration: consideration(r) },
+        ],
       },
     ],
     securities,

@@ -2,9 +2,30 @@
 import type { Address, PendingApplication, TitleDetails } from '../../register/contract/wire';
 import { person, polygonFromRadii, registeredTitle } from './build';
 
-const home: Address = { number: 14, street: 'Dalhousie Road', locality: 'Eskbank', town: 'Dalkeith', postcode: 'EH22 3AB', uprn: '120012345678' };
-const garage: Address = { name: 'Garage 14A', street: 'Dalhousie Road', locality: 'Eskbank', town: 'Dalkeith', postcode: 'EH22 3AB', uprn: '120012345679' };
-const paddock: Address = { name: 'The Paddock', street: 'Dalhousie Road', locality: 'Eskbank', town: 'Dalkeith', postcode: 'EH22 3AD', uprn: '120012345690' };
+const home: Address = {
+  number: 14,
+  street: 'Dalhousie Road',
+  locality: 'Eskbank',
+  town: 'Dalkeith',
+  postcode: 'EH22 3AB',
+  uprn: '120012345678',
+};
+const garage: Address = {
+  name: 'Garage 14A',
+  street: 'Dalhousie Road',
+  locality: 'Eskbank',
+  town: 'Dalkeith',
+  postcode: 'EH22 3AB',
+  uprn: '120012345679',
+};
+const paddock: Address = {
+  name: 'The Paddock',
+  street: 'Dalhousie Road',
+  locality: 'Eskbank',
+  town: 'Dalkeith',
+  postcode: 'EH22 3AD',
+  uprn: '120012345690',
+};
 
 const mid15313Details: TitleDetails = {
   titleNumber: 'MID15313',
@@ -61,22 +82,25 @@ const mid15313Details: TitleDetails = {
           proprietors: [person('Iain Alasdair', 'Macleod', 'Mr'), person('Fiona Margaret', 'Macleod', 'Mrs')],
         },
       ],
-      considerationEntries: [
-        { dateOfEntry: '2019-06-28', dateOfRegistration: '2019-07-04', consideration: '£245,000' },
-      ],
+      considerationEntries: [{ dateOfEntry: '2019-06-28', dateOfRegistration: '2019-07-04', consideration: '£245,000' }],
     },
     {
       entryNumber: 2,
       description: 'MORAG ELSPETH MACLEOD, 3 Newbattle Terrace, Edinburgh EH10 4RU, as to the garage 14A only.',
       details: [
         {
-          address: { number: 3, street: 'Newbattle Terrace', town: 'Edinburgh', postcode: 'EH10 4RU', county: 'Midlothian', country: 'Scotland' },
+          address: {
+            number: 3,
+            street: 'Newbattle Terrace',
+            town: 'Edinburgh',
+            postcode: 'EH10 4RU',
+            county: 'Midlothian',
+            country: 'Scotland',
+          },
           proprietors: [person('Morag Elspeth', 'Macleod', 'Ms')],
         },
       ],
-      considerationEntries: [
-        { dateOfEntry: '2022-11-01', dateOfRegistration: '2022-11-15', consideration: 'love, favour and affection' },
-      ],
+      considerationEntries: [{ dateOfEntry: '2022-11-01', dateOfRegistration: '2022-11-15', consideration: 'love, favour and affection' }],
     },
   ],
   securities: [
@@ -137,7 +161,12 @@ const mid15313Pending: PendingApplication[] = [
       { name: { first: 'Iain Alasdair', last: 'Macleod' }, address: { ...home } },
       { name: { first: 'Fiona Margaret', last: 'Macleod' }, address: { ...home } },
     ],
-    applicants: [{ name: { first: 'Catriona', last: 'Kerr' }, address: { number: 22, street: 'Lothian Street', town: 'Bonnyrigg', postcode: 'EH19 3AE' } }],
+    applicants: [
+      {
+        name: { first: 'Catriona', last: 'Kerr' },
+        address: { number: 22, street: 'Lothian Street', town: 'Bonnyrigg', postcode: 'EH19 3AE' },
+      },
+    ],
   },
   {
     applicationNumber: 'MID24N004417',
@@ -146,9 +175,20 @@ const mid15313Pending: PendingApplication[] = [
     type: { code: 'AN', prettyPrint: 'Advance notice' },
     consideration: '£312,500',
     subjects: [{ number: 14, street: 'Dalhousie Road', locality: 'Eskbank', town: 'Dalkeith', postcode: 'EH22 3AB' }],
-    deeds: [{ type: { code: 20, prettyPrint: 'Standard security' }, agentNumber: '1877', info: 'Standard Security by Kerr to Bank of Scotland plc' }],
+    deeds: [
+      {
+        type: { code: 20, prettyPrint: 'Standard security' },
+        agentNumber: '1877',
+        info: 'Standard Security by Kerr to Bank of Scotland plc',
+      },
+    ],
     granters: [{ name: { first: 'Catriona', last: 'Kerr' } }],
-    applicants: [{ name: { company: 'Bank of Scotland plc' }, address: { street: 'The Mound', town: 'Edinburgh', postcode: 'EH1 1YZ', country: 'Scotland' } }],
+    applicants: [
+      {
+        name: { company: 'Bank of Scotland plc' },
+        address: { street: 'The Mound', town: 'Edinburgh', postcode: 'EH1 1YZ', country: 'Scotland' },
+      },
+    ],
     validFrom: '2025-02-03',
     validTo: '2025-03-10',
   },
@@ -159,10 +199,25 @@ export const mid15313 = registeredTitle(
   [
     {
       summary: { type: 'PLAN', paperSize: 4, description: 'Title plan', lastUpdated: '2025-02-14' },
-      drawing: { polygon: [[-18, -24], [16, -26], [21, 6], [4, 27], [-20, 19]], mapReference: 'NT3366NW', scale: 1250 },
+      drawing: {
+        polygon: [
+          [-18, -24],
+          [16, -26],
+          [21, 6],
+          [4, 27],
+          [-20, 19],
+        ],
+        mapReference: 'NT3366NW',
+        scale: 1250,
+      },
     },
     {
-      summary: { type: 'SUPPLEMENTARY_PLAN', paperSize: 3, description: 'Supplementary plan: access track and paddock', lastUpdated: '2023-03-21' },
+      summary: {
+        type: 'SUPPLEMENTARY_PLAN',
+        paperSize: 3,
+        description: 'Supplementary plan: access track and paddock',
+        lastUpdated: '2023-03-21',
+      },
       drawing: { polygon: polygonFromRadii([40, 52, 47, 60, 38, 44, 55], 12), mapReference: 'NT3366NW', scale: 2500 },
     },
   ],

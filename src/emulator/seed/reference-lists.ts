@@ -10,7 +10,11 @@ export interface ReferenceListRecord {
   detailed: DetailedList;
 }
 
-const item = (value: string | number, label: string, extra: Partial<DetailedListItem> = {}): DetailedListItem => ({ label, value, ...extra });
+const item = (value: string | number, label: string, extra: Partial<DetailedListItem> = {}): DetailedListItem => ({
+  label,
+  value,
+  ...extra,
+});
 
 export const REFERENCE_LISTS: readonly ReferenceListRecord[] = [
   {
@@ -85,7 +89,10 @@ export const REFERENCE_LISTS: readonly ReferenceListRecord[] = [
     path: 'lr/application/deed/subject-extent',
     detailed: {
       metadata: { name: 'Deed subject extent', description: 'How much of the case subject a deed relates to.' },
-      items: [item('REGISTERED_WHOLE', 'Whole of a registered title'), item('REGISTERED_PART', 'Part of a registered title', { active: false })],
+      items: [
+        item('REGISTERED_WHOLE', 'Whole of a registered title'),
+        item('REGISTERED_PART', 'Part of a registered title', { active: false }),
+      ],
     },
   },
 ];

@@ -24,7 +24,8 @@ function ourWords(issue: Issue): string {
     case 'too_small': {
       const min = Number(issue.minimum);
       if (issue.origin === 'string') return min <= 1 ? 'must not be empty' : `must be at least ${plural(min, 'character', 'characters')}`;
-      if (issue.origin === 'array' || issue.origin === 'set') return min <= 1 ? 'must have at least one item' : `must have at least ${plural(min, 'item', 'items')}`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return min <= 1 ? 'must have at least one item' : `must have at least ${plural(min, 'item', 'items')}`;
       return `must be at least ${min}`;
     }
     case 'too_big': {

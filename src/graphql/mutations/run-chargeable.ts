@@ -50,4 +50,3 @@ export function runChargeable<T extends { charges: readonly Charge[] }>(
     execute: () => call(query),
   });
 }
-

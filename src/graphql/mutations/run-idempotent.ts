@@ -48,7 +48,9 @@ export interface IdempotencyOptions {
 const KEY_RULE = /^[\x21-\x7E]{1,255}$/;
 
 export function idempotencyKeyErrors(key: string): UserError[] {
-  return KEY_RULE.test(key) ? [] : [invalidInput(['input', 'idempotencyKey'], 'must be 1 to 255 printable ASCII characters without spaces.')];
+  return KEY_RULE.test(key)
+    ? []
+    : [invalidInput(['input', 'idempotencyKey'], 'must be 1 to 255 printable ASCII characters without spaces.')];
 }
 
 /** Stable JSON: object keys sorted, so the hash does not depend on argument order. */
@@ -199,7 +201,10 @@ async function execute<T>(ctx: Context, store: IdempotencyStore, scope: string, 
       // Journalled on the register's day when the call went out (the claim may have come
       // before this process ever heard the register's clock).
       const sentAt = error instanceof RegisterError ? error.sentAt : undefined;
-      await store.finish(scope, key, 'outcome_unknown', JSON.stringify(outcome), { charges: [], day: londonDate(sentAt ?? ctx.services.registerNow()) });
+      await store.finish(scope, key, 'outcome_unknown', JSON.stringify(outcome), {
+        charges: [],
+        day: londonDate(sentAt ?? ctx.services.registerNow()),
+      });
       return { outcome, kind: 'outcome_unknown' };
     }
     const userError = userErrorFromRegister(error, run.fieldFor, run.callerInput);

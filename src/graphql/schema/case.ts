@@ -33,15 +33,13 @@ const CreateCaseInput = builder.inputType('CreateCaseInput', {
   }),
 });
 
-const CreateCasePayload = builder
-  .objectRef<{ case: CreatedCase | null; userErrors: UserError[] }>('CreateCasePayload')
-  .implement({
-    description: 'Result of createCase.',
-    fields: (t) => ({
-      case: t.expose('case', { type: CaseType, nullable: true, description: 'The new case; null on userErrors.' }),
-      userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
-    }),
-  });
+const CreateCasePayload = builder.objectRef<{ case: CreatedCase | null; userErrors: UserError[] }>('CreateCasePayload').implement({
+  description: 'Result of createCase.',
+  fields: (t) => ({
+    case: t.expose('case', { type: CaseType, nullable: true, description: 'The new case; null on userErrors.' }),
+    userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
+  }),
+});
 
 /** Wire body paths → GraphQL argument paths. */
 const caseField: FieldMapper = (path) => {

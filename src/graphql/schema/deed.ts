@@ -68,7 +68,7 @@ const CreditorApplicantInput = builder.inputType('CreditorApplicantInput', {
 });
 
 const AddDeedToCaseInput = builder.inputType('AddDeedToCaseInput', {
-  description: 'The deed to add: one of the three deed types, over the whole of the case\'s single registered or draft title.',
+  description: "The deed to add: one of the three deed types, over the whole of the case's single registered or draft title.",
   fields: (t) => ({
     caseId: t.field({ type: 'CaseId', required: true, description: "A case of the caller's organisation." }),
     deedType: t.field({ type: DeedTypeEnum, required: true, description: 'Kind of deed.' }),
@@ -86,21 +86,18 @@ const AddDeedToCaseInput = builder.inputType('AddDeedToCaseInput', {
   }),
 });
 
-const AddDeedToCasePayload = builder
-  .objectRef<{ deed: CreatedDeed | null; userErrors: UserError[] }>('AddDeedToCasePayload')
-  .implement({
-    description: 'Result of addDeedToCase.',
-    fields: (t) => ({
-      deed: t.expose('deed', { type: DeedType, nullable: true, description: 'The new deed; null on userErrors.' }),
-      userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
-    }),
-  });
+const AddDeedToCasePayload = builder.objectRef<{ deed: CreatedDeed | null; userErrors: UserError[] }>('AddDeedToCasePayload').implement({
+  description: 'Result of addDeedToCase.',
+  fields: (t) => ({
+    deed: t.expose('deed', { type: DeedType, nullable: true, description: 'The new deed; null on userErrors.' }),
+    userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
+  }),
+});
 
 type Nullable<T> = { [K in keyof T]?: T[K] | null };
 type PartyIn = Omit<Nullable<DeedParty>, 'address'> & { address?: Nullable<NonNullable<DeedParty['address']>> | null };
 const clean = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null)) as T;
-const party = (p: PartyIn): DeedParty =>
-  clean({ ...p, address: p.address ? clean(p.address) : undefined }) as DeedParty;
+const party = (p: PartyIn): DeedParty => clean({ ...p, address: p.address ? clean(p.address) : undefined }) as DeedParty;
 
 /** Rules of 4.11 that need no register state, checked here so they cost nothing upstream. */
 function deedRuleErrors(input: {
@@ -111,14 +108,14 @@ function deedRuleErrors(input: {
   creditorApplicant?: unknown;
 }): UserError[] {
   const errors: UserError[] = [];
-  const fail = (field: string, message: string) =>
-    errors.push(invalidInput(['input', field], message));
+  const fail = (field: string, message: string) => errors.push(invalidInput(['input', field], message));
   const discharge = input.deedType === 'DISCHARGE_OF_STANDARD_SECURITY';
   if (!discharge && input.securityId != null) fail('securityId', 'is only for DISCHARGE_OF_STANDARD_SECURITY.');
   if (!discharge && input.mortgageNumbers != null) fail('mortgageNumbers', 'are only for DISCHARGE_OF_STANDARD_SECURITY.');
   if (discharge && input.applicants?.length) fail('applicants', 'are not supported for a discharge.');
   if (input.deedType === 'STANDARD_SECURITY') {
-    if (input.creditorApplicant == null) fail('creditorApplicant', 'is required: a standard security needs exactly one creditor applicant.');
+    if (input.creditorApplicant == null)
+      fail('creditorApplicant', 'is required: a standard security needs exactly one creditor applicant.');
     if (input.applicants?.length) fail('applicants', 'must be empty for a standard security: its one applicant is the creditorApplicant.');
   } else if (input.creditorApplicant != null) {
     fail('creditorApplicant', 'is only for STANDARD_SECURITY.');

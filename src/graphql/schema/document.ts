@@ -87,14 +87,24 @@ builder.mutationFields((t) => ({
     resolve: async (_, { fas, input }, ctx) => {
       const body: OrderDocumentRequest = {
         ...(input.titleSheet
-          ? { titleSheet: { include: input.titleSheet.include, ...(input.titleSheet.preambles ? { preambles: input.titleSheet.preambles } : {}) } }
+          ? {
+              titleSheet: {
+                include: input.titleSheet.include,
+                ...(input.titleSheet.preambles ? { preambles: input.titleSheet.preambles } : {}),
+              },
+            }
           : {}),
         ...(input.applications ? { applications: { include: input.applications.include } } : {}),
       };
       const inputErrors: UserError[] =
         body.titleSheet?.include || body.applications?.include
           ? []
-          : [invalidInput(['input', 'titleSheet', 'include'], 'or input.applications.include must be true: a document needs at least one part.')];
+          : [
+              invalidInput(
+                ['input', 'titleSheet', 'include'],
+                'or input.applications.include must be true: a document needs at least one part.',
+              ),
+            ];
       const outcome = await runChargeable(
         ctx,
         'orderTitleDocument',

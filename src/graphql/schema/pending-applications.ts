@@ -64,20 +64,18 @@ type Payload = {
   charges: PendingApplicationsResponse['charges'];
   userErrors: ReturnType<typeof chargeablePayload>['userErrors'];
 };
-const PurchasePendingApplicationsPayload = builder
-  .objectRef<Payload>('PurchasePendingApplicationsPayload')
-  .implement({
-    description: 'Result of purchasePendingApplications.',
-    fields: (t) => ({
-      pendingApplications: t.expose('pendingApplications', {
-        type: PendingApplicationsType,
-        nullable: true,
-        description: 'The applications; null on userErrors.',
-      }),
-      charges: t.expose('charges', { type: [ChargeType], description: 'Charges made by this call.' }),
-      userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
+const PurchasePendingApplicationsPayload = builder.objectRef<Payload>('PurchasePendingApplicationsPayload').implement({
+  description: 'Result of purchasePendingApplications.',
+  fields: (t) => ({
+    pendingApplications: t.expose('pendingApplications', {
+      type: PendingApplicationsType,
+      nullable: true,
+      description: 'The applications; null on userErrors.',
     }),
-  });
+    charges: t.expose('charges', { type: [ChargeType], description: 'Charges made by this call.' }),
+    userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
+  }),
+});
 
 builder.mutationFields((t) => ({
   purchasePendingApplications: t.field({

@@ -34,7 +34,7 @@ const ReferenceListType = builder.objectRef<ReferenceListModel>('ReferenceList')
     description: t.string({ description: 'What the list holds.', resolve: (m) => m.list.metadata.description }),
     items: t.field({
       type: [ReferenceListItemType],
-      description: 'Detailed representation, in the maintainer\'s order. Inactive items only when asked.',
+      description: "Detailed representation, in the maintainer's order. Inactive items only when asked.",
       args: {
         includeInactive: t.arg.boolean({
           defaultValue: false,
@@ -42,8 +42,7 @@ const ReferenceListType = builder.objectRef<ReferenceListModel>('ReferenceList')
           description: 'Also return retired (inactive) items.',
         }),
       },
-      resolve: (m, { includeInactive }) =>
-        includeInactive ? m.list.items : m.list.items.filter((item) => item.active !== false),
+      resolve: (m, { includeInactive }) => (includeInactive ? m.list.items : m.list.items.filter((item) => item.active !== false)),
     }),
   }),
 });

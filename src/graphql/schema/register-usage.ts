@@ -11,7 +11,8 @@ const RegisterUsageType = builder.objectRef<QuotaUsage>('RegisterUsage').impleme
     blockedUntil: t.field({
       type: 'DateTime',
       nullable: true,
-      description: 'Set after the register answered 429: until then calls are refused here with RATE_LIMITED, without reaching the register.',
+      description:
+        'Set after the register answered 429: until then calls are refused here with RATE_LIMITED, without reaching the register.',
       resolve: (u) => u.blockedUntil,
     }),
   }),

@@ -33,18 +33,16 @@ const TitleRightType = builder.objectRef<WireRight>('TitleRight').implement({
   }),
 });
 
-const ProprietorshipType = builder
-  .objectRef<NonNullable<TitleSummary['proprietorships']>[number]>('Proprietorship')
-  .implement({
-    description: 'A proprietorship entry (section B), as summarised.',
-    fields: (t) => ({
-      considerationEntries: t.field({
-        type: [ConsiderationEntryType],
-        description: 'Consideration paid, with dates of entry and registration.',
-        resolve: (p) => p.considerationEntries,
-      }),
+const ProprietorshipType = builder.objectRef<NonNullable<TitleSummary['proprietorships']>[number]>('Proprietorship').implement({
+  description: 'A proprietorship entry (section B), as summarised.',
+  fields: (t) => ({
+    considerationEntries: t.field({
+      type: [ConsiderationEntryType],
+      description: 'Consideration paid, with dates of entry and registration.',
+      resolve: (p) => p.considerationEntries,
     }),
-  });
+  }),
+});
 
 const PlanSummaryType = builder.objectRef<NonNullable<TitleSummary['plans']>[number]>('PlanSummary').implement({
   description: 'A plan held for the title (buy plans with purchaseTitlePlans to download them).',
@@ -56,16 +54,14 @@ const PlanSummaryType = builder.objectRef<NonNullable<TitleSummary['plans']>[num
   }),
 });
 
-const ApplicationSummaryType = builder
-  .objectRef<NonNullable<TitleSummary['applications']>[number]>('ApplicationSummary')
-  .implement({
-    description: 'An application or advance notice on the title, as summarised.',
-    fields: (t) => ({
-      applicationNumber: t.exposeString('applicationNumber', { description: 'Application number.' }),
-      applicationDate: t.expose('applicationDate', { type: 'Date', nullable: true, description: 'Date lodged.' }),
-      type: t.expose('type', { type: CodeLabelType, nullable: true, description: 'Application type, e.g. AN.' }),
-    }),
-  });
+const ApplicationSummaryType = builder.objectRef<NonNullable<TitleSummary['applications']>[number]>('ApplicationSummary').implement({
+  description: 'An application or advance notice on the title, as summarised.',
+  fields: (t) => ({
+    applicationNumber: t.exposeString('applicationNumber', { description: 'Application number.' }),
+    applicationDate: t.expose('applicationDate', { type: 'Date', nullable: true, description: 'Date lodged.' }),
+    type: t.expose('type', { type: CodeLabelType, nullable: true, description: 'Application type, e.g. AN.' }),
+  }),
+});
 
 /** What the summary and the details of a title both start with. */
 interface TitleHeading {
@@ -77,7 +73,9 @@ interface TitleHeading {
 }
 
 /** The heading fields shared by `Title` and `TitleDetails`. */
-export function titleHeadingFields<T extends TitleHeading>(t: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>, T>) {
+export function titleHeadingFields<T extends TitleHeading>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>, T>,
+) {
   return {
     titleNumber: t.field({ type: 'TitleNumber', description: 'The title number, e.g. MID15313.', resolve: (h) => h.titleNumber }),
     status: t.field({ type: TitleStatusEnum, description: 'Status of the title.', resolve: (h) => h.status }),
@@ -171,7 +169,10 @@ builder.queryFields((t) => ({
     },
     resolve: (_, { titleNumbers }, ctx, info) => {
       if (titleNumbers.length > LIMITS.titlesPerRequest.max) {
-        throw badUserInput(`titleNumbers must have at most ${LIMITS.titlesPerRequest.max} items (got ${titleNumbers.length}).`, 'titleNumbers');
+        throw badUserInput(
+          `titleNumbers must have at most ${LIMITS.titlesPerRequest.max} items (got ${titleNumbers.length}).`,
+          'titleNumbers',
+        );
       }
       prefetchSecurities(ctx, info, titleNumbers);
       // Each item resolves on its own, so one failing title is a null plus an error, not a failed list.

@@ -12,7 +12,8 @@ const CODE_DESCRIPTIONS: Record<UserErrorCode, string> = {
   SECURITY_NOT_FOUND: 'The security to discharge is not registered against the case title.',
   IDEMPOTENCY_KEY_REUSED: 'This idempotency key was used before with different input.',
   RATE_LIMITED: "The register's quota or rate limit was reached; retry after the time given.",
-  DEED_RULE_VIOLATION: 'A deed rule that depends on the register\'s state was broken, e.g. a discharge of a security the title does not have; `field` names the input.',
+  DEED_RULE_VIOLATION:
+    "A deed rule that depends on the register's state was broken, e.g. a discharge of a security the title does not have; `field` names the input.",
   OUTCOME_UNKNOWN:
     'The request reached the register but no answer came back, so it may have been charged or created. It is never re-sent automatically: check before retrying with a new key.',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this idempotency key is still in progress; retry shortly.',

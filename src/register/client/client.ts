@@ -161,7 +161,10 @@ export class RegisterClient {
     route: R,
     o: Pick<ExchangeSpec<unknown>, 'params' | 'query' | 'json' | 'opts'> & { fas?: string | undefined },
   ): Promise<z.output<R['response']>> {
-    return this.call<z.output<R['response']>>(route, { ...o, read: (res) => readJson(res, route.name, route.response) as Promise<z.output<R['response']>> });
+    return this.call<z.output<R['response']>>(route, {
+      ...o,
+      read: (res) => readJson(res, route.name, route.response) as Promise<z.output<R['response']>>,
+    });
   }
 
   private download(route: RouteDef, params: Record<string, string>, opts?: CallOptions): Promise<RegisterDownload> {

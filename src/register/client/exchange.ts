@@ -155,7 +155,12 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
       if (!(e instanceof RegisterError)) throw e;
       const retryAfterMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : undefined;
       return {
-        failure: { kind: 'token_failed', error: initOf(e), tokenTransient: tokenTransient(e), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
+        failure: {
+          kind: 'token_failed',
+          error: initOf(e),
+          tokenTransient: tokenTransient(e),
+          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        },
       };
     }
 
@@ -186,7 +191,10 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
         // deadline in force while the call waits for a pool slot.
         res = await raceSignal(pending, signal);
       } catch (e) {
-        void pending.then((late) => late.body.destroy(), () => undefined);
+        void pending.then(
+          (late) => late.body.destroy(),
+          () => undefined,
+        );
         throw e;
       }
       status = res.statusCode;
@@ -260,7 +268,11 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
       return failure(kind, {
         status,
         code: timedOut ? C.timeout : C.unavailable,
-        detail: deadlinePassed ? 'call deadline exceeded' : timedOut ? 'register did not answer in time' : 'connection to the register failed',
+        detail: deadlinePassed
+          ? 'call deadline exceeded'
+          : timedOut
+            ? 'register did not answer in time'
+            : 'connection to the register failed',
         cause: safeCause(e),
       });
     }

@@ -26,9 +26,7 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
 
 function issuePath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(root)';
-  return path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
-    .join('');
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
 }
 
 export function contractError(route: string, status: number, what: string): RegisterError {

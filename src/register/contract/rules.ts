@@ -50,4 +50,3 @@ export function isFas(value: string): boolean {
 export function isCaseId(value: string): boolean {
   return CASE_ID_PATTERN.test(value);
 }
-

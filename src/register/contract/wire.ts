@@ -5,15 +5,7 @@
  * Field names follow service-spec sections 2.2–2.14 exactly.
  */
 import { z } from 'zod';
-import {
-  CASE_ID_PATTERN,
-  FAS_PATTERN,
-  LATIN1_RULE,
-  LATIN1_TEXT_PATTERN,
-  LIMITS,
-  LIST_PATH_PATTERN,
-  TITLE_NUMBER_PATTERN,
-} from './rules';
+import { CASE_ID_PATTERN, FAS_PATTERN, LATIN1_RULE, LATIN1_TEXT_PATTERN, LIMITS, LIST_PATH_PATTERN, TITLE_NUMBER_PATTERN } from './rules';
 
 // ------------------------------------------------------------------ primitives
 export const TitleNumber = z
@@ -50,9 +42,7 @@ export const ErrorCode = z.enum([
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
 /** Every error body: `{code, message}`; `field` (dotted path) when one input field is at fault. */
-export const ErrorBody = z
-  .object({ code: z.string(), message: z.string(), field: z.string().optional() })
-  .meta({ id: 'Error' });
+export const ErrorBody = z.object({ code: z.string(), message: z.string(), field: z.string().optional() }).meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 // ------------------------------------------------------------------ auth
@@ -139,9 +129,7 @@ export const TitleSummary = z
     titleType: z.string().optional(),
     searchSheet: z.string().optional(),
     date: z.object({ titleSheetUpdatedTo: IsoDate.optional() }).optional(),
-    right: z
-      .object({ type: z.string().optional(), description: z.string().optional(), addresses: z.array(Address).optional() })
-      .optional(),
+    right: z.object({ type: z.string().optional(), description: z.string().optional(), addresses: z.array(Address).optional() }).optional(),
     proprietorships: z.array(z.object({ considerationEntries: z.array(ConsiderationEntry) })).optional(),
     plans: z.array(PlanSummary).optional(),
     applications: z.array(ApplicationSummary).optional(),
@@ -201,9 +189,7 @@ export const TitleDetails = z
       hectarageCode: z.number().int().optional(),
       description: z.string().optional(),
       addresses: z.array(Address),
-      boundaryNotes: z
-        .object({ planType: z.string().optional(), notes: z.array(z.object({ prettyPrint: z.string() })) })
-        .optional(),
+      boundaryNotes: z.object({ planType: z.string().optional(), notes: z.array(z.object({ prettyPrint: z.string() })) }).optional(),
       notes: z.array(z.object({ entryNo: z.number().int(), text: z.string() })),
       schedules: z.array(
         z.object({
