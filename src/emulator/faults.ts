@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ROUTES, type RouteName } from '../register/contract/routes';
-import { writeWire, type WireResponse } from './respond';
+import type { WireResponse } from './respond';
 import type { Fault } from './types';
 
 const FAULT_KINDS = ['status', 'hang', 'reset', 'drip', 'malformed'] as const;
@@ -126,5 +126,3 @@ export async function applyFault(fault: Fault, res: ServerResponse, routeName: s
     }
   }
 }
-
-export { writeWire };

@@ -14,19 +14,9 @@ import { Store } from './store';
 import type { Emulator, EmulatorOptions, EmulatorState } from './types';
 
 export type {
-  CallFilter,
-  CallRecord,
-  CaseRecord,
-  ControllableClock,
-  DeedRecord,
   Emulator,
   EmulatorOptions,
-  EmulatorState,
   Fault,
-  IssuedFile,
-  LedgerEntry,
-  LedgerFilter,
-  ProductType,
   RouteName,
 } from './types';
 

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { secondsUntilLondonMidnight } from '../register/contract/london-day';
-import { matchRoute, type RouteDef, type RouteName } from '../register/contract/routes';
+import { matchRoute, type RouteDef } from '../register/contract/routes';
 import { bearerCaller, basicCaller, issueToken } from './auth';
 import type { Env, Reply } from './context';
 import { ApiError } from './errors';
@@ -187,5 +187,3 @@ export function createEmulatorServer(deps: ServerDeps): { server: Server; socket
   });
   return { server, sockets };
 }
-
-export type { RouteName };

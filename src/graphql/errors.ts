@@ -24,11 +24,16 @@
 import { GraphQLError } from 'graphql';
 import { QuotaRefusal } from '../services/quota';
 import { RegisterError } from '../register/client';
+import type { RegisterErrorCode } from '../register/client/errors';
 import { FAS_PLACEHOLDER } from '../register/client/errors';
 import type { UserError, UserErrorCode } from './mutations/user-errors';
 
-/** Register codes that are business outcomes of a mutation (reported as userErrors). */
-const BUSINESS: Record<string, { code: UserErrorCode; field?: string[] }> = {
+/**
+ * Each register error code: the mutation userError it becomes, or null when it is not a business
+ * outcome (a transport failure, which becomes a top-level error). A Record over the whole union,
+ * so a code added to the contract or the client does not compile until it is mapped here.
+ */
+const BUSINESS: Record<RegisterErrorCode, { code: UserErrorCode; field?: string[] } | null> = {
   INVALID_REQUEST: { code: 'INVALID_INPUT' },
   INVALID_TITLE_NUMBER: { code: 'INVALID_INPUT', field: ['input', 'titleNumber'] },
   TITLE_NOT_FOUND: { code: 'TITLE_NOT_FOUND', field: ['input', 'titleNumber'] },
@@ -39,6 +44,15 @@ const BUSINESS: Record<string, { code: UserErrorCode; field?: string[] }> = {
   SECURITY_NOT_FOUND: { code: 'SECURITY_NOT_FOUND', field: ['input', 'securityId'] },
   DEED_RULE_VIOLATION: { code: 'DEED_RULE_VIOLATION' },
   TOO_MANY_REQUESTS: { code: 'RATE_LIMITED' },
+  UNAUTHORISED: null,
+  DOCUMENT_NOT_FOUND: null,
+  LIST_NOT_FOUND: null,
+  INTERNAL_ERROR: null,
+  REGISTER_UNAVAILABLE: null,
+  REGISTER_TIMEOUT: null,
+  REGISTER_CONTRACT_ERROR: null,
+  CIRCUIT_OPEN: null,
+  REGISTER_ERROR: null,
 };
 
 const rateLimitedMessage = (error: RegisterError) =>
@@ -123,6 +137,7 @@ export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
 }
 
 function topLevelCode(error: RegisterError): string {
+  const byStatus = () => (error.status >= 400 && error.status < 500 ? 'REGISTER_ERROR' : 'REGISTER_UNAVAILABLE');
   switch (error.code) {
     case 'TOO_MANY_REQUESTS':
       return 'RATE_LIMITED';
@@ -137,7 +152,22 @@ function topLevelCode(error: RegisterError): string {
       return 'BAD_USER_INPUT';
     case 'TITLE_STATUS_NOT_SUPPORTED':
       return 'TITLE_STATUS_NOT_SUPPORTED';
-    default:
-      return error.status >= 400 && error.status < 500 ? 'REGISTER_ERROR' : 'REGISTER_UNAVAILABLE';
+    case 'TITLE_NOT_FOUND':
+    case 'DOCUMENT_NOT_FOUND':
+    case 'CASE_NOT_FOUND':
+    case 'SECURITY_NOT_FOUND':
+    case 'LIST_NOT_FOUND':
+    case 'FAS_NOT_AUTHORISED':
+    case 'CREDIT_LIMIT_EXCEEDED':
+    case 'DEED_RULE_VIOLATION':
+    case 'INTERNAL_ERROR':
+    case 'REGISTER_UNAVAILABLE':
+    case 'CIRCUIT_OPEN':
+    case 'REGISTER_ERROR':
+      return byStatus();
+    default: {
+      const unmapped: never = error.code;
+      return unmapped;
+    }
   }
 }

@@ -18,20 +18,6 @@ export interface Loaders {
   securities: DataLoader<string, SecuritiesResponse | null>;
 }
 
-/** Runs `fn` over `items` with at most `limit` in flight; results keep the input order. */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 /** A loader whose "not found" is null and whose other failures are per-key GraphQL errors. */
 function registerLoader<V>(limit: LimitFunction, load: (key: string) => Promise<V>): DataLoader<string, V | null> {
   // batch: false: each key is its own call anyway; batching would only hold every key of a

@@ -17,7 +17,7 @@ export interface ObservabilityOptions {
   tracing?: boolean;
 }
 
-export function observabilityPlugins(services: Services & { transport?: RegisterTransport }, options: ObservabilityOptions = {}): Plugin[] {
+export function useObservability(services: Services & { transport?: RegisterTransport }, options: ObservabilityOptions = {}): Plugin[] {
   const plugins: Plugin[] = [];
   if (options.metrics !== false) {
     const metricsOptions = typeof options.metrics === 'object' ? options.metrics : {};

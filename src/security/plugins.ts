@@ -14,7 +14,13 @@ import { costLimitError, operationCost } from './cost';
 import { entitiesCalls, representationErrors } from './entities';
 import type { HardeningOptions } from './limits';
 import { oneChargeableMutationRule } from './one-chargeable-mutation';
-import { CSRF_HEADERS, federationSdlPlugin, INTROSPECTION_MAX_DEPTH, introspectionDepthPlugin, refusalWordingPlugin } from './refusals';
+import {
+  CSRF_HEADERS,
+  useFederationSdlForRouters,
+  INTROSPECTION_MAX_DEPTH,
+  useIntrospectionDepthLimit,
+  useRefusalWording,
+} from './refusals';
 
 const tooLarge = (what: string, size: number, max: number) =>
   createGraphQLError(`${what} is ${size} bytes; the limit is ${max}.`, {
@@ -22,7 +28,7 @@ const tooLarge = (what: string, size: number, max: number) =>
   });
 
 /** Refuses oversized bodies from their Content-Length before Yoga reads them. */
-function bodySizePlugin(maxBodyBytes: number): Plugin {
+function useBodySizeLimit(maxBodyBytes: number): Plugin {
   return {
     onRequestParse({ request }) {
       if (request.method !== 'POST') return;
@@ -37,7 +43,7 @@ function bodySizePlugin(maxBodyBytes: number): Plugin {
   };
 }
 
-function documentSizePlugin(maxDocumentBytes: number): Plugin {
+function useDocumentSizeLimit(maxDocumentBytes: number): Plugin {
   return {
     onParams({ params }) {
       // Not a string: left to Yoga, which answers 400 for a malformed request.
@@ -51,7 +57,7 @@ function documentSizePlugin(maxDocumentBytes: number): Plugin {
  * Before execution: every `_entities` representation is valid (refused by index otherwise),
  * then the operation's cost is within the limit. Either refusal stops it before any resolver.
  */
-function costLimitPlugin(maxCost: number): Plugin {
+function useCostLimit(maxCost: number): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const fragments: Record<string, FragmentDefinitionNode> = {};
@@ -83,7 +89,7 @@ function costLimitPlugin(maxCost: number): Plugin {
   };
 }
 
-function validationRulePlugin(): Plugin {
+function useOneChargeableMutationRule(): Plugin {
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(oneChargeableMutationRule);
@@ -113,12 +119,12 @@ const thrown = (code: string) => ({
   ],
 });
 
-export function hardeningPlugins(options: HardeningOptions): Plugin[] {
+export function useHardening(options: HardeningOptions): Plugin[] {
   const { limits } = options;
   const plugins: Plugin[] = [
     useCSRFPrevention({ requestHeaders: CSRF_HEADERS }),
-    bodySizePlugin(limits.maxBodyBytes),
-    documentSizePlugin(limits.maxDocumentBytes),
+    useBodySizeLimit(limits.maxBodyBytes),
+    useDocumentSizeLimit(limits.maxDocumentBytes),
     maxTokensPlugin({ exposeLimits: true, n: limits.maxTokens, ...thrown('TOKEN_LIMIT_EXCEEDED') }) as Plugin,
     maxDepthPlugin({
       exposeLimits: true,
@@ -130,13 +136,13 @@ export function hardeningPlugins(options: HardeningOptions): Plugin[] {
     // Every alias counts, `__typename` ones too: armor lets those through by default.
     maxAliasesPlugin({ exposeLimits: true, n: limits.maxAliases, allowList: [], ...reported('ALIAS_LIMIT_EXCEEDED') }) as Plugin,
     maxDirectivesPlugin({ exposeLimits: true, n: limits.maxDirectives, ...reported('DIRECTIVE_LIMIT_EXCEEDED') }) as Plugin,
-    introspectionDepthPlugin(INTROSPECTION_MAX_DEPTH),
-    validationRulePlugin(),
-    costLimitPlugin(limits.maxCost),
+    useIntrospectionDepthLimit(INTROSPECTION_MAX_DEPTH),
+    useOneChargeableMutationRule(),
+    useCostLimit(limits.maxCost),
     // Hints are cut from every error here, not only from validation errors (armor's
     // block-field-suggestions leaves those of variable coercion: enum values, input fields).
-    refusalWordingPlugin({ production: !options.fieldSuggestions }),
+    useRefusalWording({ production: !options.fieldSuggestions }),
   ];
-  if (!options.introspection) plugins.push(useDisableIntrospection(), federationSdlPlugin());
+  if (!options.introspection) plugins.push(useDisableIntrospection(), useFederationSdlForRouters());
   return plugins;
 }

@@ -45,7 +45,7 @@ function depthOf(
   return deepest;
 }
 
-export function introspectionDepthPlugin(max: number): Plugin {
+export function useIntrospectionDepthLimit(max: number): Plugin {
   const rule = (context: ValidationContext): ASTVisitor => ({
     Field(node: FieldNode) {
       if (node.name.value !== '__schema' && node.name.value !== '__type') return undefined;
@@ -87,7 +87,7 @@ function reword(error: MutableError, production: boolean): void {
   }
 }
 
-export function refusalWordingPlugin({ production }: { production: boolean }): Plugin {
+export function useRefusalWording({ production }: { production: boolean }): Plugin {
   return {
     onResultProcess({ result }) {
       const results = Array.isArray(result) ? result : [result];
@@ -120,7 +120,7 @@ function asksForService(
  * only for tenants marked `router` in the tenants file; everyone else is refused as for
  * introspection. It runs once the caller is known, before any resolver.
  */
-export function federationSdlPlugin(): Plugin {
+export function useFederationSdlForRouters(): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as Partial<Context>;

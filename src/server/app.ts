@@ -3,22 +3,22 @@ import { GraphQLError } from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, maskError as defaultMaskError, type YogaServerInstance } from 'graphql-yoga';
 import { createContext, type Context, type Services } from '../graphql/context';
-import { corsOption, varyOriginPlugin } from './cors';
-import { downloadsPlugin } from './downloads';
+import { corsOption, useVaryOrigin } from './cors';
+import { useDownloads } from './downloads';
 import { useOperationNameHelp } from './operation-name';
 import { useQueryCaching } from './http-caching';
 import { useAutomaticPersistedQueries } from './automatic-persisted-queries';
 import type { ApqStore } from '../services/apq-store';
 import { graphQLErrorFromRegister } from '../graphql/errors';
-import { requestLoggingPlugin, yogaLogger, type Logger } from './logging';
+import { useRequestLogging, yogaLogger, type Logger } from './logging';
 import { useGraphiQLPage } from './graphiql';
-import { PERSISTED_OPERATION_PARAM_NAMES, persistedOperationsPlugin, type PersistedOperations } from './persisted-operations';
+import { PERSISTED_OPERATION_PARAM_NAMES, usePersistedOperationList, type PersistedOperations } from './persisted-operations';
 import { RegisterError } from '../register/client';
-import { observabilityPlugins, type ObservabilityOptions } from '../observability';
+import { useObservability, type ObservabilityOptions } from '../observability';
 import { buildSchema } from '../graphql/schema';
 import { DEFAULT_LIMITS } from '../security/limits';
 import type { HardeningOptions } from '../security/limits';
-import { hardeningPlugins } from '../security/plugins';
+import { useHardening } from '../security/plugins';
 
 export interface AppOptions {
   graphiql?: boolean;
@@ -94,20 +94,20 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       ...(options.graphiql ? [useGraphiQLPage('/graphql', { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY })] : []),
       // @defer and @stream (multipart/mixed or SSE): a page of titles arrives item by item.
       useDeferStream(),
-      ...(options.logger ? [requestLoggingPlugin(options.logger)] : []),
-      ...observabilityPlugins(services, options.observability),
-      ...(options.corsOrigins?.length ? [varyOriginPlugin()] : []),
-      downloadsPlugin(services),
+      ...(options.logger ? [useRequestLogging(options.logger)] : []),
+      ...useObservability(services, options.observability),
+      ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),
+      useDownloads(services),
       useOperationNameHelp(),
       useQueryCaching(() => services.summaryCaches.ttlMs),
-      ...hardeningPlugins({
+      ...useHardening({
         limits: options.hardening?.limits ?? DEFAULT_LIMITS,
         introspection: options.hardening?.introspection ?? true,
         fieldSuggestions: options.hardening?.fieldSuggestions ?? true,
       }),
       // Automatic persisted queries, unless only listed operations may run; listed ones are hits too.
       ...(options.persistedOperations?.only ? [] : [useAutomaticPersistedQueries(withListed(services.apq, options.persistedOperations))]),
-      ...(options.persistedOperations ? [persistedOperationsPlugin(options.persistedOperations)] : []),
+      ...(options.persistedOperations ? [usePersistedOperationList(options.persistedOperations)] : []),
     ],
   });
 }

@@ -31,7 +31,7 @@ export function corsOption(origins: readonly string[]): false | ((request: Reque
 }
 
 /** Responses differ by Origin once CORS is on: tell caches (Vary: Origin). */
-export function varyOriginPlugin(): Plugin {
+export function useVaryOrigin(): Plugin {
   return {
     onResponse({ response }) {
       const vary = response.headers.get('vary');

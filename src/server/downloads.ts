@@ -131,7 +131,7 @@ export async function handleDownload(
   return new ResponseImpl(body as unknown as BodyInit, { status: 200, headers });
 }
 
-export function downloadsPlugin(services: Services): Plugin {
+export function useDownloads(services: Services): Plugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
       const res = (serverContext as { res?: ServerResponse } | undefined)?.res;

@@ -42,7 +42,7 @@ export function requestIdOf(request: Request): string {
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** One line per HTTP request: id, method, path (no query string), status, duration, operation. */
-export function requestLoggingPlugin(logger: Logger): Plugin {
+export function useRequestLogging(logger: Logger): Plugin {
   const started = new WeakMap<Request, number>();
   const operations = new WeakMap<Request, { name?: string; type?: string }>();
   return {

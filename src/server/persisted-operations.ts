@@ -14,7 +14,7 @@
  * also knows the listed operations).
  */
 import { readFileSync } from 'node:fs';
-import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { usePersistedOperations as useYogaPersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { parse } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
 import { ConfigError } from '../config';
@@ -90,8 +90,8 @@ function extractDocumentId(params: GraphQLParams): string | null {
   return typeof documentId === 'string' && documentId ? normaliseOperationId(documentId) : null;
 }
 
-export function persistedOperationsPlugin(options: PersistedOperations): Plugin {
-  return usePersistedOperations({
+export function usePersistedOperationList(options: PersistedOperations): Plugin {
+  return useYogaPersistedOperations({
     getPersistedOperation: (id) => options.store.get(normaliseOperationId(id)) ?? null,
     extractPersistedOperationId: options.only ? extractOperationId : extractDocumentId,
     allowArbitraryOperations: !options.only,

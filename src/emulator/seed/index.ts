@@ -17,4 +17,4 @@ export function findTitle(titleNumber: string): TitleRecord | undefined {
   return t;
 }
 
-export type { TitleRecord, PlanRecord } from './model';
+export type { TitleRecord } from './model';

@@ -21,6 +21,10 @@ export interface Organisation {
   name: string;
 }
 
+/**
+ * The fixture organisations as docs/emulator.md names them; nothing in the emulator reads the names yet.
+ * @public
+ */
 export const ORGANISATIONS: readonly Organisation[] = [
   { id: 'ORG-A', name: 'Macdonald & Co' },
   { id: 'ORG-B', name: 'Bruce Conveyancing' },
@@ -50,8 +54,4 @@ export function findClient(clientId: string): ApiClient | undefined {
 
 export function findFas(fas: string): FasAccount | undefined {
   return FAS_ACCOUNTS.find((a) => a.fas === fas);
-}
-
-export function organisationName(id: string): string {
-  return ORGANISATIONS.find((o) => o.id === id)?.name ?? id;
 }

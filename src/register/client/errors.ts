@@ -6,6 +6,8 @@
  * after redaction. Never a URL (query strings carry `fas`), never a header, token or secret.
  */
 
+import type { ErrorCode } from '../contract/wire';
+
 /** Codes the client itself produces (the register's own codes pass through unchanged). */
 export const CLIENT_ERROR_CODES = {
   unavailable: 'REGISTER_UNAVAILABLE',
@@ -14,11 +16,18 @@ export const CLIENT_ERROR_CODES = {
   circuitOpen: 'CIRCUIT_OPEN',
   unauthorised: 'UNAUTHORISED',
   tooManyRequests: 'TOO_MANY_REQUESTS',
+  /** A 4xx whose code the contract does not name (a newer register, or a broken body). */
+  unrecognised: 'REGISTER_ERROR',
 } as const;
+
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES];
+
+/** Every code a RegisterError can carry: the register's own (the contract's list) and the client's. */
+export type RegisterErrorCode = ErrorCode | ClientErrorCode;
 
 export interface RegisterErrorInit {
   status: number;
-  code: string;
+  code: RegisterErrorCode;
   route: string;
   /** The register's message (already redacted by the caller of this constructor). */
   detail?: string;
@@ -34,7 +43,7 @@ export class RegisterError extends Error {
   /** HTTP status, 0 when no response. */
   readonly status: number;
   /** Register code (e.g. TITLE_NOT_FOUND) or REGISTER_UNAVAILABLE / REGISTER_TIMEOUT / REGISTER_CONTRACT_ERROR / CIRCUIT_OPEN. */
-  readonly code: string;
+  readonly code: RegisterErrorCode;
   /** Route name from ROUTES. */
   readonly route: string;
   readonly field?: string;
@@ -76,10 +85,6 @@ export class RegisterError extends Error {
       outcomeUnknown: this.outcomeUnknown,
     };
   }
-}
-
-export function isRegisterError(e: unknown): e is RegisterError {
-  return e instanceof RegisterError;
 }
 
 /**

@@ -6,7 +6,9 @@
 import { request, type Dispatcher } from 'undici';
 import { hasEffect, type RouteDef } from '../contract/routes';
 import type { RegisterTransport, RegisterCallEvent } from './http';
-import { CLIENT_ERROR_CODES as C, RegisterError, redact, safeCause, type RegisterErrorInit } from './errors';
+import type { BreakerTicket } from './circuit-breaker';
+import { type AttemptFailure, type BreakerVerdict, classifyContractBreach, classifyHttpAnswer, classifyThrown } from './classify';
+import { CLIENT_ERROR_CODES, RegisterError, redact, safeCause, type RegisterErrorInit } from './errors';
 import { backoffDelayMs, parseRetryAfter, raceSignal, shouldRetry, sleep, type FailureKind } from './retry';
 import { discard, readErrorBody, type RawResponse } from './responses';
 
@@ -60,27 +62,28 @@ class DeadlineExceeded extends Error {
   override name = 'DeadlineExceeded';
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-const errCode = (e: unknown): string | undefined => {
-  const c = (e as { code?: unknown } | null)?.code;
-  return typeof c === 'string' ? c : undefined;
+const errorCodeOf = (error: unknown): string | undefined => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
 };
 
 /** A token fetch failure worth another try (it is a call of its own, with no effect). */
-function tokenTransient(e: RegisterError): boolean {
-  if (e.code === C.tooManyRequests) return e.retryAfterSeconds !== undefined;
-  return (e.code === C.unavailable || e.code === C.timeout) && (e.status === 0 || e.status >= 500);
+function tokenTransient(error: RegisterError): boolean {
+  if (error.code === CLIENT_ERROR_CODES.tooManyRequests) return error.retryAfterSeconds !== undefined;
+  return (
+    (error.code === CLIENT_ERROR_CODES.unavailable || error.code === CLIENT_ERROR_CODES.timeout) &&
+    (error.status === 0 || error.status >= 500)
+  );
 }
 
-const initOf = (e: RegisterError): RegisterErrorInit => ({
-  status: e.status,
-  code: e.code,
-  route: e.route,
-  ...(e.detail !== undefined ? { detail: e.detail } : {}),
-  ...(e.field !== undefined ? { field: e.field } : {}),
-  ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
-  ...(e.cause instanceof Error ? { cause: e.cause } : {}),
+const initOf = (error: RegisterError): RegisterErrorInit => ({
+  status: error.status,
+  code: error.code,
+  route: error.route,
+  ...(error.detail !== undefined ? { detail: error.detail } : {}),
+  ...(error.field !== undefined ? { field: error.field } : {}),
+  ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+  ...(error.cause instanceof Error ? { cause: error.cause } : {}),
 });
 
 /**
@@ -112,7 +115,8 @@ function trackingDispatcher(agent: Dispatcher, onConnected: () => void): Dispatc
 export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
   const { route } = spec;
   const routeName = route.name;
-  if (transport.closed) throw new RegisterError({ status: 0, route: routeName, code: C.unavailable, detail: 'transport is closed' });
+  if (transport.closed)
+    throw new RegisterError({ status: 0, route: routeName, code: CLIENT_ERROR_CODES.unavailable, detail: 'transport is closed' });
 
   // A call that charges or creates is not cut short by its caller: once it may have reached
   // the register, its answer is read to the end so that the charge or creation is recorded.
@@ -125,13 +129,18 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
   const maxAttempts = transport.retryPolicy.attempts;
   const url = transport.url(route, spec.params, spec.query);
   const body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
-  const failure = (kind: FailureKind, error: Omit<RegisterErrorInit, 'route'>, extra: Partial<Failure> = {}): { failure: Failure } => ({
-    failure: { kind, error: { ...error, route: routeName }, ...extra },
+  const failure = (verdict: AttemptFailure, extra: Partial<Failure> = {}): { failure: Failure } => ({
+    failure: {
+      kind: verdict.kind,
+      error: { ...verdict.error, route: routeName },
+      ...(verdict.retryAfterMs !== undefined ? { retryAfterMs: verdict.retryAfterMs } : {}),
+      ...extra,
+    },
   });
   /** The register's clock when the current attempt's request went out, for the charge journal's day. */
   let sentAt: Date | undefined;
 
-  const event = (n: number, status: number, outcome: RegisterCallEvent['outcome'], started: number, retryAfterSeconds?: number) =>
+  const emitEvent = (n: number, status: number, outcome: RegisterCallEvent['outcome'], started: number, retryAfterSeconds?: number) =>
     transport.emit({
       route: routeName,
       method: route.method,
@@ -144,21 +153,49 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
       ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
     });
 
+  /**
+   * The one place an attempt ends: its breaker ticket is settled and its event emitted, together,
+   * so no path can leave a half-open breaker waiting on a ticket nobody settles.
+   */
+  const settle = (
+    ticket: BreakerTicket,
+    n: number,
+    started: number,
+    status: number,
+    breaker: BreakerVerdict,
+    outcome: RegisterCallEvent['outcome'],
+    retryAfterSeconds?: number,
+  ) => {
+    ticket[breaker]();
+    emitEvent(n, status, outcome, started, retryAfterSeconds);
+  };
+  const endWithFailure = (ticket: BreakerTicket, n: number, started: number, verdict: AttemptFailure, extra: Partial<Failure> = {}) => {
+    settle(ticket, n, started, verdict.error.status, verdict.breaker, verdict.outcome, verdict.error.retryAfterSeconds);
+    return failure(verdict, extra);
+  };
+
   async function attempt(n: number): Promise<Attempt<T>> {
     // 1. credentials (a token fetch is a call of its own, with its own events)
     let auth: { header: string; token?: string };
     try {
       auth = await spec.auth.authorize(signal);
-    } catch (e) {
+    } catch (error) {
       if (callerSignal?.aborted) throw callerSignal.reason;
-      if (signal.aborted) return failure('token_failed', { status: 0, code: C.timeout, detail: 'call deadline exceeded' });
-      if (!(e instanceof RegisterError)) throw e;
-      const retryAfterMs = e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : undefined;
+      if (signal.aborted) {
+        return {
+          failure: {
+            kind: 'token_failed',
+            error: { route: routeName, status: 0, code: CLIENT_ERROR_CODES.timeout, detail: 'call deadline exceeded' },
+          },
+        };
+      }
+      if (!(error instanceof RegisterError)) throw error;
+      const retryAfterMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : undefined;
       return {
         failure: {
           kind: 'token_failed',
-          error: initOf(e),
-          tokenTransient: tokenTransient(e),
+          error: initOf(error),
+          tokenTransient: tokenTransient(error),
           ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
         },
       };
@@ -170,8 +207,13 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
     // 3. circuit breaker
     const ticket = transport.breaker.acquire();
     if (!ticket) {
-      event(n, 0, 'circuit_open', performance.now());
-      return failure('circuit_open', { status: 0, code: C.circuitOpen, detail: 'circuit breaker is open' });
+      emitEvent(n, 0, 'circuit_open', performance.now());
+      return {
+        failure: {
+          kind: 'circuit_open',
+          error: { route: routeName, status: 0, code: CLIENT_ERROR_CODES.circuitOpen, detail: 'circuit breaker is open' },
+        },
+      };
     }
 
     // 4. the request
@@ -183,98 +225,69 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
     if (spec.opts?.requestId) headers['x-request-id'] = spec.opts.requestId;
     try {
       const pool = transport.dispatcher(spec.tenant, route.response === 'pdf' ? 'downloads' : 'api');
-      const dispatcher = trackingDispatcher(pool, () => (sentAt = transport.registerNow()));
+      const dispatcher = trackingDispatcher(pool, () => {
+        sentAt = transport.registerNow();
+      });
       const pending = request(url, { dispatcher, method: route.method, headers, body, signal });
-      let res: Dispatcher.ResponseData;
+      let response: Dispatcher.ResponseData;
       try {
         // undici settles a queued request only once it gets a connection: the race keeps the
         // deadline in force while the call waits for a pool slot.
-        res = await raceSignal(pending, signal);
-      } catch (e) {
+        response = await raceSignal(pending, signal);
+      } catch (error) {
         void pending.then(
           (late) => late.body.destroy(),
           () => undefined,
         );
-        throw e;
+        throw error;
       }
-      status = res.statusCode;
-      transport.observeRegisterDate(res.headers.date);
-      const raw: RawResponse = { status, headers: res.headers, body: res.body };
+      status = response.statusCode;
+      transport.observeRegisterDate(response.headers.date);
 
       if ((status >= 200 && status < 300) || spec.alsoOk?.includes(status)) {
         try {
-          const value = await spec.read(raw);
-          ticket.success();
-          event(n, status, 'ok', started);
+          const value = await spec.read({ status, headers: response.headers, body: response.body });
+          settle(ticket, n, started, status, 'success', 'ok');
           return { value };
-        } catch (e) {
-          if (!(e instanceof RegisterError && e.code === C.contract)) throw e;
-          res.body.destroy();
-          ticket.success();
-          event(n, status, 'contract', started);
-          return failure('contract', { status, code: C.contract, ...(e.detail !== undefined ? { detail: e.detail } : {}) });
+        } catch (error) {
+          if (!(error instanceof RegisterError && error.code === CLIENT_ERROR_CODES.contract)) throw error;
+          response.body.destroy();
+          return endWithFailure(ticket, n, started, classifyContractBreach(status, error.detail));
         }
       }
 
-      if (status === 401 && auth.token !== undefined) {
-        await discard(res.body);
-        ticket.success();
-        event(n, status, 'http_error', started);
-        return failure('unauthorised', { status, code: C.unauthorised, detail: 'access token rejected' }, { rejectedToken: auth.token });
+      const bearer = auth.token !== undefined;
+      if (status === 401 && bearer) {
+        await discard(response.body);
+        return endWithFailure(ticket, n, started, classifyHttpAnswer({ status, bearer }), { rejectedToken: auth.token! });
       }
-
-      const errorBody = await readErrorBody(res.body).catch(() => undefined);
-      const detail = errorBody?.message ? redact(errorBody.message, spec.sensitive()) : undefined;
-      const retryAfterSeconds = parseRetryAfter(res.headers['retry-after']);
-      const retryAfter = retryAfterSeconds !== undefined ? { retryAfterSeconds } : {};
-      const retryAfterMs = retryAfterSeconds !== undefined ? { retryAfterMs: retryAfterSeconds * 1000 } : {};
-      event(n, status, 'http_error', started, retryAfterSeconds);
-      if (status === 429) {
-        ticket.success();
-        return failure('rate_limited', { status, code: C.tooManyRequests, detail, ...retryAfter }, retryAfterMs);
-      }
-      if (status >= 400 && status < 500 && status !== 408) {
-        ticket.success();
-        const code = status === 401 ? C.unauthorised : (errorBody?.code ?? C.unavailable);
-        const field = errorBody?.field !== undefined ? { field: errorBody.field } : {};
-        return failure('rejected', { status, code, detail, ...field, ...retryAfter });
-      }
-      // 5xx, 408, or a status the register never gives: it may have acted on the request
-      ticket.failure();
-      return failure('server_error', { status, code: C.unavailable, detail, ...retryAfter }, retryAfterMs);
-    } catch (e) {
+      const errorBody = await readErrorBody(response.body).catch(() => undefined);
+      const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+      const verdict = classifyHttpAnswer({
+        status,
+        bearer,
+        ...(errorBody?.code !== undefined ? { code: errorBody.code } : {}),
+        ...(errorBody?.message ? { detail: redact(errorBody.message, spec.sensitive()) } : {}),
+        ...(errorBody?.field !== undefined ? { field: errorBody.field } : {}),
+        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+      });
+      return endWithFailure(ticket, n, started, verdict);
+    } catch (error) {
       if (callerSignal?.aborted) {
-        ticket.release();
-        event(n, status, (callerSignal.reason as Error | undefined)?.name === 'TimeoutError' ? 'timeout' : 'network', started);
+        const outcome = (callerSignal.reason as Error | undefined)?.name === 'TimeoutError' ? 'timeout' : 'network';
+        settle(ticket, n, started, status, 'release', outcome);
         throw callerSignal.reason;
       }
-      const deadlinePassed = signal.aborted;
-      if (sentAt === undefined) {
-        // Nothing was written. A pool wait that ran out is our own congestion, not the register's.
-        if (deadlinePassed) ticket.release();
-        else ticket.failure();
-        event(n, 0, 'not_sent', started);
-        return failure('not_sent', {
-          status: 0,
-          code: deadlinePassed || TIMEOUT_CODES.has(errCode(e) ?? '') ? C.timeout : C.unavailable,
-          detail: deadlinePassed ? 'call deadline exceeded before the request was sent' : 'could not connect to the register',
-          cause: safeCause(e),
-        });
-      }
-      const timedOut = deadlinePassed || TIMEOUT_CODES.has(errCode(e) ?? '');
-      ticket.failure();
-      event(n, status, timedOut ? 'timeout' : 'network', started);
-      const kind: FailureKind = status !== 0 ? 'body_cut' : timedOut ? 'timeout' : 'reset';
-      return failure(kind, {
+      const cause = safeCause(error);
+      const verdict = classifyThrown({
+        sent: sentAt !== undefined,
         status,
-        code: timedOut ? C.timeout : C.unavailable,
-        detail: deadlinePassed
-          ? 'call deadline exceeded'
-          : timedOut
-            ? 'register did not answer in time'
-            : 'connection to the register failed',
-        cause: safeCause(e),
+        deadlinePassed: signal.aborted,
+        ...(errorCodeOf(error) !== undefined ? { errorCode: errorCodeOf(error)! } : {}),
+        ...(cause ? { cause } : {}),
       });
+      settle(ticket, n, started, status, verdict.breaker, verdict.outcome);
+      return failure(verdict);
     }
   }
 
@@ -284,9 +297,9 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
     for (let n = 1; ; n++) {
       const result = await attempt(n);
       if ('value' in result) return result.value;
-      const f = result.failure;
-      if (f.rejectedToken !== undefined) {
-        spec.auth.invalidate?.(f.rejectedToken);
+      const lastFailure = result.failure;
+      if (lastFailure.rejectedToken !== undefined) {
+        spec.auth.invalidate?.(lastFailure.rejectedToken);
         // a 401 means the request was not executed: refresh once and re-send, whatever its effect
         if (!refreshed) {
           refreshed = true;
@@ -295,13 +308,13 @@ export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSp
       }
       attempts++;
       const decision = shouldRetry(route.effect, {
-        kind: f.kind,
-        retryAfterKnown: f.retryAfterMs !== undefined,
-        ...(f.tokenTransient !== undefined ? { tokenTransient: f.tokenTransient } : {}),
+        kind: lastFailure.kind,
+        retryAfterKnown: lastFailure.retryAfterMs !== undefined,
+        ...(lastFailure.tokenTransient !== undefined ? { tokenTransient: lastFailure.tokenTransient } : {}),
       });
-      const error = new RegisterError({ ...f.error, outcomeUnknown: decision === 'unknown', ...(sentAt ? { sentAt } : {}) });
+      const error = new RegisterError({ ...lastFailure.error, outcomeUnknown: decision === 'unknown', ...(sentAt ? { sentAt } : {}) });
       if (decision !== 'retry' || attempts >= maxAttempts || transport.closed) throw error;
-      const delay = f.retryAfterMs ?? backoffDelayMs(transport.retryPolicy, attempts);
+      const delay = lastFailure.retryAfterMs ?? backoffDelayMs(transport.retryPolicy, attempts);
       if (performance.now() + delay >= deadlineAt) throw error;
       try {
         await sleep(delay, signal);
