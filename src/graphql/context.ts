@@ -1,4 +1,5 @@
 /** The per-request context: who is calling, their register client, and fresh loaders. */
+import type { IdempotencyTiming } from '../idempotency/store';
 import { GraphQLError } from 'graphql';
 import type { EventHub } from '../services/events';
 import type { DownloadLimits } from '../server/download-stream';
@@ -20,6 +21,8 @@ export interface Services {
   idempotency: IdempotencyStore;
   /** Same-key mutations executing in this process, so concurrent duplicates wait for them. */
   inflight: Map<string, Promise<unknown>>;
+  /** The idempotency runner's waits (tests shorten them). */
+  idempotencyTiming: IdempotencyTiming;
   referenceLists: ReferenceListCache;
   concurrency: number;
   /** Optional short per-tenant cache of title summaries (off unless SUMMARY_CACHE_TTL_MS > 0). */

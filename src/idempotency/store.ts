@@ -138,3 +138,11 @@ export function journalRecordOfRow(row: JournalRow): JournalRecord {
 }
 
 export const JOURNAL_COLUMNS = 'status, operation, key, fas, title_number, charge, day, recorded_at';
+
+/** How long a same-key request waits for a call in progress elsewhere, and when an unfinished call is taken as crashed. */
+export interface IdempotencyTiming {
+  /** A concurrent request waits this long for the first one before answering IDEMPOTENCY_KEY_IN_USE (default 30 s). */
+  waitMs?: number;
+  /** An in-progress record older than this is from a crashed process: OUTCOME_UNKNOWN (default 2 min). */
+  staleMs?: number;
+}

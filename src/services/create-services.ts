@@ -1,4 +1,5 @@
 /** Builds the process-wide services from configuration; tests build them the same way. */
+import type { IdempotencyTiming } from '../idempotency/store';
 import type { TenantConfig } from '../config';
 import type { Services } from '../graphql/context';
 import { EventHub } from './events';
@@ -47,6 +48,8 @@ export interface ServiceOptions {
   /** Close a download after this long in all; default 10 minutes. */
   downloadMaxMs?: number;
   idempotency?: IdempotencyStore;
+  /** How long a same-key request waits on another replica's call (default 30 s), and when an unfinished call counts as crashed (2 min). */
+  idempotencyTiming?: IdempotencyTiming;
 }
 
 export interface RunningServices extends Services {
@@ -103,6 +106,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     tenants,
     idempotency,
     inflight,
+    idempotencyTiming: options.idempotencyTiming ?? {},
     referenceLists: new ReferenceListCache(options.referenceListTtlMs ?? 60_000),
     concurrency: options.concurrency ?? 16,
     summaryCaches: new SummaryCaches({ ttlMs: options.summaryCacheTtlMs ?? 0 }),

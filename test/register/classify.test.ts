@@ -45,7 +45,7 @@ describe('classifyHttpAnswer', () => {
     [
       '404 whose body is not an error body',
       { status: 404, bearer: true },
-      ['rejected', 'success', 'http_error', 'REGISTER_UNAVAILABLE', 404],
+      ['rejected', 'success', 'http_error', 'REGISTER_ERROR', 404],
     ],
     [
       '408: the register may have acted',

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { RegisterError } from '../../register/client';
 import { londonDate } from '../../register/contract/london-day';
 import type { Charge } from '../../register/contract/wire';
-import type { ChargeIntent, IdempotencyRecord, IdempotencyStore, ReportedCharges } from '../../idempotency/store';
+import type { ChargeIntent, IdempotencyRecord, IdempotencyStore, IdempotencyTiming, ReportedCharges } from '../../idempotency/store';
 import type { ServiceEvents } from '../../services/events';
 import type { Context } from '../context';
 import { graphQLErrorFromRegister, userErrorFromRegister, type CallerInput } from '../errors';
@@ -37,11 +37,7 @@ export interface IdempotentRun<T> {
   /** What the caller sent that a register refusal may name (their own FAS, titles, case), for its message and field. */
   callerInput?: CallerInput;
 }
-export interface IdempotencyOptions {
-  /** How long a concurrent request waits for the first one before answering IN_USE. */
-  waitMs?: number;
-  /** In-progress records older than this are from a crashed process: outcome unknown. */
-  staleMs?: number;
+export interface IdempotencyOptions extends IdempotencyTiming {
   now?: () => number;
 }
 
@@ -89,7 +85,7 @@ export function outcomeUnknownError(effect: { charges: unknown } | { creates: 'c
 
 /** Runs `run` at most once per (tenant, idempotencyKey) and reports what happened. */
 export async function runIdempotent<T>(ctx: Context, run: IdempotentRun<T>, options: IdempotencyOptions = {}): Promise<Outcome<T>> {
-  const { outcome, kind, charges } = await claimAndRun(ctx, run, options);
+  const { outcome, kind, charges } = await claimAndRun(ctx, run, { ...ctx.services.idempotencyTiming, ...options });
   ctx.services.events.emit('idempotency', { tenant: ctx.tenant.id, operation: run.operation, outcome: kind });
   if (charges && charges.length > 0) {
     ctx.services.events.emit('charges', { tenant: ctx.tenant.id, operation: run.operation, charges });

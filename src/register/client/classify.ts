@@ -40,10 +40,9 @@ export interface HttpAnswer {
 
 const KNOWN_REGISTER_CODES: ReadonlySet<string> = new Set(ErrorCode.options);
 
-/** The register's own code when it is one the contract names; otherwise a code of ours that says so. */
+/** The register's own code when it is one the contract names; otherwise (none, or unknown) a code of ours that says so. */
 function registerCode(code: string | undefined): RegisterErrorCode {
-  if (code === undefined) return CLIENT_ERROR_CODES.unavailable;
-  return KNOWN_REGISTER_CODES.has(code) ? (code as ErrorCode) : CLIENT_ERROR_CODES.unrecognised;
+  return code !== undefined && KNOWN_REGISTER_CODES.has(code) ? (code as ErrorCode) : CLIENT_ERROR_CODES.unrecognised;
 }
 
 export function classifyHttpAnswer(answer: HttpAnswer): AttemptFailure {

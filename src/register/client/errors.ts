@@ -16,7 +16,7 @@ export const CLIENT_ERROR_CODES = {
   circuitOpen: 'CIRCUIT_OPEN',
   unauthorised: 'UNAUTHORISED',
   tooManyRequests: 'TOO_MANY_REQUESTS',
-  /** A 4xx whose code the contract does not name (a newer register, or a broken body). */
+  /** A 4xx whose code the contract does not name (a newer register), or whose body is no error body. */
   unrecognised: 'REGISTER_ERROR',
 } as const;
 

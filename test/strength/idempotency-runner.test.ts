@@ -1,0 +1,207 @@
+/**
+ * The idempotency runner's decisions, through GraphQL over the emulator, with a second store on
+ * the same database standing in for another replica: waiting on a call in progress elsewhere,
+ * IDEMPOTENCY_KEY_IN_USE, the exact staleness boundary, key reuse, the key rule, and events
+ * (a charges event only when the register was called, never on a replay).
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { inputHash } from '../../src/graphql/mutations/run-idempotent';
+import { SqliteIdempotencyStore } from '../../src/idempotency/sqlite-store';
+import { PurchaseTitleDetailsMutation } from '../service/documents';
+import { newKey, startService } from '../service/harness';
+
+type Svc = Awaited<ReturnType<typeof startService>>;
+const running: Svc[] = [];
+const stores: SqliteIdempotencyStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+  await Promise.all(running.splice(0).map((s) => s.stop()));
+});
+async function service(timing: { waitMs?: number; staleMs?: number } = {}): Promise<Svc> {
+  const svc = await startService({}, { idempotencyTiming: timing });
+  running.push(svc);
+  return svc;
+}
+/** Another replica on the same database, whose clock is `ageMs` behind. */
+function otherReplica(svc: Svc, ageMs = 0): SqliteIdempotencyStore {
+  const store = new SqliteIdempotencyStore(svc.dataDir, () => Date.now() - ageMs);
+  stores.push(store);
+  return store;
+}
+
+const INPUT = { fas: '0877', titleNumber: 'MID15313', reference: 'strength' };
+const details = (key: string, reference = INPUT.reference) => ({
+  fas: INPUT.fas,
+  input: { titleNumber: INPUT.titleNumber, reference, idempotencyKey: key },
+});
+const claimElsewhere = (store: SqliteIdempotencyStore, key: string, input: object = INPUT) =>
+  store.claim('client-a', key, 'purchaseTitleDetails', inputHash('purchaseTitleDetails', input));
+const codes = (result: { data?: { purchaseTitleDetails: { userErrors: { code: string }[] } } | null }) =>
+  result.data!.purchaseTitleDetails.userErrors.map((e) => e.code);
+
+describe('a key whose call is in progress on another replica', () => {
+  test('answers IDEMPOTENCY_KEY_IN_USE after the wait, on the key field, with no register call', async () => {
+    const svc = await service({ waitMs: 150 });
+    const key = newKey('in-use');
+    await claimElsewhere(otherReplica(svc), key);
+    const started = Date.now();
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(result.data!.purchaseTitleDetails.userErrors).toEqual([
+      { code: 'IDEMPOTENCY_KEY_IN_USE', message: expect.stringContaining('still in progress'), field: ['input', 'idempotencyKey'] },
+    ]);
+    expect(result.data!.purchaseTitleDetails.charges).toEqual([]);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+  });
+
+  test('waits for it and answers with its outcome when it finishes in time, still with no call', async () => {
+    const svc = await service({ waitMs: 5_000 });
+    const key = newKey('waits');
+    const other = otherReplica(svc);
+    await claimElsewhere(other, key);
+    const stored = {
+      ok: false,
+      userErrors: [{ code: 'CREDIT_LIMIT_EXCEEDED', message: 'FAS 0877 is at its credit limit; nothing was charged.', field: ['fas'] }],
+    };
+    setTimeout(() => void other.finish('client-a', key, 'failed_final', JSON.stringify(stored)), 120);
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(result.data!.purchaseTitleDetails.userErrors).toEqual(stored.userErrors);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+  });
+
+  test('a key it gave back as retryable is claimed and run here, once', async () => {
+    const svc = await service({ waitMs: 5_000 });
+    const key = newKey('given-back');
+    const other = otherReplica(svc);
+    await claimElsewhere(other, key);
+    setTimeout(() => void other.finish('client-a', key, 'failed_retryable'), 100);
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(codes(result)).toEqual([]);
+    expect(result.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+  });
+});
+
+describe('staleness: when an unfinished call counts as crashed', () => {
+  test('older than staleMs: OUTCOME_UNKNOWN at once, no call', async () => {
+    const svc = await service({ staleMs: 1_000, waitMs: 100 });
+    const key = newKey('stale');
+    await claimElsewhere(otherReplica(svc, 1_500), key);
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(codes(result)).toEqual(['OUTCOME_UNKNOWN']);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+  });
+
+  test('younger than staleMs: still in progress, so IN_USE and not OUTCOME_UNKNOWN', async () => {
+    const svc = await service({ staleMs: 60_000, waitMs: 100 });
+    const key = newKey('fresh');
+    await claimElsewhere(otherReplica(svc, 30_000), key);
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(codes(result)).toEqual(['IDEMPOTENCY_KEY_IN_USE']);
+  });
+});
+
+describe('reuse of a key', () => {
+  test('with other input: IDEMPOTENCY_KEY_REUSED on the key field; the first answer stays', async () => {
+    const svc = await service();
+    const key = newKey('reuse');
+    const first = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(codes(first)).toEqual([]);
+    const reused = await svc.gql(PurchaseTitleDetailsMutation, details(key, 'another reference'));
+    expect(reused.data!.purchaseTitleDetails.userErrors).toEqual([
+      { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.stringContaining('different input'), field: ['input', 'idempotencyKey'] },
+    ]);
+    expect(await svc.gql(PurchaseTitleDetailsMutation, details(key))).toEqual(first);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+  });
+
+  test('for another operation with the same input hash source: REUSED, no call', async () => {
+    const svc = await service();
+    const key = newKey('other-op');
+    await otherReplica(svc).claim('client-a', key, 'purchasePendingApplications', inputHash('purchaseTitleDetails', INPUT));
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(codes(result)).toEqual(['IDEMPOTENCY_KEY_REUSED']);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+  });
+});
+
+describe('the key rule', () => {
+  test.each([
+    ['255 printable ASCII characters', 'k'.repeat(255), true],
+    ['the lowest and highest printable characters', '!~', true],
+    ['256 characters', 'k'.repeat(256), false],
+    ['a space', 'a b', false],
+    ['DEL', 'a\u007f', false],
+    ['a non-ASCII letter', 'clé', false],
+  ])('%s: %s', async (_label, key, valid) => {
+    const svc = await service();
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    if (valid) {
+      expect(codes(result)).toEqual([]);
+      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+    } else {
+      expect(result.data!.purchaseTitleDetails.userErrors).toEqual([
+        {
+          code: 'INVALID_INPUT',
+          message: 'input.idempotencyKey must be 1 to 255 printable ASCII characters without spaces.',
+          field: ['input', 'idempotencyKey'],
+        },
+      ]);
+      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+    }
+  });
+});
+
+describe('events', () => {
+  test('a charges event only when the register was called; idempotency events name what happened', async () => {
+    const svc = await service();
+    const charges: unknown[] = [];
+    const outcomes: string[] = [];
+    svc.services.events.on('charges', (e) => charges.push(e));
+    svc.services.events.on('idempotency', (e) => outcomes.push(`${e.operation}:${e.outcome}`));
+    const key = newKey('events');
+    const first = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    await svc.gql(PurchaseTitleDetailsMutation, details(key, 'changed'));
+    await svc.gql(PurchaseTitleDetailsMutation, details('bad key'));
+    expect(charges).toEqual([
+      {
+        tenant: 'client-a',
+        operation: 'purchaseTitleDetails',
+        charges: [expect.objectContaining({ fee: first.data!.purchaseTitleDetails.charges[0]!.fee })],
+      },
+    ]);
+    expect(outcomes).toEqual([
+      'purchaseTitleDetails:executed',
+      'purchaseTitleDetails:replayed',
+      'purchaseTitleDetails:key_reused',
+      'purchaseTitleDetails:invalid_input',
+    ]);
+  });
+
+  test('a refusal by the register is executed, final, and emits no charges event', async () => {
+    const svc = await service();
+    const charges: unknown[] = [];
+    svc.services.events.on('charges', (e) => charges.push(e));
+    const key = newKey('refused');
+    const refused = await svc.gql(PurchaseTitleDetailsMutation, { fas: '9999', input: { titleNumber: 'MID15313', idempotencyKey: key } });
+    expect(codes(refused)).toEqual(['CREDIT_LIMIT_EXCEEDED']);
+    expect(await svc.gql(PurchaseTitleDetailsMutation, { fas: '9999', input: { titleNumber: 'MID15313', idempotencyKey: key } })).toEqual(
+      refused,
+    );
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+    expect(charges).toEqual([]);
+  });
+});
+
+describe('inputHash', () => {
+  test('ignores key order and absent fields; tells operations, values and list order apart', () => {
+    const hash = inputHash('op', { a: 1, b: [1, 2], c: { x: 'y', z: null } });
+    expect(inputHash('op', { c: { z: null, x: 'y' }, b: [1, 2], a: 1, d: undefined })).toBe(hash);
+    expect(inputHash('other', { a: 1, b: [1, 2], c: { x: 'y', z: null } })).not.toBe(hash);
+    expect(inputHash('op', { a: 1, b: [2, 1], c: { x: 'y', z: null } })).not.toBe(hash);
+    expect(inputHash('op', { a: '1', b: [1, 2], c: { x: 'y', z: null } })).not.toBe(hash);
+    expect(inputHash('op', { a: 1, b: [1, 2], c: { x: 'y' } })).not.toBe(hash);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
