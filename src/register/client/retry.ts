@@ -114,6 +114,8 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   const v = raw.trim();
   if (v === '') return undefined;
   if (/^\d+$/.test(v)) return Number(v);
+  // An HTTP date names its month in letters; Date.parse would also take "1.5" or "-3" as dates.
+  if (!/[A-Za-z]{3}/.test(v)) return undefined;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, Math.ceil((at - nowMs) / 1000));
