@@ -42,11 +42,7 @@ describe('classifyHttpAnswer', () => {
       { status: 404, bearer: true, code: 'NO_SUCH_THING' },
       ['rejected', 'success', 'http_error', 'REGISTER_ERROR', 404],
     ],
-    [
-      '404 whose body is not an error body',
-      { status: 404, bearer: true },
-      ['rejected', 'success', 'http_error', 'REGISTER_ERROR', 404],
-    ],
+    ['404 whose body is not an error body', { status: 404, bearer: true }, ['rejected', 'success', 'http_error', 'REGISTER_ERROR', 404]],
     [
       '408: the register may have acted',
       { status: 408, bearer: true, code: 'INVALID_REQUEST' },

@@ -59,7 +59,10 @@ describe('credit limit', () => {
     const acct = account(600);
     ledger.charge(request(acct, 'MID1'));
     ledger.charge(request(acct, 'MID2'));
-    expect(refusal(() => ledger.charge(request(acct, 'MID3')))).toMatchObject({ status: 402 });
+    expect(refusal(() => ledger.charge(request(acct, 'MID3')))).toMatchObject({
+      status: 402,
+      message: 'fas: account T001 is at its credit limit',
+    });
     expect(ledger.count({ fas: 'T001' })).toBe(2);
   });
 
