@@ -115,15 +115,23 @@ function strings(value: unknown, out: string[] = []): string[] {
 }
 
 describe('structured logs', () => {
-  it('log every request and every register call with request ids', () => {
+  it('log every request with its register calls, and every register call once', () => {
     const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const requests = records.filter((r) => r.msg === 'request');
-    const calls = records.filter((r) => r.msg === 'register call');
     expect(requests.length).toBeGreaterThanOrEqual(14);
-    expect(calls.length).toBeGreaterThanOrEqual(10);
     expect(requests.every((r) => typeof r.requestId === 'string' && typeof r.status === 'number')).toBe(true);
-    const requestIds = new Set(requests.map((r) => r.requestId));
-    expect(calls.filter((c) => c.route !== 'token').every((c) => requestIds.has(c.requestId))).toBe(true);
+    // A request's register calls are in its own line; a call outside any request has a line of its own.
+    const inRequests = requests.flatMap((r) => (r.registerCalls ?? []) as Record<string, unknown>[]);
+    const ownLines = records.filter((r) => r.msg === 'register call');
+    expect(inRequests.length).toBeGreaterThanOrEqual(10);
+    expect(inRequests.every((c) => typeof c.route === 'string' && typeof c.status === 'number' && typeof c.durationMs === 'number')).toBe(
+      true,
+    );
+    const titleLine = requests.find((r) => ((r.registerCalls ?? []) as { route: string }[]).some((c) => c.route === 'titleSummary'));
+    expect(titleLine).toBeDefined();
+    // Every attempt the register saw is logged exactly once, in a request's line or its own.
+    const seenByRegister = svc.emulator.calls.list().filter((c) => c.route !== 'control' && c.route !== 'unknown').length;
+    expect(inRequests.length + ownLines.length).toBe(seenByRegister);
     expect(records.some((r) => r.msg === 'charge')).toBe(true);
     expect(records.some((r) => r.msg === 'idempotency' && r.outcome === 'outcome_unknown')).toBe(true);
   });
