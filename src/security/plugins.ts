@@ -8,7 +8,18 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import { getVariableValues, GraphQLError, Kind, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  type ASTNode,
+  BREAK,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  getVariableValues,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  visit,
+} from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { costLimitError, operationCost } from './cost';
 import { entitiesCalls, representationErrors } from './entities';
@@ -53,37 +64,106 @@ function useDocumentSizeLimit(maxDocumentBytes: number): Plugin {
   };
 }
 
+/** Fields whose price, or whose validity, depends on what their list argument holds. */
+const PRICED_BY_ARGUMENTS = new Set(['titles', '_entities']);
+
+/** True when a variable appears anywhere in the arguments of such a field (fragments included). */
+function pricedByVariables(operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>): boolean {
+  let found = false;
+  const seen = new Set<string>();
+  const hasVariable = (node: ASTNode) => {
+    visit(node, {
+      Variable() {
+        found = true;
+        return BREAK;
+      },
+    });
+  };
+  const walk = (set: SelectionSetNode | undefined) => {
+    for (const selection of set?.selections ?? []) {
+      if (found) return;
+      if (selection.kind === Kind.FIELD) {
+        if (PRICED_BY_ARGUMENTS.has(selection.name.value)) for (const argument of selection.arguments ?? []) hasVariable(argument);
+        walk(selection.selectionSet);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
+      else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        walk(fragments[selection.name.value]?.selectionSet);
+      }
+    }
+  };
+  walk(operation.selectionSet);
+  return found;
+}
+
+interface CostPlan {
+  operation: OperationDefinitionNode;
+  fragments: Record<string, FragmentDefinitionNode>;
+  /** When no variable can change them: the representation problems and the cost, worked out once. */
+  fixed?: { problems: GraphQLError[]; cost: number };
+}
+
 /**
  * Before execution: every `_entities` representation is valid (refused by index otherwise),
  * then the operation's cost is within the limit. Either refusal stops it before any resolver.
+ * Both are worked out once per parsed document (Yoga hands back the same document for the same
+ * text) unless a variable decides a list's length or an `_entities` representation.
  */
 function useCostLimit(maxCost: number): Plugin {
+  const plans = new WeakMap<DocumentNode, Map<string, CostPlan | null>>();
+  const planOf = (document: DocumentNode, operationName: string | null | undefined): CostPlan | null => {
+    let byName = plans.get(document);
+    if (!byName) {
+      byName = new Map();
+      plans.set(document, byName);
+    }
+    const key = operationName ?? '';
+    const known = byName.get(key);
+    if (known !== undefined) return known;
+    const fragments: Record<string, FragmentDefinitionNode> = {};
+    const operations: OperationDefinitionNode[] = [];
+    for (const definition of document.definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+      else if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
+    }
+    const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+    let plan: CostPlan | null = null;
+    if (operation) {
+      plan = { operation, fragments };
+      if (!pricedByVariables(operation, fragments)) {
+        const problems = entitiesCalls(operation, fragments, {}).flatMap(representationErrors);
+        plan.fixed = { problems, cost: operationCost(operation, fragments, {}) };
+      }
+    }
+    byName.set(key, plan);
+    return plan;
+  };
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const fragments: Record<string, FragmentDefinitionNode> = {};
-      const operations: OperationDefinitionNode[] = [];
-      for (const definition of args.document.definitions) {
-        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-        else if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
+      const plan = planOf(args.document, args.operationName);
+      if (!plan) return;
+      const { operation, fragments } = plan;
+      let problems: GraphQLError[];
+      let cost: number;
+      if (plan.fixed) {
+        ({ problems, cost } = plan.fixed);
+      } else {
+        // Coerced as execution will coerce them, so an operation's default values (`$n: [TitleNumber!]! = [...]`)
+        // and a single value given for a list are counted: the raw request variables have neither.
+        // Variables that do not coerce fail execution before any resolver runs, with their own error.
+        const coerced = getVariableValues(
+          args.schema,
+          operation.variableDefinitions ?? [],
+          (args.variableValues ?? {}) as Record<string, unknown>,
+        );
+        if (coerced.errors) return;
+        problems = entitiesCalls(operation, fragments, coerced.coerced).flatMap(representationErrors);
+        cost = operationCost(operation, fragments, coerced.coerced);
       }
-      const operation = args.operationName ? operations.find((o) => o.name?.value === args.operationName) : operations[0];
-      if (!operation) return;
-      // Coerced as execution will coerce them, so an operation's default values (`$n: [TitleNumber!]! = [...]`)
-      // and a single value given for a list are counted: the raw request variables have neither.
-      // Variables that do not coerce fail execution before any resolver runs, with their own error.
-      const coerced = getVariableValues(
-        args.schema,
-        operation.variableDefinitions ?? [],
-        (args.variableValues ?? {}) as Record<string, unknown>,
-      );
-      if (coerced.errors) return;
-      const variables = coerced.coerced;
-      const representationProblems = entitiesCalls(operation, fragments, variables).flatMap(representationErrors);
-      if (representationProblems.length > 0) {
-        setResultAndStopExecution({ errors: representationProblems });
+      if (problems.length > 0) {
+        setResultAndStopExecution({ errors: problems });
         return;
       }
-      const cost = operationCost(operation, fragments, variables);
       if (cost > maxCost) setResultAndStopExecution({ errors: [costLimitError(cost, maxCost)] });
     },
   };

@@ -252,3 +252,35 @@ describe('every field that calls the register is priced by the running service',
     ]);
   });
 });
+
+describe('a document is priced once unless a variable can change its price', () => {
+  const hundredLiteral = `[${Array.from({ length: 100 }, (_, i) => `"BLK${i + 1}"`).join(', ')}]`;
+  const threePages = `{ ${['a', 'b', 'c'].map((alias) => `${alias}: titles(titleNumbers: ${hundredLiteral}) { titleNumber securities { id } }`).join(' ')} }`;
+
+  test('the same literal document is refused every time, with no register call', async () => {
+    for (let i = 0; i < 3; i++) {
+      const body = await withoutCalls(() => post(threePages));
+      expect(body.errors![0]!.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', cost: 12 * FIELD + 600 * REGISTER_CALL });
+    }
+  });
+
+  test('the same text with a variable list is priced by each request’s variables', async () => {
+    const query =
+      'query($n: [TitleNumber!]!) { a: titles(titleNumbers: $n) { titleNumber securities { id } } b: titles(titleNumbers: $n) { titleNumber securities { id } } c: titles(titleNumbers: $n) { titleNumber securities { id } } }';
+    const small = await post(query, { n: ['MID15313'] });
+    expect(small.errors).toBeUndefined();
+    const large = await withoutCalls(() => post(query, { n: hundred }));
+    expect(large.errors![0]!.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED' });
+    const smallAgain = await post(query, { n: ['MID15313'] });
+    expect(smallAgain.errors).toBeUndefined();
+  });
+
+  test('a variable nested inside a representation literal is checked per request', async () => {
+    const query =
+      'query($t: String) { _entities(representations: [{ __typename: "Title", titleNumber: $t }]) { ... on Title { titleNumber } } }';
+    const good = await post(query, { t: 'BLK4010' });
+    expect(good).toEqual({ data: { _entities: [{ titleNumber: 'BLK4010' }] } });
+    const bad = await withoutCalls(() => post(query, { t: 'nope' }));
+    expect(bad.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'representations' });
+  });
+});
