@@ -5,11 +5,12 @@
  * Run by `npm run test:mutation` after Stryker; `tsx scripts/test-strength.ts` alone re-renders.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
-const REPORT = join(ROOT, 'reports/mutation/mutation.json');
+const REPORT_DIR = join(ROOT, 'reports/mutation');
+const REPORT = join(REPORT_DIR, 'mutation.json');
 const EQUIVALENTS = join(ROOT, 'test/strength/equivalent-mutants.json');
 const OUT = join(ROOT, 'docs/test-strength.md');
 const BAR = 85;
@@ -31,11 +32,35 @@ interface Equivalent {
   reason: string;
 }
 
-if (!existsSync(REPORT)) {
-  console.error(`No report at ${REPORT}: run \`npm run test:mutation\` first.`);
-  process.exit(1);
+/**
+ * Stryker's own report (npm run test:mutation), or the reports of runs module by module
+ * (reports/mutation/*.json, as a re-run of one module after a change writes them): the newest
+ * report of each file counts.
+ */
+function loadReports(): Report {
+  const paths = existsSync(REPORT)
+    ? [REPORT]
+    : existsSync(REPORT_DIR)
+      ? readdirSync(REPORT_DIR)
+          .filter((name) => name.endsWith('.json'))
+          .map((name) => join(REPORT_DIR, name))
+      : [];
+  const newest = new Map<string, { at: number; mutants: Mutant[] }>();
+  for (const path of paths) {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<Report>;
+    if (!parsed.files) continue;
+    const at = statSync(path).mtimeMs;
+    for (const [file, { mutants }] of Object.entries(parsed.files)) {
+      if ((newest.get(file)?.at ?? -1) < at) newest.set(file, { at, mutants });
+    }
+  }
+  if (newest.size === 0) {
+    console.error(`No Stryker report in ${REPORT_DIR}: run \`npm run test:mutation\` first.`);
+    process.exit(1);
+  }
+  return { files: Object.fromEntries([...newest].map(([file, { mutants }]) => [file, { mutants }])) };
 }
-const report = JSON.parse(readFileSync(REPORT, 'utf8')) as Report;
+const report = loadReports();
 const equivalents: Equivalent[] = existsSync(EQUIVALENTS) ? (JSON.parse(readFileSync(EQUIVALENTS, 'utf8')) as Equivalent[]) : [];
 
 const isEquivalent = (file: string, mutant: Mutant) =>

@@ -81,7 +81,23 @@ describe('classifyHttpAnswer', () => {
   });
 });
 
+describe('classifyHttpAnswer: what reaches the error', () => {
+  test('a 401 to basic credentials is UNAUTHORISED whatever its body says', () => {
+    expect(classifyHttpAnswer({ status: 401, bearer: false }).error.code).toBe('UNAUTHORISED');
+    expect(classifyHttpAnswer({ status: 401, bearer: false, code: 'INVALID_REQUEST' }).error.code).toBe('UNAUTHORISED');
+  });
+});
+
 describe('classifyContractBreach', () => {
+  test('keeps what was wrong, and nothing when nothing was said', () => {
+    expect(classifyContractBreach(200, 'titleNumber (invalid_type)').error).toEqual({
+      status: 200,
+      code: 'REGISTER_CONTRACT_ERROR',
+      detail: 'titleNumber (invalid_type)',
+    });
+    expect(classifyContractBreach(200, undefined).error).toEqual({ status: 200, code: 'REGISTER_CONTRACT_ERROR' });
+  });
+
   test('a 2xx that breaks the contract: the register answered, so the breaker hears success', () => {
     expect(row(classifyContractBreach(200, 'x (invalid_type)'))).toEqual([
       'contract',
@@ -135,7 +151,18 @@ describe('classifyThrown', () => {
     expect(row(classifyThrown(facts))).toEqual(expected);
   });
 
+  test('the low-level cause is kept (for the logs), and only when there is one', () => {
+    const cause = new Error('socket hang up');
+    expect(classifyThrown({ sent: true, status: 0, deadlinePassed: false, cause }).error.cause).toBe(cause);
+    expect(classifyThrown({ sent: false, status: 0, deadlinePassed: false, cause }).error.cause).toBe(cause);
+    expect(classifyThrown({ sent: true, status: 0, deadlinePassed: false }).error).not.toHaveProperty('cause');
+  });
+
   test('the words say whether the request left', () => {
+    expect(classifyThrown({ sent: true, status: 0, deadlinePassed: true }).error.detail).toBe('call deadline exceeded');
+    expect(classifyThrown({ sent: true, status: 0, deadlinePassed: false, errorCode: 'UND_ERR_HEADERS_TIMEOUT' }).error.detail).toBe(
+      'register did not answer in time',
+    );
     expect(classifyThrown({ sent: false, status: 0, deadlinePassed: true }).error.detail).toBe(
       'call deadline exceeded before the request was sent',
     );

@@ -165,3 +165,23 @@ describe('error bodies that are not the register’s', () => {
     expect(error.detail).not.toContain('secret-a');
   });
 });
+
+describe('defaults', () => {
+  it('a transport given no retry policy tries a read three times, then gives up', async () => {
+    const { RegisterTransport: Transport } = await import('../../src/register/client');
+    const transport = new Transport({ baseUrl: r.emu.url });
+    try {
+      const client = r.client(transport);
+      await client.titleSummary('MID1234');
+      const before = calls('titleSummary');
+      r.emu.faults.inject('titleSummary', { kind: 'status', status: 503 }, 2);
+      expect((await client.titleSummary('MID1234')).data.titleNumber).toBe('MID1234');
+      expect(calls('titleSummary') - before).toBe(3);
+      r.emu.faults.inject('titleSummary', { kind: 'status', status: 503 }, 3);
+      expect((await registerError(client.titleSummary('MID1234'))).status).toBe(503);
+      expect(calls('titleSummary') - before).toBe(6);
+    } finally {
+      await transport.close();
+    }
+  });
+});

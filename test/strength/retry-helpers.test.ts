@@ -2,24 +2,11 @@
  * The retry machinery's small parts, by behaviour: waits that end early when the call is given
  * up, races that release their listener, the back-off cap, and Retry-After edge cases.
  */
-import { describe, expect, test } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { describe, expect, test, vi } from 'vitest';
 import { backoffDelayMs, parseRetryAfter, raceSignal, sleep } from '../../src/register/client/retry';
 
-const listeners = (signal: AbortSignal) => {
-  // Node keeps AbortSignal listeners in an internal map; count adds minus removes instead.
-  let count = 0;
-  const add = signal.addEventListener.bind(signal);
-  const remove = signal.removeEventListener.bind(signal);
-  signal.addEventListener = ((...args: Parameters<typeof add>) => {
-    count += 1;
-    add(...args);
-  }) as typeof signal.addEventListener;
-  signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
-    count -= 1;
-    remove(...args);
-  }) as typeof signal.removeEventListener;
-  return () => count;
-};
+const listeners = (signal: AbortSignal) => () => getEventListeners(signal, 'abort').length;
 
 describe('sleep', () => {
   test('resolves after the time, and leaves no listener on the signal', async () => {
@@ -37,6 +24,23 @@ describe('sleep', () => {
     setTimeout(() => controller.abort(new Error('gave up')), 10);
     await expect(sleep(5_000, controller.signal)).rejects.toThrow('gave up');
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  test('an abort clears the timer and the listener', async () => {
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const open = listeners(controller.signal);
+      const sleeping = sleep(5_000, controller.signal);
+      expect(vi.getTimerCount()).toBe(1);
+      expect(open()).toBe(1);
+      controller.abort(new Error('gave up'));
+      await expect(sleeping).rejects.toThrow('gave up');
+      expect(vi.getTimerCount()).toBe(0);
+      expect(open()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('rejects at once when the signal has already aborted', async () => {
@@ -58,11 +62,15 @@ describe('raceSignal', () => {
     expect(open()).toBe(0);
   });
 
-  test("rejects with the signal's reason when it aborts first", async () => {
+  test("rejects with the signal's reason when it aborts first, and keeps no listener after", async () => {
     const controller = new AbortController();
+    const open = listeners(controller.signal);
     const never = new Promise<number>(() => undefined);
     setTimeout(() => controller.abort(new Error('deadline')), 10);
-    await expect(raceSignal(never, controller.signal)).rejects.toThrow('deadline');
+    const racing = raceSignal(never, controller.signal);
+    expect(open()).toBe(1);
+    await expect(racing).rejects.toThrow('deadline');
+    expect(open()).toBe(0);
   });
 
   test('rejects at once on an aborted signal, and is the promise itself without one', async () => {
@@ -102,6 +110,7 @@ describe('parseRetryAfter', () => {
     ['Sun, 01 Mar 2026 12:00:00 GMT', 0],
     ['Sun, 01 Mar 2026 12:00:00 GMT ', 0],
     ['Sun, 01 Mar 2026 12:00:01 GMT', 1],
+    ['2026-03-01T12:00:05Z', undefined],
   ])('%j → %s', (value, seconds) => {
     expect(parseRetryAfter(value, now)).toBe(seconds);
   });

@@ -1,0 +1,125 @@
+/**
+ * The circuit breaker's bookkeeping, by behaviour: failures count only while closed and only up
+ * to the threshold, a ticket counts once however often it is settled, and a ticket from before a
+ * transition never counts after it, even across several transitions.
+ */
+import { describe, expect, test } from 'vitest';
+import { CircuitBreaker } from '../../src/register/client/circuit-breaker';
+
+function breaker(failureThreshold: number, openMs = 1_000) {
+  let now = 0;
+  const b = new CircuitBreaker({ failureThreshold, openMs, now: () => now });
+  return { b, advance: (ms: number) => (now += ms) };
+}
+
+describe('counting failures', () => {
+  test('fewer consecutive failures than the threshold leave it closed', () => {
+    const { b } = breaker(3);
+    b.acquire()!.failure();
+    expect(b.state()).toBe('closed');
+    b.acquire()!.failure();
+    expect(b.state()).toBe('closed');
+    expect(b.acquire()).toBeDefined();
+  });
+
+  test('a ticket settled twice counts once', () => {
+    const { b } = breaker(2);
+    const ticket = b.acquire()!;
+    ticket.failure();
+    ticket.failure();
+    ticket.success();
+    expect(b.state()).toBe('closed');
+    b.acquire()!.failure();
+    expect(b.state()).toBe('open');
+  });
+
+  test('a released ticket neither counts as a failure nor resets the count', () => {
+    const { b } = breaker(2);
+    b.acquire()!.failure();
+    b.acquire()!.release();
+    expect(b.state()).toBe('closed');
+    b.acquire()!.failure();
+    expect(b.state()).toBe('open');
+  });
+
+  test('opening starts the count again: after a successful trial it takes the full threshold to open', () => {
+    const { b, advance } = breaker(2);
+    b.acquire()!.failure();
+    b.acquire()!.failure();
+    advance(1_000);
+    b.acquire()!.success();
+    expect(b.state()).toBe('closed');
+    b.acquire()!.failure();
+    expect(b.state()).toBe('closed');
+  });
+});
+
+describe('tickets from an earlier phase', () => {
+  test('a straggler from before opening is ignored after the breaker opened and closed again', () => {
+    const { b, advance } = breaker(1);
+    const straggler = b.acquire()!;
+    b.acquire()!.failure(); // opens
+    expect(b.state()).toBe('open');
+    advance(1_000);
+    b.acquire()!.success(); // the trial closes it
+    expect(b.state()).toBe('closed');
+    straggler.failure(); // from the first closed phase: must not count
+    expect(b.state()).toBe('closed');
+  });
+
+  test('a trial ticket from an earlier half-open phase is ignored', () => {
+    const { b, advance } = breaker(1);
+    b.acquire()!.failure();
+    advance(1_000);
+    const oldTrial = b.acquire()!;
+    oldTrial.failure(); // re-opens
+    advance(1_000);
+    b.acquire()!.success(); // closes
+    oldTrial.failure();
+    oldTrial.release();
+    expect(b.state()).toBe('closed');
+  });
+
+  test('while open, acquiring fails fast until openMs has passed, exactly', () => {
+    const { b, advance } = breaker(1, 500);
+    b.acquire()!.failure();
+    advance(499);
+    expect(b.state()).toBe('open');
+    expect(b.acquire()).toBeUndefined();
+    advance(1);
+    expect(b.state()).toBe('half_open');
+  });
+
+  test('a failed trial re-opens it for a full openMs from the failure', () => {
+    const { b, advance } = breaker(1, 500);
+    b.acquire()!.failure();
+    advance(600);
+    const trial = b.acquire()!;
+    advance(300);
+    trial.failure();
+    advance(499);
+    expect(b.state()).toBe('open');
+    advance(1);
+    expect(b.state()).toBe('half_open');
+  });
+
+  test('uses performance.now by default', async () => {
+    const b = new CircuitBreaker({ failureThreshold: 1, openMs: 20 });
+    b.acquire()!.failure();
+    expect(b.state()).toBe('open');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(b.state()).toBe('half_open');
+  });
+});
+
+describe('a success while closed', () => {
+  test('resets the count but does not discard the failures of calls already in flight', () => {
+    const { b } = breaker(2);
+    const first = b.acquire()!;
+    const second = b.acquire()!;
+    first.success();
+    second.failure();
+    b.acquire()!.failure();
+    expect(b.state()).toBe('open');
+  });
+});
