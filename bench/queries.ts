@@ -11,7 +11,10 @@ export const TITLE_QUERY = `query TitleSummary($titleNumber: TitleNumber!) {
   }
 }`;
 
-/** The same fields through the peer (Mesh-generated schema: the REST body under `data`). */
+/**
+ * The same fields through the Mesh peer (its generated schema: the REST body under `data`). The
+ * Apollo Server peer takes TITLE_QUERY itself.
+ */
 export const PEER_TITLE_QUERY = `query TitleSummary($titleNumber: String!) {
   titleSummary(titleNumber: $titleNumber) {
     ... on titleSummary_200_response {
@@ -58,6 +61,11 @@ export const BATCH_QUERY = `query Batch($titleNumbers: [TitleNumber!]!) {
 
 export const BATCH_QUERY_NO_SECURITIES = `query BatchSummaries($titleNumbers: [TitleNumber!]!) {
   titles(titleNumbers: $titleNumbers) { titleNumber status }
+}`;
+
+/** The page of BATCH_QUERY_NO_SECURITIES with @stream: each title is sent as soon as it is loaded. */
+export const STREAM_QUERY = `query StreamSummaries($titleNumbers: [TitleNumber!]!) {
+  titles(titleNumbers: $titleNumbers) @stream(initialCount: 0) { titleNumber status }
 }`;
 
 export const PURCHASE_PLANS = `mutation Buy($key: String!) {

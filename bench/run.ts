@@ -1,19 +1,22 @@
 /**
  * `npm run bench`: what the GraphQL layer costs, how few register calls it makes, streaming,
- * and a peer (GraphQL Mesh + Hive Gateway) side by side, on loopback, bounded in time.
+ * and two peers side by side (GraphQL Mesh + Hive Gateway; Apollo Server 5 +
+ * `@apollo/datasource-rest` written as its docs show), on loopback, bounded in time.
  * Writes bench/RESULTS.md, bench/results.json and bench/chart.svg.
  *
  * Every comparison is made within one run, as a ratio or a difference, with the compared
  * targets interleaved (request by request, or round by round), because the machine is shared.
  *
  * Options: --only=economy,latency,throughput,streaming,batching,peer-pdf,profile (a subset;
- * the report then holds only those), --no-peer, --quick (shorter rounds, for development).
+ * the report then holds only those), --no-peer (neither peer), --quick (shorter rounds, for
+ * development).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { meros } from 'meros/browser';
 import { request } from 'undici';
 import { probe, sequentialLatency, throughput, type LatencyStats, type Target, type Throughput } from './lib/load';
 import {
@@ -23,6 +26,7 @@ import {
   PEER_DIR,
   peakRss,
   ROOT,
+  startApolloPeer,
   startEmulatorProcess,
   startPeer,
   startService,
@@ -40,6 +44,7 @@ import {
   PEER_DOWNLOAD_PLAN,
   PEER_TITLE_QUERY,
   PURCHASE_PLANS,
+  STREAM_QUERY,
   TITLE_QUERY,
   TYPENAME_QUERY,
 } from './queries';
@@ -55,6 +60,7 @@ const T0 = Date.now();
 const log = (msg: string) => console.log(`[bench ${((Date.now() - T0) / 1000).toFixed(1).padStart(5)} s] ${msg}`);
 
 const TITLE = 'MID15313';
+const APOLLO_TARGET = 'apollo title';
 const API_KEY = 'dev-key-a';
 const CONNECTIONS = 16;
 const ROUND_S = QUICK ? 2 : 2;
@@ -148,17 +154,20 @@ async function download(url: string, headers: Record<string, string>, hash = fal
   return { status: res.statusCode, bytes, seconds, mbPerS: bytes / 1048576 / seconds, sha256: h?.digest('hex') };
 }
 
-// ------------------------------------------------------------------ peer (Mesh Compose + Hive Gateway)
+// ------------------------------------------------------------------ peers (Mesh Compose + Hive Gateway; Apollo Server)
 
 function npmCommand(): { cmd: string; args: string[] } {
   const cli = process.env.npm_execpath;
   return cli?.endsWith('.js') ? { cmd: process.execPath, args: [cli] } : { cmd: 'npm', args: [] };
 }
 
-/** Installs bench/peers (its own package.json and lockfile) when its node_modules is missing. */
+/** The packages the peers run from bench/peers/node_modules. */
+const PEER_PACKAGES = ['@graphql-hive/gateway', '@graphql-mesh/compose-cli', '@apollo/server', '@apollo/datasource-rest'];
+
+/** Installs bench/peers (its own package.json and lockfile) when a peer's package is missing. */
 function ensurePeerInstalled(): { ok: true } | { ok: false; error: string } {
-  if (existsSync(join(PEER_DIR, 'node_modules', '@graphql-hive', 'gateway'))) return { ok: true };
-  log('installing the peer (npm ci --prefix bench/peers): once per clone');
+  if (PEER_PACKAGES.every((p) => existsSync(join(PEER_DIR, 'node_modules', p, 'package.json')))) return { ok: true };
+  log('installing the peers (npm ci --prefix bench/peers): once per clone');
   const npm = npmCommand();
   const r = spawnSync(npm.cmd, [...npm.args, 'ci', '--prefix', PEER_DIR, '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: ROOT,
@@ -434,6 +443,45 @@ async function streamingDiagnosis(emu: Emulator): Promise<NonNullable<Results['s
   }
 }
 
+interface StreamPart {
+  data?: { titles?: unknown[] };
+  incremental?: { items?: unknown[]; errors?: unknown[] }[];
+  errors?: unknown[];
+  hasNext?: boolean;
+}
+
+/**
+ * One page of titles with @stream (multipart/mixed, read with meros as urql and Relay do): the
+ * time to the first part that carries a title, and to the end of the response.
+ */
+async function streamedPage(base: string, titleNumbers: string[]): Promise<{ firstItemMs: number; totalMs: number; parts: number }> {
+  const start = performance.now();
+  const res = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'multipart/mixed', authorization: `Bearer ${API_KEY}` },
+    body: JSON.stringify({ query: STREAM_QUERY, variables: { titleNumbers } }),
+  });
+  const type = res.headers.get('content-type') ?? '';
+  if (!type.startsWith('multipart/mixed')) throw new Error(`@stream: HTTP ${res.status}, ${type}: ${(await res.text()).slice(0, 300)}`);
+  const stream = (await meros<StreamPart>(res)) as AsyncIterable<{ json: boolean; body: StreamPart }>;
+  let firstItemMs: number | undefined;
+  let items = 0;
+  let parts = 0;
+  for await (const part of stream) {
+    parts++;
+    const body = part.body;
+    if (body.errors?.length || body.incremental?.some((i) => i.errors?.length)) {
+      throw new Error(`@stream: errors in part ${parts}: ${JSON.stringify(body).slice(0, 300)}`);
+    }
+    const n = (body.data?.titles?.length ?? 0) + (body.incremental ?? []).reduce((a, i) => a + (i.items?.length ?? 0), 0);
+    if (n > 0 && firstItemMs === undefined) firstItemMs = performance.now() - start;
+    items += n;
+  }
+  const totalMs = performance.now() - start;
+  if (firstItemMs === undefined || items !== titleNumbers.length) throw new Error(`@stream: ${items} titles of ${titleNumbers.length}`);
+  return { firstItemMs, totalMs, parts };
+}
+
 async function batchingPhase(emu0: Emulator, svc0: Service): Promise<NonNullable<Results['batching']>> {
   // The same requests with no register latency: the processing time that the waves add to.
   const atZero: { withSecurities: boolean; ms: number }[] = [];
@@ -471,7 +519,15 @@ async function batchingPhase(emu0: Emulator, svc0: Service): Promise<NonNullable
         log(`batching ${withSecurities ? 'with' : 'without'} securities: ${ms.toFixed(0)} ms, calls ${JSON.stringify(calls)}`);
       }
     }
-    return { latencyMs, concurrency, titles: 100, runs, atZeroLatency: atZero };
+    // The same page of summaries with @stream: the first title should not wait for the page.
+    const stream: NonNullable<NonNullable<Results['batching']>['stream']>['runs'] = [];
+    for (let i = 0; i < (QUICK ? 2 : 3); i++) {
+      const titleNumbers = Array.from({ length: 100 }, (_, k) => `BLK${2000 + i * 100 + k + 1}`);
+      const r = await streamedPage(svc.base, titleNumbers);
+      stream.push(r);
+      log(`@stream titles(100): first title after ${r.firstItemMs.toFixed(0)} ms, all after ${r.totalMs.toFixed(0)} ms (${r.parts} parts)`);
+    }
+    return { latencyMs, concurrency, titles: 100, runs, atZeroLatency: atZero, stream: { query: STREAM_QUERY, runs: stream } };
   } finally {
     await svc.stop();
     await emu.stop();
@@ -532,11 +588,14 @@ async function main() {
 
   let peerError: string | undefined;
   let peer: Peer | undefined;
+  let apolloError: string | undefined;
+  let apollo: Peer | undefined;
   const needPeer = WANT_PEER && (run('latency') || run('throughput') || run('streaming'));
+  const needApollo = WANT_PEER && (run('latency') || run('throughput'));
   if (needPeer) {
     const installed = ensurePeerInstalled();
-    if (!installed.ok) peerError = installed.error;
-  } else if (!WANT_PEER) peerError = 'skipped (--no-peer)';
+    if (!installed.ok) peerError = apolloError = installed.error;
+  } else if (!WANT_PEER) peerError = apolloError = 'skipped (--no-peer)';
 
   log('starting the register emulator and the service (NODE_ENV=production, src/main.ts)');
   const emu = await startEmulatorProcess(0);
@@ -555,6 +614,16 @@ async function main() {
       if (peerError) log(`peer unavailable: ${peerError}`);
     }
     results.peer = { available: !!peer, ...(peerError ? { error: peerError } : {}) };
+    if (needApollo && !apolloError) {
+      log('starting the second peer: Apollo Server 5 + @apollo/datasource-rest (bench/peers/apollo-peer.mjs)');
+      try {
+        apollo = await startApolloPeer(emu.url);
+      } catch (e) {
+        apolloError = `Apollo Server peer did not start: ${(e as Error).message}`;
+        log(`Apollo peer unavailable: ${apolloError}`);
+      }
+    }
+    if (needApollo || !WANT_PEER) results.apolloPeer = { available: !!apollo, ...(apolloError ? { error: apolloError } : {}) };
 
     if (run('economy')) {
       log('3. register economy');
@@ -573,21 +642,42 @@ async function main() {
             },
           ]
         : [];
+    // The Apollo Server peer takes our query text as it is; like the Mesh peer, it is given a register token.
+    const apolloTitle = (tok: string) =>
+      apollo
+        ? [
+            {
+              ...gqlTarget(APOLLO_TARGET, apollo.base, TITLE_QUERY, { titleNumber: TITLE }),
+              headers: { ...json, authorization: `Bearer ${tok}` },
+            },
+          ]
+        : [];
 
     if (run('latency')) {
       log('1. added latency: one connection each, sequential, interleaved request by request');
       const floor = gqlTarget('GraphQL { __typename }', svc.base, TYPENAME_QUERY);
-      results.latency = await latencyPhase([rest, ours, floor, ...peerTitle(token)]);
+      results.latency = await latencyPhase([rest, ours, floor, ...peerTitle(token), ...apolloTitle(token)]);
     }
 
     if (run('throughput')) {
       log(`2. throughput: ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${ROUND_S} s`);
       token = await registerToken(emu.url);
       const typename = gqlTarget('GraphQL { __typename }', svc.base, TYPENAME_QUERY);
-      const pids: Record<string, number> = { service: svc.pid, emulator: emu.pid, ...(peer ? { peer: peer.pid } : {}) };
+      const pids: Record<string, number> = {
+        service: svc.pid,
+        emulator: emu.pid,
+        ...(peer ? { peer: peer.pid } : {}),
+        ...(apollo ? { apollo: apollo.pid } : {}),
+      };
       results.throughput = await throughputPhase(
         emu,
-        [typename, ours, ...peerTitle(token), { ...rest, headers: { ...rest.headers, authorization: `Bearer ${token}` } }],
+        [
+          typename,
+          ours,
+          ...peerTitle(token),
+          ...apolloTitle(token),
+          { ...rest, headers: { ...rest.headers, authorization: `Bearer ${token}` } },
+        ],
         pids,
       );
     }
@@ -608,6 +698,7 @@ async function main() {
       results.profiles = await profilePhase(emu);
     }
   } finally {
+    await apollo?.stop();
     await peer?.stop();
     await svc.stop();
     await emu.stop();

@@ -1,6 +1,7 @@
 /**
  * Child processes of the benchmark: the register emulator, the service (the real entry point,
- * src/main.ts, in production mode) and the peer gateway; their CPU time and memory from /proc.
+ * src/main.ts, in production mode) and the peers (Hive Gateway, Apollo Server); their CPU time and
+ * memory from /proc.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -161,6 +162,26 @@ export async function startPeer(supergraph: string): Promise<Peer> {
   children.add(child);
   await waitForLine(log, /Listening on/, child, 60_000, 'peer gateway');
   return { base: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/**
+ * The second peer: Apollo Server 5 + `@apollo/datasource-rest` as Apollo's docs write it
+ * (bench/peers/apollo-peer.mjs, run with bench/peers' own node_modules, one process). Like the Mesh
+ * peer it forwards the caller's Authorization header (a register bearer token) to `registerUrl`.
+ */
+export async function startApolloPeer(registerUrl: string): Promise<Peer> {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const log = join(LOG_DIR, 'apollo-peer.log');
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, [join(PEER_DIR, 'apollo-peer.mjs')], {
+    cwd: PEER_DIR,
+    env: { ...process.env, NODE_ENV: 'production', REGISTER_BASE_URL: registerUrl, PORT: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  children.add(child);
+  const m = await waitForLine(log, /Apollo peer at (http:\/\/\S+?)\/?$/m, child, 60_000, 'Apollo peer');
+  return { base: m[1]!, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 export async function freePort(): Promise<number> {
