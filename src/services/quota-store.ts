@@ -4,7 +4,7 @@
  * in one atomic step, so the count is the organisation's and not a process's, and it survives
  * restarts. Backends: SQLite (one instance) and PostgreSQL (replicas), same semantics.
  */
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openDataFile } from './sqlite-database';
 
 export interface AdmitRequest {
@@ -67,6 +67,8 @@ export function decide(
 
 export class SqliteQuotaStore implements QuotaStore {
   private readonly db: DatabaseSync;
+  /** Prepared once: compiling the SQL on every register call cost more than running it. */
+  private readonly sql: Record<'usage' | 'block' | 'budget' | 'saveBudget' | 'count' | 'uncount' | 'setBlock', StatementSync>;
 
   constructor(
     dataDir: string,
@@ -84,20 +86,32 @@ export class SqliteQuotaStore implements QuotaStore {
     `,
       { synchronous: 'NORMAL' },
     );
+    this.sql = {
+      usage: this.db.prepare('SELECT calls FROM quota_usage WHERE organisation = ? AND day = ?'),
+      block: this.db.prepare('SELECT blocked_until FROM quota_block WHERE organisation = ?'),
+      budget: this.db.prepare('SELECT tokens, updated_at FROM client_budget WHERE client = ?'),
+      saveBudget: this.db.prepare(
+        `INSERT INTO client_budget (client, tokens, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (client) DO UPDATE SET tokens = excluded.tokens, updated_at = excluded.updated_at`,
+      ),
+      count: this.db.prepare(
+        `INSERT INTO quota_usage (organisation, day, calls) VALUES (?, ?, 1)
+         ON CONFLICT (organisation, day) DO UPDATE SET calls = calls + 1`,
+      ),
+      uncount: this.db.prepare('UPDATE quota_usage SET calls = MAX(0, calls - 1) WHERE organisation = ? AND day = ?'),
+      setBlock: this.db.prepare(
+        `INSERT INTO quota_block (organisation, blocked_until) VALUES (?, ?)
+         ON CONFLICT (organisation) DO UPDATE SET blocked_until = MAX(blocked_until, excluded.blocked_until)`,
+      ),
+    };
   }
 
   async admit(request: AdmitRequest): Promise<Admission> {
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      const usage = this.db
-        .prepare('SELECT calls FROM quota_usage WHERE organisation = ? AND day = ?')
-        .get(request.organisation, request.day) as { calls: number } | undefined;
-      const block = this.db.prepare('SELECT blocked_until FROM quota_block WHERE organisation = ?').get(request.organisation) as
-        | { blocked_until: number }
-        | undefined;
-      const budget = this.db.prepare('SELECT tokens, updated_at FROM client_budget WHERE client = ?').get(request.client) as
-        | { tokens: number; updated_at: number }
-        | undefined;
+      const usage = this.sql.usage.get(request.organisation, request.day) as { calls: number } | undefined;
+      const block = this.sql.block.get(request.organisation) as { blocked_until: number } | undefined;
+      const budget = this.sql.budget.get(request.client) as { tokens: number; updated_at: number } | undefined;
       const { admission, tokens } = decide(
         request,
         {
@@ -108,22 +122,8 @@ export class SqliteQuotaStore implements QuotaStore {
         },
         this.msToMidnight(request.now),
       );
-      if (request.burst > 0) {
-        this.db
-          .prepare(
-            `INSERT INTO client_budget (client, tokens, updated_at) VALUES (?, ?, ?)
-             ON CONFLICT (client) DO UPDATE SET tokens = excluded.tokens, updated_at = excluded.updated_at`,
-          )
-          .run(request.client, tokens, request.now);
-      }
-      if (admission.admitted) {
-        this.db
-          .prepare(
-            `INSERT INTO quota_usage (organisation, day, calls) VALUES (?, ?, 1)
-             ON CONFLICT (organisation, day) DO UPDATE SET calls = calls + 1`,
-          )
-          .run(request.organisation, request.day);
-      }
+      if (request.burst > 0) this.sql.saveBudget.run(request.client, tokens, request.now);
+      if (admission.admitted) this.sql.count.run(request.organisation, request.day);
       this.db.exec('COMMIT');
       return admission;
     } catch (error) {
@@ -133,25 +133,16 @@ export class SqliteQuotaStore implements QuotaStore {
   }
 
   async uncount(organisation: string, day: string): Promise<void> {
-    this.db.prepare('UPDATE quota_usage SET calls = MAX(0, calls - 1) WHERE organisation = ? AND day = ?').run(organisation, day);
+    this.sql.uncount.run(organisation, day);
   }
 
   async block(organisation: string, until: number): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO quota_block (organisation, blocked_until) VALUES (?, ?)
-         ON CONFLICT (organisation) DO UPDATE SET blocked_until = MAX(blocked_until, excluded.blocked_until)`,
-      )
-      .run(organisation, until);
+    this.sql.setBlock.run(organisation, until);
   }
 
   async usage(organisation: string, day: string, now: number): Promise<QuotaUsageRecord> {
-    const usage = this.db.prepare('SELECT calls FROM quota_usage WHERE organisation = ? AND day = ?').get(organisation, day) as
-      | { calls: number }
-      | undefined;
-    const block = this.db.prepare('SELECT blocked_until FROM quota_block WHERE organisation = ?').get(organisation) as
-      | { blocked_until: number }
-      | undefined;
+    const usage = this.sql.usage.get(organisation, day) as { calls: number } | undefined;
+    const block = this.sql.block.get(organisation) as { blocked_until: number } | undefined;
     return { calls: usage?.calls ?? 0, ...(block && block.blocked_until > now ? { blockedUntil: block.blocked_until } : {}) };
   }
 

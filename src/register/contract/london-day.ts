@@ -54,6 +54,19 @@ function nextDate(date: string): string {
  */
 export function endOfLondonDay(instant: Date): Date {
   const today = londonDate(instant);
+  // Checking the candidates formats other instants, which the one-hour memo above cannot keep:
+  // the answer is kept per London day instead (the quota guard asks on every register call).
+  if (today === lastEndDay) return new Date(lastEndMs);
+  const end = findEndOfLondonDay(today);
+  lastEndDay = today;
+  lastEndMs = end.getTime();
+  return end;
+}
+
+let lastEndDay = '';
+let lastEndMs = 0;
+
+function findEndOfLondonDay(today: string): Date {
   const tomorrow = nextDate(today);
   const [y, m, d] = tomorrow.split('-').map(Number) as [number, number, number];
   const utcMidnight = Date.UTC(y, m - 1, d);
@@ -64,7 +77,7 @@ export function endOfLondonDay(instant: Date): Date {
     }
   }
   /* c8 ignore next */
-  throw new Error(`no London midnight found after ${instant.toISOString()}`);
+  throw new Error(`no London midnight found after ${today}`);
 }
 
 /** Whole seconds from `instant` to the next London midnight (at least 1). */
