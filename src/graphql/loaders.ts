@@ -54,13 +54,22 @@ function cachedSummaries(
   };
 }
 
+/** A p-limit made on first use: most requests never load a title, and making one costs more than the request's own GraphQL work. */
+function lazyLimit(concurrency: number): LimitFunction {
+  let limit: LimitFunction | undefined;
+  return ((task: () => Promise<unknown>) => {
+    limit ??= pLimit(concurrency);
+    return limit(task);
+  }) as LimitFunction;
+}
+
 export function createLoaders(register: RegisterClient, concurrency: number, options: CallOptions, summaryCache?: SummaryCache): Loaders {
   // A bound each: summaries and their securities listings are fetched side by side.
   return {
     titleSummary: registerLoader(
-      pLimit(concurrency),
+      lazyLimit(concurrency),
       cachedSummaries(summaryCache, async (n) => (await register.titleSummary(n, options)).data),
     ),
-    securities: registerLoader(pLimit(concurrency), (n) => register.securities(n, options)),
+    securities: registerLoader(lazyLimit(concurrency), (n) => register.securities(n, options)),
   };
 }
