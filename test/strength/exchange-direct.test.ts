@@ -1,0 +1,362 @@
+/**
+ * exchange() driven directly, against a small scripted HTTP server (real sockets), for what the
+ * emulator cannot show: the headers a call sends, credentials that fail in odd ways, a reader
+ * that throws, the pool a route uses, and how the caller's signal, the deadline and the back-off
+ * wait interact. The emulator-based tests (exchange.test.ts, the fault matrix) cover the rest.
+ */
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { RegisterError, RegisterTransport, type RegisterCallEvent } from '../../src/register/client';
+import { type AuthProvider, exchange, type ExchangeSpec } from '../../src/register/client/exchange';
+import { readJson } from '../../src/register/client/responses';
+import { ROUTES } from '../../src/register/contract/routes';
+
+type Handler = (req: { method: string; url: string; headers: IncomingHttpHeaders; body: string }, res: ServerResponse) => void;
+
+let server: Server;
+let origin: string;
+let script: Handler[];
+let seen: { method: string; url: string; headers: IncomingHttpHeaders; body: string }[];
+let transports: RegisterTransport[];
+let events: RegisterCallEvent[];
+
+beforeEach(async () => {
+  script = [];
+  seen = [];
+  transports = [];
+  events = [];
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      const request = { method: req.method!, url: req.url!, headers: req.headers, body };
+      seen.push(request);
+      const next = script.shift() ?? ok({ data: { ok: true } });
+      next(request, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterEach(async () => {
+  await Promise.all(transports.map((t) => t.close()));
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const ok =
+  (json: unknown, headers: Record<string, string> = {}): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(json));
+  };
+const status =
+  (code: number, json?: unknown, headers: Record<string, string> = {}): Handler =>
+  (_req, res) => {
+    res.writeHead(code, { 'content-type': 'application/json', ...headers });
+    res.end(json === undefined ? '' : JSON.stringify(json));
+  };
+const hang: Handler = () => undefined;
+
+function transport(options: Partial<ConstructorParameters<typeof RegisterTransport>[0]> = {}): RegisterTransport {
+  const t = new RegisterTransport({
+    baseUrl: `${origin}/v1`,
+    timeouts: { connectMs: 1_000, headersMs: 1_000, bodyMs: 1_000, deadlineMs: 2_000 },
+    retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 },
+    breaker: { failureThreshold: 100, openMs: 1_000 },
+    onCall: (e) => events.push(e),
+    ...options,
+  });
+  transports.push(t);
+  return t;
+}
+
+const bearer = (token = 'tok-1'): AuthProvider & { invalidated: string[] } => {
+  const invalidated: string[] = [];
+  return {
+    invalidated,
+    authorize: async () => ({ header: `Bearer ${token}`, token }),
+    invalidate: (t) => {
+      invalidated.push(t);
+    },
+  };
+};
+
+function spec<T = unknown>(overrides: Partial<ExchangeSpec<T>> = {}): ExchangeSpec<T> {
+  return {
+    route: ROUTES.titleSummary,
+    params: { titleNumber: 'MID1' },
+    auth: bearer(),
+    tenant: 'client-t',
+    sensitive: () => [],
+    read: async (res) => (await res.body.json()) as T,
+    ...overrides,
+  };
+}
+
+const failure = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+};
+
+describe('what a call sends', () => {
+  test('a GET: accept JSON, the bearer token, the request id; no content type, no body', async () => {
+    await exchange(transport(), spec({ opts: { requestId: 'req-42' } }));
+    expect(seen[0]!.method).toBe('GET');
+    expect(seen[0]!.url).toBe('/v1/titles/MID1/summary');
+    expect(seen[0]!.headers).toMatchObject({ accept: 'application/json', authorization: 'Bearer tok-1', 'x-request-id': 'req-42' });
+    expect(seen[0]!.headers['content-type']).toBeUndefined();
+    expect(seen[0]!.body).toBe('');
+  });
+
+  test('a POST with a JSON body says so; a given accept header is kept; no request id, no header', async () => {
+    await exchange(
+      transport(),
+      spec({ route: ROUTES.createCase, params: {}, json: { reference: 'x' }, accept: 'application/pdf', read: async () => 'done' }),
+    );
+    expect(seen[0]!.method).toBe('POST');
+    expect(seen[0]!.headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/pdf' });
+    expect(seen[0]!.headers['x-request-id']).toBeUndefined();
+    expect(JSON.parse(seen[0]!.body)).toEqual({ reference: 'x' });
+  });
+
+  test("an event per attempt names the tenant, route, request id, a plausible duration and the register's Retry-After", async () => {
+    script.push(status(503, { code: 'INTERNAL_ERROR', message: 'busy' }, { 'retry-after': '0' }));
+    await exchange(transport(), spec({ opts: { requestId: 'req-7' } }));
+    expect(events.map((e) => [e.route, e.status, e.outcome, e.attempt, e.tenant, e.requestId, e.retryAfterSeconds])).toEqual([
+      ['titleSummary', 503, 'http_error', 1, 'client-t', 'req-7', 0],
+      ['titleSummary', 200, 'ok', 2, 'client-t', 'req-7', undefined],
+    ]);
+    for (const e of events) {
+      expect(e.durationMs).toBeGreaterThanOrEqual(0);
+      expect(e.durationMs).toBeLessThan(2_000);
+    }
+  });
+
+  test('a 3xx is not a success: never handed to the reader', async () => {
+    script.push(status(302, undefined, { location: '/elsewhere' }), status(302, undefined, { location: '/elsewhere' }), status(302));
+    const error = await failure(exchange(transport(), spec({ read: async () => 'read' })));
+    expect(error).toMatchObject({ status: 302, code: 'REGISTER_UNAVAILABLE' });
+  });
+
+  test("the register's Date header sets the register clock", async () => {
+    const t = transport();
+    script.push(ok({ data: {} }, { date: 'Thu, 15 Jan 2026 23:59:50 GMT' }));
+    await exchange(t, spec());
+    expect(Math.abs(t.registerNow().getTime() - Date.parse('2026-01-15T23:59:50Z'))).toBeLessThan(2_000);
+  });
+});
+
+describe('credentials', () => {
+  test('a credentials provider that throws something else than a RegisterError: that error, no request', async () => {
+    const auth: AuthProvider = {
+      authorize: async () => {
+        throw new TypeError('no key');
+      },
+    };
+    expect(await failure(exchange(transport(), spec({ auth })))).toBeInstanceOf(TypeError);
+    expect(seen).toHaveLength(0);
+  });
+
+  test('a token fetch refused by the register (400): not retried; its code, detail and field reach the caller', async () => {
+    let fetches = 0;
+    const auth: AuthProvider = {
+      authorize: async () => {
+        fetches += 1;
+        throw new RegisterError({ status: 400, code: 'INVALID_REQUEST', route: 'token', detail: 'bad grant', field: 'grant_type' });
+      },
+    };
+    const error = await failure(exchange(transport(), spec({ auth })));
+    expect(error).toMatchObject({ code: 'INVALID_REQUEST', status: 400, detail: 'bad grant', field: 'grant_type', route: 'token' });
+    expect(fetches).toBe(1);
+  });
+
+  test.each([
+    { label: 'a 5xx', init: { status: 503, code: 'REGISTER_UNAVAILABLE' as const }, tries: 3 },
+    { label: 'no answer', init: { status: 0, code: 'REGISTER_TIMEOUT' as const }, tries: 3 },
+    { label: 'a 429 with Retry-After', init: { status: 429, code: 'TOO_MANY_REQUESTS' as const, retryAfterSeconds: 0 }, tries: 3 },
+    { label: 'a 429 without Retry-After', init: { status: 429, code: 'TOO_MANY_REQUESTS' as const }, tries: 1 },
+    { label: 'a 4xx answer of the client kind', init: { status: 404, code: 'REGISTER_UNAVAILABLE' as const }, tries: 1 },
+    { label: 'a 5xx with a register code', init: { status: 500, code: 'INTERNAL_ERROR' as const }, tries: 1 },
+  ])('a token fetch that fails with $label is tried $tries time(s)', async ({ init, tries }) => {
+    let fetches = 0;
+    const auth: AuthProvider = {
+      authorize: async () => {
+        fetches += 1;
+        throw new RegisterError({ route: 'token', ...init });
+      },
+    };
+    const error = await failure(exchange(transport(), spec({ auth })));
+    expect(error).toMatchObject({ code: init.code, outcomeUnknown: false });
+    expect(fetches).toBe(tries);
+    expect(seen).toHaveLength(0);
+  });
+
+  test('a token fetch that outlives the deadline ends as REGISTER_TIMEOUT, not sent', async () => {
+    const auth: AuthProvider = {
+      authorize: (signal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        }),
+    };
+    const error = await failure(exchange(transport({ timeouts: { deadlineMs: 100 } }), spec({ auth })));
+    expect(error).toMatchObject({ code: 'REGISTER_TIMEOUT', status: 0, detail: 'call deadline exceeded', outcomeUnknown: false });
+    expect(seen).toHaveLength(0);
+  });
+
+  test("the caller giving up during the token fetch gets the caller's reason", async () => {
+    const auth: AuthProvider = {
+      authorize: (signal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        }),
+    };
+    const gaveUp = new AbortController();
+    setTimeout(() => gaveUp.abort(new Error('caller left')), 30);
+    const error = await failure(exchange(transport(), spec({ auth, opts: { signal: gaveUp.signal } })));
+    expect((error as Error).message).toBe('caller left');
+  });
+
+  test('a 401 to a token: the token is forgotten and one new attempt made; a provider without invalidate works too', async () => {
+    const auth = bearer('stale');
+    script.push(status(401, { code: 'UNAUTHORISED', message: 'expired' }));
+    await exchange(transport(), spec({ auth }));
+    expect(auth.invalidated).toEqual(['stale']);
+    expect(seen).toHaveLength(2);
+
+    script.push(status(401, { code: 'UNAUTHORISED', message: 'expired' }));
+    await exchange(transport(), spec({ auth: { authorize: async () => ({ header: 'Bearer t', token: 't' }) } }));
+    expect(seen).toHaveLength(4);
+  });
+
+  test("a 401 to basic credentials (no token) is refused with the register's words, not retried", async () => {
+    script.push(status(401, { code: 'UNAUTHORISED', message: 'unknown client' }));
+    const error = await failure(exchange(transport(), spec({ auth: { authorize: async () => ({ header: 'Basic eDp5' }) } })));
+    expect(error).toMatchObject({ code: 'UNAUTHORISED', status: 401, detail: 'unknown client' });
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('reading the answer', () => {
+  test('a reader that fails with an error of its own counts as a cut body: retried for a read, never a contract error', async () => {
+    let reads = 0;
+    const error = await failure(
+      exchange(
+        transport(),
+        spec({
+          read: async () => {
+            reads += 1;
+            throw new RangeError('stream broke');
+          },
+        }),
+      ),
+    );
+    expect(error).toMatchObject({ code: 'REGISTER_UNAVAILABLE', status: 200, outcomeUnknown: false });
+    expect(reads).toBe(3);
+  });
+
+  test('a body that breaks the contract: REGISTER_CONTRACT_ERROR, not retried (the register would say the same), and the connection stays usable', async () => {
+    script.push(ok({ data: 'not an object' }));
+    const readSummary: ExchangeSpec<unknown>['read'] = (res) => readJson(res, 'titleSummary', ROUTES.titleSummary.response);
+    const t = transport();
+    const error = await failure(exchange(t, spec({ read: readSummary })));
+    expect(error).toMatchObject({ code: 'REGISTER_CONTRACT_ERROR', status: 200, outcomeUnknown: false });
+    expect(seen).toHaveLength(1);
+    expect(await exchange(t, spec())).toEqual({ data: { ok: true } });
+  });
+
+  test('a download uses the tenant’s download pool, an API call its API pool', async () => {
+    const t = transport();
+    const used: string[] = [];
+    const original = t.dispatcher.bind(t);
+    t.dispatcher = (tenant, kind) => {
+      used.push(`${tenant}:${kind}`);
+      return original(tenant, kind);
+    };
+    await exchange(t, spec());
+    await exchange(
+      t,
+      spec({ route: ROUTES.downloadPlan, params: { titleNumber: 'MID1', planId: 'p1' }, read: async (res) => res.body.text() }),
+    );
+    expect(used).toEqual(['client-t:api', 'client-t:downloads']);
+  });
+});
+
+describe('the caller, the deadline and the back-off', () => {
+  test("the caller's signal does not switch the deadline off: a hanging read still ends at the deadline", async () => {
+    script.push(hang, hang, hang);
+    const caller = new AbortController();
+    const started = performance.now();
+    const error = await failure(
+      exchange(transport({ timeouts: { headersMs: 5_000, deadlineMs: 150 } }), spec({ opts: { signal: caller.signal } })),
+    );
+    expect(error).toMatchObject({ code: 'REGISTER_TIMEOUT' });
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  test("a caller's timeout is logged as a timeout, a plain abort as a network end", async () => {
+    script.push(hang);
+    await failure(exchange(transport(), spec({ opts: { signal: AbortSignal.timeout(30) } })));
+    script.push(hang);
+    const gaveUp = new AbortController();
+    setTimeout(() => gaveUp.abort(new Error('left')), 30);
+    await failure(exchange(transport(), spec({ opts: { signal: gaveUp.signal } })));
+    expect(events.map((e) => e.outcome)).toEqual(['timeout', 'network']);
+  });
+
+  test("a caller who leaves during the back-off wait gets the caller's reason, with no further attempt", async () => {
+    script.push(status(503, { code: 'INTERNAL_ERROR', message: 'busy' }, { 'retry-after': '1' }));
+    const gaveUp = new AbortController();
+    setTimeout(() => gaveUp.abort(new Error('caller left')), 100);
+    const error = await failure(exchange(transport({ timeouts: { deadlineMs: 5_000 } }), spec({ opts: { signal: gaveUp.signal } })));
+    expect((error as Error).message).toBe('caller left');
+    expect(seen).toHaveLength(1);
+  });
+
+  test('a Retry-After longer than the time left is not waited for: the last error comes at once', async () => {
+    script.push(status(503, { code: 'INTERNAL_ERROR', message: 'busy' }, { 'retry-after': '5' }));
+    const started = performance.now();
+    const error = await failure(exchange(transport({ timeouts: { deadlineMs: 1_000 } }), spec()));
+    expect(error).toMatchObject({ status: 503, retryAfterSeconds: 5 });
+    expect(performance.now() - started).toBeLessThan(800);
+    expect(seen).toHaveLength(1);
+  });
+
+  test('a call with an effect that was sent carries the register time it went out; a closed transport sends nothing', async () => {
+    script.push(status(500, { code: 'INTERNAL_ERROR', message: 'x' }));
+    const t = transport();
+    const error = (await failure(exchange(t, spec({ route: ROUTES.createCase, params: {}, json: {} })))) as RegisterError;
+    expect(error.outcomeUnknown).toBe(true);
+    expect(error.sentAt).toBeInstanceOf(Date);
+    await t.close();
+    const closed = await failure(exchange(t, spec()));
+    expect(closed).toMatchObject({ code: 'REGISTER_UNAVAILABLE', detail: 'transport is closed', status: 0 });
+    expect(seen).toHaveLength(1);
+  });
+
+  test('an open breaker refuses at once and says so', async () => {
+    script.push(status(503), status(503), status(503));
+    const t = transport({ retry: { attempts: 1 }, breaker: { failureThreshold: 1, openMs: 10_000 } });
+    await failure(exchange(t, spec()));
+    const error = await failure(exchange(t, spec()));
+    expect(error).toMatchObject({ code: 'CIRCUIT_OPEN', status: 0, detail: 'circuit breaker is open', outcomeUnknown: false });
+    expect(seen).toHaveLength(1);
+  });
+
+  test('a reset keeps a log-safe cause', async () => {
+    script.push(
+      (_req, res) => res.socket?.destroy(),
+      (_req, res) => res.socket?.destroy(),
+      (_req, res) => res.socket?.destroy(),
+    );
+    const error = (await failure(exchange(transport(), spec()))) as RegisterError;
+    expect(error.code).toBe('REGISTER_UNAVAILABLE');
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+});
