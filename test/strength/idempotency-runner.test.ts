@@ -5,9 +5,12 @@
  * (a charges event only when the register was called, never on a replay).
  */
 import { afterEach, describe, expect, test } from 'vitest';
+import { createHash } from 'node:crypto';
 import { inputHash } from '../../src/graphql/mutations/run-idempotent';
 import { SqliteIdempotencyStore } from '../../src/idempotency/sqlite-store';
-import { PurchaseTitleDetailsMutation } from '../service/documents';
+import { londonDate } from '../../src/register/contract/london-day';
+import { FAULT_TEST_TRANSPORT } from '../resilience/transport';
+import { ChargeRecordsQuery, CreateCaseMutation, PurchaseTitleDetailsMutation, TitleQuery } from '../service/documents';
 import { newKey, startService } from '../service/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
@@ -17,8 +20,8 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
   await Promise.all(running.splice(0).map((s) => s.stop()));
 });
-async function service(timing: { waitMs?: number; staleMs?: number } = {}): Promise<Svc> {
-  const svc = await startService({}, { idempotencyTiming: timing });
+async function service(timing: { waitMs?: number; staleMs?: number } = {}, transport?: typeof FAULT_TEST_TRANSPORT): Promise<Svc> {
+  const svc = await startService({}, { idempotencyTiming: timing, ...(transport ? { transport } : {}) });
   running.push(svc);
   return svc;
 }
@@ -203,5 +206,112 @@ describe('inputHash', () => {
     expect(inputHash('op', { a: '1', b: [1, 2], c: { x: 'y', z: null } })).not.toBe(hash);
     expect(inputHash('op', { a: 1, b: [1, 2], c: { x: 'y' } })).not.toBe(hash);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('inputHash is stable across versions', () => {
+  test('it is the SHA-256 of the canonical JSON: keys sorted at every depth, lists in order, absent fields left out', () => {
+    // Records written by an earlier version are matched by this hash: changing the form would
+    // turn every replay after an upgrade into IDEMPOTENCY_KEY_REUSED.
+    const canonical = '{"input":{"a":"s","b":[1,{"x":1,"y":[2,"z"]}],"c":null},"operation":"op"}';
+    const expected = createHash('sha256').update(canonical).digest('hex');
+    expect(inputHash('op', { c: null, b: [1, { y: [2, 'z'], x: 1 }], a: 's', d: undefined })).toBe(expected);
+  });
+});
+
+describe('what each decision is called in the events', () => {
+  test('in use, stale, and a lost answer', async () => {
+    const svc = await service({ waitMs: 80, staleMs: 1_000 }, FAULT_TEST_TRANSPORT);
+    const outcomes: string[] = [];
+    svc.services.events.on('idempotency', (e) => outcomes.push(e.outcome));
+    const busy = newKey('busy');
+    await claimElsewhere(otherReplica(svc), busy);
+    await svc.gql(PurchaseTitleDetailsMutation, details(busy));
+    const stale = newKey('stale');
+    await claimElsewhere(otherReplica(svc, 5_000), stale);
+    await svc.gql(PurchaseTitleDetailsMutation, details(stale));
+    svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
+    await svc.gql(PurchaseTitleDetailsMutation, details(newKey('lost')));
+    expect(outcomes).toEqual(['in_use', 'outcome_unknown', 'outcome_unknown']);
+  });
+});
+
+describe('an old finished key', () => {
+  test('replays its answer long after staleMs: only unfinished keys ever go stale', async () => {
+    const svc = await service({ staleMs: 50, waitMs: 200 });
+    const key = newKey('old');
+    const first = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await svc.gql(PurchaseTitleDetailsMutation, details(key))).toEqual(first);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+  });
+});
+
+describe('the OUTCOME_UNKNOWN message says what to do next', () => {
+  test('a charge: chargeRecords lists it and a new key the same day is safe; a case: look for it first', async () => {
+    const svc = await service({}, FAULT_TEST_TRANSPORT);
+    svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
+    const charge = await svc.gql(PurchaseTitleDetailsMutation, details(newKey('msg-charge')));
+    const chargeMessage = charge.data!.purchaseTitleDetails.userErrors[0]!.message;
+    expect(chargeMessage).toContain('may have been charged');
+    expect(chargeMessage).toContain('chargeRecords');
+    expect(chargeMessage).toContain('buying again today with a new idempotencyKey is safe');
+
+    svc.emulator.faults.inject('createCase', { kind: 'reset', phase: 'after' }, 1);
+    const created = await svc.gql(CreateCaseMutation, {
+      fas: '1877',
+      input: {
+        reference: 'Lost case',
+        contactEmail: 'a@b.example',
+        contactTelephone: '0131',
+        titleNumbers: ['MID15313'],
+        idempotencyKey: newKey('msg-case'),
+      },
+    });
+    const caseMessage = created.data!.createCase.userErrors[0]!.message;
+    expect(caseMessage).toContain('the case may have been created');
+    expect(caseMessage).toContain('check the register for the case');
+  });
+});
+
+describe('charges events and the register day', () => {
+  test('a purchase the register does not charge again (same day, new key) emits no charges event', async () => {
+    const svc = await service();
+    const events: unknown[] = [];
+    svc.services.events.on('charges', (e) => events.push(e));
+    await svc.gql(PurchaseTitleDetailsMutation, details(newKey('first')));
+    const second = await svc.gql(PurchaseTitleDetailsMutation, details(newKey('second')));
+    expect(second.data!.purchaseTitleDetails.charges).toEqual([]);
+    expect(events).toHaveLength(1);
+  });
+
+  test('a lost answer is journalled on the register day the request went out, even when the day changes before the error', async () => {
+    const svc = await service({}, FAULT_TEST_TRANSPORT);
+    svc.emulator.clock.set(new Date('2026-01-15T23:59:58Z'));
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' }); // the service learns the register's clock
+    svc.emulator.faults.inject('titleDetails', { kind: 'hang', phase: 'after' }, 1);
+    const key = newKey('day');
+    const purchase = svc.gql(PurchaseTitleDetailsMutation, details(key));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    svc.emulator.clock.advance(10_000); // past midnight
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' }); // ...and the service hears of it while the purchase hangs
+    expect(londonDate(svc.services.registerNow())).toBe('2026-01-16');
+    const result = await purchase;
+    expect(codes(result)).toEqual(['OUTCOME_UNKNOWN']);
+    const day15 = await svc.gql(ChargeRecordsQuery, { day: '2026-01-15' });
+    expect(day15.data!.chargeRecords.map((r) => [r.idempotencyKey, r.status])).toEqual([[key, 'OUTCOME_UNKNOWN']]);
+    const day16 = await svc.gql(ChargeRecordsQuery, { day: '2026-01-16' });
+    expect(day16.data!.chargeRecords).toEqual([]);
+  });
+
+  test('a purchase with reference null is a purchase without a reference', async () => {
+    const svc = await service();
+    const result = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '0877',
+      input: { titleNumber: 'MID15313', reference: null, idempotencyKey: newKey('null-ref') },
+    });
+    expect(codes(result)).toEqual([]);
+    expect(result.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(result.data!.purchaseTitleDetails.charges[0]!.reference).toBeNull();
   });
 });
