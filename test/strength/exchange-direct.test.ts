@@ -139,6 +139,12 @@ describe('what a call sends', () => {
     }
   });
 
+  test('300 is not a success either', async () => {
+    script.push(status(300), status(300), status(300));
+    const error = await failure(exchange(transport(), spec({ read: async () => 'read' })));
+    expect(error).toMatchObject({ status: 300 });
+  });
+
   test('a 3xx is not a success: never handed to the reader', async () => {
     script.push(status(302, undefined, { location: '/elsewhere' }), status(302, undefined, { location: '/elsewhere' }), status(302));
     const error = await failure(exchange(transport(), spec({ read: async () => 'read' })));
@@ -179,6 +185,7 @@ describe('credentials', () => {
 
   test.each([
     { label: 'a 5xx', init: { status: 503, code: 'REGISTER_UNAVAILABLE' as const }, tries: 3 },
+    { label: 'a 500', init: { status: 500, code: 'REGISTER_UNAVAILABLE' as const }, tries: 3 },
     { label: 'no answer', init: { status: 0, code: 'REGISTER_TIMEOUT' as const }, tries: 3 },
     { label: 'a 429 with Retry-After', init: { status: 429, code: 'TOO_MANY_REQUESTS' as const, retryAfterSeconds: 0 }, tries: 3 },
     { label: 'a 429 without Retry-After', init: { status: 429, code: 'TOO_MANY_REQUESTS' as const }, tries: 1 },
@@ -192,10 +199,25 @@ describe('credentials', () => {
         throw new RegisterError({ route: 'token', ...init });
       },
     };
-    const error = await failure(exchange(transport(), spec({ auth })));
+    const error = (await failure(exchange(transport(), spec({ auth })))) as RegisterError;
     expect(error).toMatchObject({ code: init.code, outcomeUnknown: false });
+    expect(error.retryAfterSeconds).toBe(init.retryAfterSeconds);
     expect(fetches).toBe(tries);
     expect(seen).toHaveLength(0);
+  });
+
+  test("a token fetch answered 429 with Retry-After is tried again after that wait, not the back-off's", async () => {
+    const at: number[] = [];
+    const auth: AuthProvider = {
+      authorize: async () => {
+        at.push(performance.now());
+        if (at.length === 1) throw new RegisterError({ route: 'token', status: 429, code: 'TOO_MANY_REQUESTS', retryAfterSeconds: 1 });
+        return { header: 'Bearer t', token: 't' };
+      },
+    };
+    await exchange(transport({ timeouts: { deadlineMs: 3_000 } }), spec({ auth }));
+    expect(at).toHaveLength(2);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(900);
   });
 
   test('a token fetch that outlives the deadline ends as REGISTER_TIMEOUT, not sent', async () => {
@@ -269,6 +291,27 @@ describe('reading the answer', () => {
     expect(error).toMatchObject({ code: 'REGISTER_CONTRACT_ERROR', status: 200, outcomeUnknown: false });
     expect(seen).toHaveLength(1);
     expect(await exchange(t, spec())).toEqual({ data: { ok: true } });
+  });
+
+  test("a download's deadline ends when its headers arrive: a body that takes longer still arrives whole", async () => {
+    script.push((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      let sent = 0;
+      const tick = setInterval(() => {
+        res.write(Buffer.alloc(1_000, sent));
+        if (++sent === 4) {
+          clearInterval(tick);
+          res.end();
+        }
+      }, 100);
+    });
+    const t = transport({ timeouts: { deadlineMs: 150, bodyMs: 1_000 } });
+    const body = await exchange(
+      t,
+      spec({ route: ROUTES.downloadPlan, params: { titleNumber: 'MID1', planId: 'p1' }, read: async (res) => res.body }),
+    );
+    const bytes = Buffer.from(await body.arrayBuffer());
+    expect(bytes.length).toBe(4_000);
   });
 
   test('a download uses the tenant’s download pool, an API call its API pool', async () => {
