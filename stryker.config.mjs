@@ -1,39 +1,98 @@
 /**
- * Mutation testing of the code that guards money and quota (`npm run test:mutation`, not part
- * of `npm test`: most of an hour on 2 cores the first time; incremental re-runs take minutes).
- * docs/test-strength.md holds the summary of the last full run; scripts/test-strength.ts writes it.
+ * Mutation testing of the code that guards money and quota. `npm run test:mutation`
+ * (scripts/test-mutation.ts) runs Stryker once per group of modules below, each against the
+ * tests that exercise it, then writes docs/test-strength.md. Not part of `npm test`.
+ *
+ * Run one group by hand: MUTATION_GROUP=exchange npx stryker run
+ *
+ * Why groups with their own tests: the whole suite takes minutes and Stryker runs it again for
+ * every static mutant (code that runs at module load, or in a test's set-up); a group's own
+ * tests take seconds. The tests are narrowed through vitest's `include`
+ * (vitest.mutation.config.ts), not Stryker's --testFiles, which activates static mutants too late
+ * and reports them as survivors (stryker-js#6144, #6209).
  */
+export const GROUPS = {
+  'client-pure': {
+    mutate: ['src/register/client/retry.ts', 'src/register/client/classify.ts', 'src/register/client/circuit-breaker.ts'],
+    tests: [
+      'test/register/units.test.ts',
+      'test/register/classify.test.ts',
+      'test/register/retry-decision.test.ts',
+      'test/register/faults.test.ts',
+      'test/strength/retry-helpers.test.ts',
+      'test/strength/exchange.test.ts',
+      'test/strength/breaker.test.ts',
+    ],
+  },
+  exchange: {
+    mutate: ['src/register/client/exchange.ts'],
+    tests: ['test/register/*.test.ts', 'test/strength/exchange.test.ts', 'test/strength/exchange-direct.test.ts'],
+  },
+  runner: {
+    mutate: ['src/graphql/mutations/run-idempotent.ts', 'src/graphql/mutations/run-chargeable.ts'],
+    tests: [
+      'test/strength/idempotency-runner.test.ts',
+      'test/resilience/money-safety-edges.test.ts',
+      'test/resilience/money-safety.test.ts',
+      'test/service/idempotency.test.ts',
+      'test/service/chargeable.test.ts',
+      'test/service/cases.test.ts',
+      'test/service/actionable-errors.test.ts',
+    ],
+  },
+  stores: {
+    mutate: ['src/idempotency/sqlite-store.ts', 'src/idempotency/pg-store.ts'],
+    tests: ['test/idempotency/store-contract.test.ts', 'test/strength/idempotency-runner.test.ts', 'test/strength/stores.test.ts'],
+  },
+  security: {
+    mutate: ['src/security/cost.ts', 'src/security/one-chargeable-mutation.ts', 'src/security/entities.ts'],
+    tests: [
+      'test/security/entities-and-cost.test.ts',
+      'test/security/limits.test.ts',
+      'test/security/limit-refusals.test.ts',
+      'test/strength/cost.test.ts',
+      'test/strength/entities.test.ts',
+      'test/strength/one-chargeable.test.ts',
+    ],
+  },
+  quota: {
+    mutate: ['src/services/quota.ts', 'src/services/quota-store.ts', 'src/services/quota-store-pg.ts'],
+    tests: [
+      'test/resilience/org-quota.test.ts',
+      'test/resilience/quota.test.ts',
+      'test/idempotency/quota-store-contract.test.ts',
+      'test/strength/quota.test.ts',
+      'test/strength/quota-stores.test.ts',
+    ],
+  },
+  ledger: {
+    mutate: ['src/emulator/ledger.ts'],
+    tests: ['test/emulator/charging.test.ts', 'test/strength/ledger.test.ts'],
+  },
+};
+
+const name = process.env.MUTATION_GROUP ?? '';
+// Imported without a group by scripts/test-mutation.mjs, for the list of groups only.
+const group = GROUPS[name] ?? { mutate: [], tests: [] };
+if (name && !GROUPS[name]) throw new Error(`MUTATION_GROUP must be one of ${Object.keys(GROUPS).join(', ')} (got "${name}")`);
+// Read by vitest.mutation.config.ts in the test runner processes.
+process.env.MUTATION_TESTS = group.tests.join(',');
+
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.config.ts', related: true },
+  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
   // Per-test coverage: each mutant runs only the tests that reach it. Mutants that run only at
-  // module load (static) cannot be traced to a test, so they run the whole related suite.
+  // module load (static) cannot be traced to a test, so they run the group's whole test list.
   coverageAnalysis: 'perTest',
   ignoreStatic: false,
   incremental: true,
-  incrementalFile: 'reports/stryker-incremental.json',
-  mutate: [
-    'src/register/client/retry.ts',
-    'src/register/client/classify.ts',
-    'src/register/client/exchange.ts',
-    'src/register/client/circuit-breaker.ts',
-    'src/graphql/mutations/run-idempotent.ts',
-    'src/graphql/mutations/run-chargeable.ts',
-    'src/idempotency/sqlite-store.ts',
-    'src/idempotency/pg-store.ts',
-    'src/security/cost.ts',
-    'src/security/one-chargeable-mutation.ts',
-    'src/security/entities.ts',
-    'src/services/quota.ts',
-    'src/services/quota-store.ts',
-    'src/services/quota-store-pg.ts',
-    'src/emulator/ledger.ts',
-  ],
+  incrementalFile: `reports/stryker-incremental-${name}.json`,
+  mutate: group.mutate,
   concurrency: 2,
   timeoutMS: 20_000,
-  reporters: ['clear-text', 'progress', 'json', 'html'],
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
-  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  reporters: ['clear-text', 'json', 'html'],
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  htmlReporter: { fileName: `reports/mutation/${name}.html` },
   thresholds: { high: 90, low: 85, break: null },
   // Stryker's default adds // @ts-nocheck to every sandbox file, docs/clients/*.ts too, which
   // breaks test/ecosystem/clients-docs.test.ts (the docs must show those files verbatim).
