@@ -105,6 +105,11 @@ async function main(config: AppConfig, logger: Logger) {
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    // The drain has its own deadline; this one also covers closing the stores after it.
+    setTimeout(() => {
+      logger.error({ event: 'shutdown' }, 'titlegraph: shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownDeadlineMs + 5_000).unref();
     const drained = await serving.drain({
       deadlineMs: config.shutdownDeadlineMs,
       onListenerClosed: (inflight) =>

@@ -56,9 +56,14 @@ interface LoggedCall {
  * them (instead of a line per call). A call that ends after its request's line (a deferred part,
  * a call the caller stopped waiting for) gets a line of its own.
  */
+const MAX_OPEN_REQUESTS = 10_000;
+
 class RequestCalls {
   private readonly open = new Map<string, LoggedCall[]>();
   start(requestId: string): void {
+    // A request that never reaches its response (its connection gone) must not stay here for
+    // ever: past this many open requests the oldest is dropped (its calls then get lines of their own).
+    if (this.open.size >= MAX_OPEN_REQUESTS) this.open.delete(this.open.keys().next().value!);
     this.open.set(requestId, []);
   }
   add(requestId: string | undefined, call: LoggedCall): boolean {
