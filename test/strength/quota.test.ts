@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { londonDate } from '../../src/register/contract/london-day';
 import { ROUTES } from '../../src/register/contract/routes';
 import type { ServiceOptions } from '../../src/services/create-services';
 import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, QuotaRefusal, type QuotaPolicy } from '../../src/services/quota';
@@ -137,6 +138,21 @@ describe('admission', () => {
     await quota.admit('client-a2', PAID);
     expect(await quota.usage('client-a2')).toStrictEqual({ day: '2026-03-10', calls: 2 });
     expect(await quota.usage('client-b')).toStrictEqual({ day: '2026-03-10', calls: 0 });
+  });
+
+  test('without a clock of its own, the guard counts on today’s London date', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-quota-strength-'));
+    const store = new SqliteQuotaStore(dir, msToLondonMidnight);
+    cleanups.push(async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const quota = new QuotaGuard(store, { ...DEFAULT_QUOTA_POLICY, clientBurst: 0 }, () => 'ORG-A');
+    const before = londonDate(new Date());
+    await quota.admit('client-a', FREE);
+    const usage = await quota.usage('client-a');
+    expect([before, londonDate(new Date())]).toContain(usage.day);
+    expect(usage.calls).toBe(1);
   });
 
   test('msToLondonMidnight: whole seconds to the next London midnight, in GMT and in BST', () => {

@@ -1,0 +1,56 @@
+/**
+ * The SQLite quota ledger at its edges: a register block ends at the very instant it names, and
+ * an admission that fails half-way leaves the ledger as it was and usable.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { type AdmitRequest, SqliteQuotaStore } from '../../src/services/quota-store';
+
+const dirs: string[] = [];
+const stores: SqliteQuotaStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function ledger(msToMidnight: (now: number) => number = () => 3_600_000) {
+  const dir = mkdtempSync(join(tmpdir(), 'titlegraph-quota-ledger-'));
+  dirs.push(dir);
+  const store = new SqliteQuotaStore(dir, msToMidnight);
+  stores.push(store);
+  return store;
+}
+const request = (more: Partial<AdmitRequest> = {}): AdmitRequest => ({
+  organisation: 'ORG-A',
+  client: 'client-a',
+  day: '2026-03-10',
+  now: 1_000_000,
+  free: true,
+  freeLimit: 90,
+  dailyLimit: 100,
+  burst: 0,
+  perMs: 0,
+  ...more,
+});
+
+test('a block holds until the instant it names, not at it: admitted then, and usage no longer reports it', async () => {
+  const store = ledger();
+  await store.block('ORG-A', 1_030_000);
+  expect(await store.admit(request({ now: 1_029_999 }))).toEqual({ admitted: false, reason: 'blocked', retryAfterMs: 1 });
+  expect(await store.usage('ORG-A', '2026-03-10', 1_029_999)).toEqual({ calls: 0, blockedUntil: 1_030_000 });
+  expect(await store.usage('ORG-A', '2026-03-10', 1_030_000)).toStrictEqual({ calls: 0 });
+  expect(await store.admit(request({ now: 1_030_000 }))).toEqual({ admitted: true, calls: 1 });
+});
+
+test('an admission that fails half-way counts nothing, and the ledger goes on admitting', async () => {
+  let fail = true;
+  const store = ledger(() => {
+    if (fail) throw new Error('clock unavailable');
+    return 3_600_000;
+  });
+  await expect(store.admit(request({ burst: 5, perMs: 0.001 }))).rejects.toThrow('clock unavailable');
+  fail = false;
+  expect(await store.usage('ORG-A', '2026-03-10', 1_000_000)).toEqual({ calls: 0 });
+  expect(await store.admit(request({ burst: 5, perMs: 0.001 }))).toEqual({ admitted: true, calls: 1 });
+});
