@@ -36,7 +36,7 @@ export function representationErrors(given: unknown): GraphQLError[] {
       return;
     }
     const { __typename: typename } = representation as Record<string, unknown>;
-    const key = typeof typename === 'string' ? ENTITY_KEYS[typename] : undefined;
+    const key = typeof typename === 'string' && Object.hasOwn(ENTITY_KEYS, typename) ? ENTITY_KEYS[typename] : undefined;
     if (!key) {
       errors.push(refuse(`${at}: __typename must be one of ${Object.keys(ENTITY_KEYS).join(', ')}.`));
       return;

@@ -168,3 +168,12 @@ describe('over HTTP', () => {
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(1);
   });
 });
+
+describe('a __typename that names a built-in object property', () => {
+  test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('%s is refused as an unknown type, in plain words', (typename) => {
+    const errors = representationErrors([{ __typename: typename, titleNumber: 'MID1234' }]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toMatch(/^representations\[0\]: __typename must be one of /);
+    expect(errors[0]!.message).not.toContain('native code');
+  });
+});
