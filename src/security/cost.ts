@@ -41,6 +41,9 @@ const LISTS: Record<string, string> = {
   'Query._entities': 'representations',
 };
 
+/** Names of the fields priced by what their list argument holds: a variable there changes the price. */
+export const PRICED_BY_LIST_ARGUMENT: ReadonlySet<string> = new Set(Object.keys(LISTS).map((key) => key.slice(key.indexOf('.') + 1)));
+
 /** The selection under these fields is of type Title (for pricing Title.securities). */
 const TITLE_FIELDS = new Set(['title', 'titles', '_entities']);
 

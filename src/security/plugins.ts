@@ -21,7 +21,7 @@ import {
   visit,
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { costLimitError, operationCost } from './cost';
+import { costLimitError, operationCost, PRICED_BY_LIST_ARGUMENT } from './cost';
 import { entitiesCalls, representationErrors } from './entities';
 import type { HardeningOptions } from './limits';
 import { oneChargeableMutationRule } from './one-chargeable-mutation';
@@ -64,9 +64,6 @@ function useDocumentSizeLimit(maxDocumentBytes: number): Plugin {
   };
 }
 
-/** Fields whose price, or whose validity, depends on what their list argument holds. */
-const PRICED_BY_ARGUMENTS = new Set(['titles', '_entities']);
-
 /** True when a variable appears anywhere in the arguments of such a field (fragments included). */
 function pricedByVariables(operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>): boolean {
   let found = false;
@@ -83,7 +80,7 @@ function pricedByVariables(operation: OperationDefinitionNode, fragments: Record
     for (const selection of set?.selections ?? []) {
       if (found) return;
       if (selection.kind === Kind.FIELD) {
-        if (PRICED_BY_ARGUMENTS.has(selection.name.value)) for (const argument of selection.arguments ?? []) hasVariable(argument);
+        if (PRICED_BY_LIST_ARGUMENT.has(selection.name.value)) for (const argument of selection.arguments ?? []) hasVariable(argument);
         walk(selection.selectionSet);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
       else if (!seen.has(selection.name.value)) {
