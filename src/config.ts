@@ -83,6 +83,7 @@ const Env = z.object({
   EMULATOR_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   GRAPHIQL: bool.optional(),
   SECURITIES_PREFETCH: bool.default(true),
+  GRAPHQL_JIT: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INTROSPECTION: bool.optional(),
   MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxDepth),
@@ -132,6 +133,8 @@ export interface AppConfig {
   summaryCacheTtlMs: number;
   /** Fetch securities listings alongside summaries (one round of calls) rather than after them. */
   prefetchSecurities: boolean;
+  /** Compile documents that are sent again with graphql-jit (src/server/jit.ts). */
+  jit: boolean;
   emulator: { host: string; port: number; latencyMs: number };
   graphiql: boolean;
   /** pino level of the JSON logs on stdout. */
@@ -186,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     referenceListTtlMs: e.REFERENCE_LIST_TTL_MS,
     summaryCacheTtlMs: e.SUMMARY_CACHE_TTL_MS,
     prefetchSecurities: e.SECURITIES_PREFETCH,
+    jit: e.GRAPHQL_JIT,
     emulator: { host: e.EMULATOR_HOST, port: e.EMULATOR_PORT, latencyMs: e.EMULATOR_LATENCY_MS },
     graphiql: e.GRAPHIQL ?? e.NODE_ENV !== 'production',
     logLevel: e.LOG_LEVEL,

@@ -73,6 +73,7 @@ async function main(config: AppConfig, logger: Logger) {
   const yoga = createApp(services, {
     logger,
     graphiql: config.graphiql,
+    jit: config.jit,
     hardening: config.hardening,
     corsOrigins: config.corsOrigins,
     observability: {

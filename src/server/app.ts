@@ -12,6 +12,7 @@ import type { ApqStore } from '../services/apq-store';
 import { graphQLErrorFromRegister } from '../graphql/errors';
 import { useRequestLogging, yogaLogger, type Logger } from './logging';
 import { useGraphiQLPage } from './graphiql';
+import { useJitExecution } from './jit';
 import { PERSISTED_OPERATION_PARAM_NAMES, usePersistedOperationList, type PersistedOperations } from './persisted-operations';
 import { RegisterError } from '../register/client';
 import { useObservability, type ObservabilityOptions } from '../observability';
@@ -34,6 +35,8 @@ export interface AppOptions {
   observability?: ObservabilityOptions;
   /** Structured request logs (allow-listed fields only); absent: Yoga's default console logging. */
   logger?: Logger;
+  /** Run documents that are sent again as graphql-jit compiled them (default true; see jit.ts). */
+  jit?: boolean;
 }
 
 export const EXAMPLE_QUERY = `# titlegraph: the land register over GraphQL.
@@ -94,6 +97,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       ...(options.graphiql ? [useGraphiQLPage('/graphql', { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY })] : []),
       // @defer and @stream (multipart/mixed or SSE): a page of titles arrives item by item.
       useDeferStream(),
+      ...(options.jit === false ? [] : [useJitExecution()]),
       ...(options.logger ? [useRequestLogging(options.logger)] : []),
       ...useObservability(services, options.observability),
       ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),

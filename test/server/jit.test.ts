@@ -1,0 +1,151 @@
+/**
+ * graphql-jit (src/server/jit.ts) must change nothing a caller sees. Each document goes to a
+ * service with GRAPHQL_JIT off (graphql-js executes everything) and three times to one with it
+ * on (the first time interpreted, then compiled), and each answer must be the same as the
+ * other service's, errors, nulls and their paths included. Both services run over their own
+ * emulator with the same fixtures and get the same requests in the same order, with faults
+ * injected into both alike, so their state (quota, breaker) moves in step.
+ */
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { startService, type Service } from '../service/harness';
+
+const compiled = vi.hoisted(() => ({ documents: 0 }));
+vi.mock('graphql-jit', async (importOriginal) => {
+  const real = await importOriginal<typeof import('graphql-jit')>();
+  return {
+    ...real,
+    compileQuery: (...args: Parameters<typeof real.compileQuery>) => {
+      const result = real.compileQuery(...args);
+      if (real.isCompiledQuery(result)) compiled.documents++;
+      return result;
+    },
+  };
+});
+
+type Running = Service & { stop(): Promise<void> };
+let interpreted: Running;
+let jit: Running;
+
+beforeAll(async () => {
+  interpreted = await startService({}, {}, { jit: false });
+  jit = await startService();
+});
+afterAll(async () => {
+  await interpreted?.stop();
+  await jit?.stop();
+});
+
+async function send(svc: Service, query: string, variables?: Record<string, unknown>, accept = 'application/graphql-response+json') {
+  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept, authorization: 'Bearer dev-key-a' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, contentType: response.headers.get('content-type'), body: await response.text() };
+}
+
+/** Three answers from each service, the i-th of one equal to the i-th of the other. Returns how many documents were compiled meanwhile. */
+async function sameAnswers(query: string, variables?: Record<string, unknown>, options: { fault?: boolean; accept?: string } = {}) {
+  const before = compiled.documents;
+  const answer = async (svc: Running) => {
+    if (options.fault) svc.emulator.faults.inject('titleSummary', { kind: 'status', status: 500 }, 50);
+    try {
+      return await send(svc, query, variables, options.accept);
+    } finally {
+      if (options.fault) svc.emulator.faults.clear();
+    }
+  };
+  let expected: Awaited<ReturnType<typeof send>> | undefined;
+  for (let i = 0; i < 3; i++) {
+    const graphqlJs = await answer(interpreted);
+    expect(await answer(jit)).toEqual(graphqlJs);
+    expected ??= graphqlJs;
+  }
+  return { expected: expected!, compiledNow: compiled.documents - before };
+}
+
+describe('a document sent again runs compiled, and callers get the answers graphql-js gives', () => {
+  test('a title with fragments, aliases, __typename, nested lists and enums', async () => {
+    const { expected, compiledNow } = await sameAnswers(
+      `query Full($t: TitleNumber!) {
+        title(titleNumber: $t) { ...Head  again: titleNumber __typename
+          right { type description addresses { street town postcode } }
+          proprietorships { considerationEntries { consideration } }
+          plans { type paperSize description lastUpdated }
+          applications { applicationNumber applicationDate type { code prettyPrint } }
+          securities { id specification dateOfRegistration } }
+      }
+      fragment Head on Title { titleNumber status titleType searchSheet titleSheetUpdatedTo }`,
+      { t: 'MID15313' },
+    );
+    expect(JSON.parse(expected.body).data.title.titleNumber).toBe('MID15313');
+    expect(compiledNow).toBe(1);
+  });
+
+  test('a list of titles, one of them unknown (null), with @include and @skip from variables', async () => {
+    const { expected, compiledNow } = await sameAnswers(
+      `query Page($ts: [TitleNumber!]!, $withPlans: Boolean!, $noStatus: Boolean!) {
+        titles(titleNumbers: $ts) { titleNumber status @skip(if: $noStatus) plans @include(if: $withPlans) { description } }
+      }`,
+      { ts: ['MID15313', 'ZZZ999', 'GLA5001', 'EDN42'], withPlans: true, noStatus: false },
+    );
+    expect(JSON.parse(expected.body).data.titles).toHaveLength(4);
+    expect(compiledNow).toBe(1);
+  });
+
+  test("variables that do not coerce keep graphql-js's messages", async () => {
+    const { expected, compiledNow } = await sameAnswers('query Bad($t: TitleNumber!) { title(titleNumber: $t) { titleNumber } }', {
+      t: 'not a title',
+    });
+    expect(JSON.parse(expected.body).errors[0].message).toMatch(/\$t/);
+    // Compiled on the second sight, but never run: the interpreter answers.
+    expect(compiledNow).toBe(1);
+  });
+
+  test('a literal argument, and a mutation refused for its input (nothing created)', async () => {
+    await sameAnswers('{ title(titleNumber: "EDN42") { titleNumber status } }');
+    const { expected } = await sameAnswers(
+      `mutation Refused($input: CreateCaseInput!) {
+        createCase(fas: "0000000000", input: $input) { case { id } userErrors { code message field } }
+      }`,
+      { input: { reference: 'x'.repeat(51), contactEmail: 'not an e-mail', contactTelephone: '0131', titleNumbers: [] } },
+    );
+    const body = JSON.parse(expected.body);
+    expect(body.errors ?? body.data.createCase.userErrors).not.toHaveLength(0);
+  });
+
+  test('federation: _service, and one _entities representation with a variable inside it, given without a list', async () => {
+    await sameAnswers('{ _service { sdl } }');
+    const { expected, compiledNow } = await sameAnswers(
+      'query E($t: String!) { _entities(representations: { __typename: "Title", titleNumber: $t }) { ... on Title { titleNumber status } } }',
+      { t: 'MID15313' },
+    );
+    expect(JSON.parse(expected.body).data._entities[0].titleNumber).toBe('MID15313');
+    expect(compiledNow).toBe(1);
+  });
+
+  test('@defer keeps the streaming executor: same parts, never compiled', async () => {
+    const { expected, compiledNow } = await sameAnswers(
+      'query Deferred { title(titleNumber: "MID15313") { titleNumber ... @defer { plans { description } } } }',
+      undefined,
+      { accept: 'multipart/mixed' },
+    );
+    expect(expected.contentType).toMatch(/multipart\/mixed/);
+    expect(expected.body).toContain('"hasNext":false');
+    expect(compiledNow).toBe(0);
+  });
+
+  // Last: the failures it injects open the register circuit breaker for a while.
+  test('the register failing: the same error, code, path and null', async () => {
+    const { expected, compiledNow } = await sameAnswers(
+      'query Failing($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }',
+      { t: 'MID1234' },
+      { fault: true },
+    );
+    const body = JSON.parse(expected.body);
+    expect(body.data).toEqual({ title: null });
+    expect(body.errors[0].path).toEqual(['title']);
+    expect(body.errors[0].extensions.code).toBeDefined();
+    expect(compiledNow).toBe(1);
+  });
+});
