@@ -27,6 +27,7 @@ import {
   peakRss,
   ROOT,
   startApolloPeer,
+  startBareRelay,
   startEmulatorProcess,
   startPeer,
   startService,
@@ -315,38 +316,52 @@ async function streamingPhase(
   if (first.bytes !== PLAN_BYTES || proxied.bytes !== PLAN_BYTES || first.sha256 !== proxied.sha256) {
     throw new Error(`streaming: bytes differ (direct ${first.bytes} ${first.sha256}, service ${proxied.bytes} ${proxied.sha256})`);
   }
+  // The bare Node relay (bench/lib/bare-relay.ts): the ceiling of any Node relay through one more loopback hop.
+  const relay = await startBareRelay(direct, directHeaders);
   const runs: NonNullable<Results['streaming']>['runs'] = [];
-  /** CPU ms of each process over one download: where the bytes cost (ms per 50 MB). */
-  const cpuOf = async (fn: () => Promise<{ mbPerS: number }>) => {
-    const before = { emulator: cpuMs(emu.pid), service: cpuMs(svc.pid), client: process.cpuUsage() };
-    const r = await fn();
-    const client = process.cpuUsage(before.client);
-    return {
-      ...r,
-      cpu: {
-        emulator: cpuMs(emu.pid) - before.emulator,
-        service: cpuMs(svc.pid) - before.service,
-        client: (client.user + client.system) / 1000,
-      },
+  try {
+    const relayed = await download(relay.url, {}, true);
+    if (relayed.bytes !== PLAN_BYTES || relayed.sha256 !== first.sha256) {
+      throw new Error(`streaming: bytes differ (direct ${first.bytes} ${first.sha256}, bare relay ${relayed.bytes} ${relayed.sha256})`);
+    }
+    /** CPU ms of each process over one download: where the bytes cost (ms per 50 MB). */
+    const cpuOf = async (fn: () => Promise<{ mbPerS: number }>) => {
+      const before = { emulator: cpuMs(emu.pid), service: cpuMs(svc.pid), relay: cpuMs(relay.pid), client: process.cpuUsage() };
+      const r = await fn();
+      const client = process.cpuUsage(before.client);
+      return {
+        ...r,
+        cpu: {
+          emulator: cpuMs(emu.pid) - before.emulator,
+          service: cpuMs(svc.pid) - before.service,
+          relay: cpuMs(relay.pid) - before.relay,
+          client: (client.user + client.system) / 1000,
+        },
+      };
     };
-  };
-  for (let i = 0; i < (QUICK ? 2 : 6); i++) {
-    const d = await cpuOf(() => download(direct, directHeaders));
-    const peak = peakRss(svc.pid);
-    const s = await cpuOf(() => download(viaService, serviceHeaders));
-    const hwm = peak.stop();
-    runs.push({
-      directMBps: d.mbPerS,
-      serviceMBps: s.mbPerS,
-      serviceRssBaseline: peak.baseline,
-      serviceRssPeak: hwm,
-      serviceRssGrowth: hwm - peak.baseline,
-      directCpuMs: d.cpu,
-      serviceCpuMs: s.cpu,
-    });
-    log(
-      `streaming run ${i + 1}: direct ${d.mbPerS.toFixed(0)} MB/s, service ${s.mbPerS.toFixed(0)} MB/s, service RSS +${((hwm - peak.baseline) / 1048576).toFixed(1)} MB`,
-    );
+    for (let i = 0; i < (QUICK ? 2 : 6); i++) {
+      const d = await cpuOf(() => download(direct, directHeaders));
+      const peak = peakRss(svc.pid);
+      const s = await cpuOf(() => download(viaService, serviceHeaders));
+      const hwm = peak.stop();
+      const b = await cpuOf(() => download(relay.url, {}));
+      runs.push({
+        directMBps: d.mbPerS,
+        serviceMBps: s.mbPerS,
+        relayMBps: b.mbPerS,
+        serviceRssBaseline: peak.baseline,
+        serviceRssPeak: hwm,
+        serviceRssGrowth: hwm - peak.baseline,
+        directCpuMs: d.cpu,
+        serviceCpuMs: s.cpu,
+        relayCpuMs: b.cpu,
+      });
+      log(
+        `streaming run ${i + 1}: direct ${d.mbPerS.toFixed(0)} MB/s, service ${s.mbPerS.toFixed(0)} MB/s, bare relay ${b.mbPerS.toFixed(0)} MB/s, service RSS +${((hwm - peak.baseline) / 1048576).toFixed(1)} MB`,
+      );
+    }
+  } finally {
+    await relay.stop();
   }
   let peerDownload: NonNullable<Results['streaming']>['peer'];
   if (peer) peerDownload = await peerPdf(peer, token, plan.planId);
@@ -683,7 +698,7 @@ async function main() {
     }
 
     if (run('streaming')) {
-      log('5. streaming a 50 MB plan: direct and through the service, interleaved; then through the peer');
+      log('5. streaming a 50 MB plan: direct, through the service and through a bare Node relay, interleaved; then through the peer');
       token = await registerToken(emu.url);
       results.streaming = await streamingPhase(emu, svc, peer, token);
     }

@@ -1,7 +1,7 @@
 /**
  * Child processes of the benchmark: the register emulator, the service (the real entry point,
- * src/main.ts, in production mode) and the peers (Hive Gateway, Apollo Server); their CPU time and
- * memory from /proc.
+ * src/main.ts, in production mode), the peers (Hive Gateway, Apollo Server) and the bare Node relay
+ * of the streaming phase; their CPU time and memory from /proc.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -9,6 +9,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BARE_RELAY_FILE } from './bare-relay';
 
 export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 export const LOG_DIR = join(ROOT, 'bench', '.logs');
@@ -36,15 +37,42 @@ export async function startEmulatorProcess(latencyMs = 0, largePlanBytes = 50 * 
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   children.add(child);
-  const ready = await new Promise<{ url: string; origin: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('emulator did not start within 30 s')), 30_000);
+  const ready = await readyMessage<{ url: string; origin: string }>(child, 'emulator');
+  return { ...ready, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/** The first IPC message of a forked child, which it sends once it listens. */
+function readyMessage<T>(child: ChildProcess, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start within 30 s`)), 30_000);
     child.once('message', (m) => {
       clearTimeout(timer);
-      resolve(m as { url: string; origin: string });
+      resolve(m as T);
     });
-    child.once('exit', (code) => reject(new Error(`emulator exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code})`)));
   });
-  return { ...ready, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+export interface BareRelay {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The bare Node relay (bench/lib/bare-relay.ts): every GET on `url` fetches `upstream` with
+ * `headers` (undici) and pipes the body to the response, nothing else.
+ */
+export async function startBareRelay(upstream: string, headers: Record<string, string>): Promise<BareRelay> {
+  const child = fork(BARE_RELAY_FILE, [], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, NODE_ENV: 'production', BARE_RELAY_UPSTREAM: upstream, BARE_RELAY_HEADERS: JSON.stringify(headers) },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  const ready = await readyMessage<{ url: string }>(child, 'bare Node relay');
+  return { url: ready.url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
@@ -105,6 +133,8 @@ export async function startService(
   registerUrl: string,
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
+  /** Another checkout to run (bench/experiments/ab.ts compares two commits). */
+  root: string = ROOT,
 ): Promise<Service> {
   mkdirSync(LOG_DIR, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'titlegraph-bench-'));
@@ -114,7 +144,7 @@ export async function startService(
   const fd = openSync(log, 'w');
   const spawnedAt = Date.now();
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -1,0 +1,72 @@
+/**
+ * Side by side: the working tree against another commit, one emulator, interleaved autocannon
+ * rounds (`{ __typename }` and `title`, 8 connections each, both services loaded at once), with the service's CPU per request.
+ * A change to the hot path is kept only when it wins here, round after round.
+ *
+ *   npx tsx bench/experiments/ab.ts [REV=HEAD] [ROUNDS=4]
+ *
+ * REV is checked out as a git worktree under the system temp folder, sharing this checkout's
+ * node_modules. Bounded: ROUNDS rounds of 3 s per service and query.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { probe, throughput, type Target } from '../lib/load';
+import { cpuMs, killAll, ROOT, startEmulatorProcess, startService } from '../lib/procs';
+import { TITLE_QUERY, TYPENAME_QUERY } from '../queries';
+
+const rev = process.argv[2] ?? 'HEAD';
+const rounds = Number(process.argv[3] ?? 4);
+const sha = execFileSync('git', ['rev-parse', '--short', rev], { cwd: ROOT, encoding: 'utf8' }).trim();
+const other = join(tmpdir(), `titlegraph-ab-${sha}`);
+if (!existsSync(other)) {
+  execFileSync('git', ['worktree', 'add', '--detach', other, sha], { cwd: ROOT, stdio: 'ignore' });
+  symlinkSync(join(ROOT, 'node_modules'), join(other, 'node_modules'));
+}
+
+const emu = await startEmulatorProcess(0);
+const services = [
+  { name: 'working tree', svc: await startService('ab-work', emu.url) },
+  { name: sha, svc: await startService('ab-base', emu.url, {}, [], other) },
+];
+const target = (base: string, query: string, variables?: object): Target => ({
+  name: query,
+  url: `${base}/graphql`,
+  method: 'POST',
+  headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
+  body: JSON.stringify({ query, variables }),
+});
+const queries = [
+  ['{ __typename }', TYPENAME_QUERY, undefined],
+  ['title', TITLE_QUERY, { titleNumber: 'MID15313' }],
+] as const;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+try {
+  for (const { svc } of services) {
+    for (const [, q, v] of queries) {
+      await probe(target(svc.base, q, v));
+      await throughput(target(svc.base, q, v), 16, 2);
+    }
+  }
+  const rows: Record<string, { rps: number[]; cpuUs: number[] }> = {};
+  // Both services under load at the same time: whatever else the machine does falls on both alike.
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, q, v] of queries) {
+      const before = services.map(({ svc }) => cpuMs(svc.pid));
+      const runs = await Promise.all(services.map(({ svc }) => throughput(target(svc.base, q, v), 8, 3)));
+      for (const [i, { name: variant, svc }] of services.entries()) {
+        rows[`${variant} | ${name}`] ??= { rps: [], cpuUs: [] };
+        const row = rows[`${variant} | ${name}`]!;
+        row.rps.push(Math.round(runs[i]!.rps));
+        row.cpuUs.push(Math.round(((cpuMs(svc.pid) - before[i]!) / runs[i]!.requests) * 1000));
+      }
+    }
+  }
+  console.log('| service | query | req/s per round | CPU µs/req per round | median CPU µs/req |\n|---|---|---|---|---|');
+  for (const [k, r] of Object.entries(rows)) console.log(`| ${k} | ${r.rps.join(', ')} | ${r.cpuUs.join(', ')} | ${median(r.cpuUs)} |`);
+} finally {
+  for (const { svc } of services) await svc.stop();
+  await emu.stop();
+  killAll();
+}
