@@ -104,6 +104,16 @@ for (const backend of [sqlite, postgres]) {
         expect(await store!.usage('ORG-A', '2026-03-10', 0)).toEqual({ calls: 1 });
       }));
 
+    test('admissions asked for at once, on two stores: exactly the limit is admitted, each with its own count, the rest refused', () =>
+      withStores(2, async ([a, b]) => {
+        const limits = { free: false, dailyLimit: 30 };
+        const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a! : b!).admit(request(limits))));
+        const admitted = answers.filter((x) => x.admitted).map((x) => (x as { calls: number }).calls);
+        expect(admitted.sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+        expect(answers.filter((x) => !x.admitted)).toEqual(Array(20).fill({ admitted: false, reason: 'daily', retryAfterMs: MIDNIGHT_MS }));
+        expect(await a!.usage('ORG-A', '2026-03-10', 0)).toEqual({ calls: 30 });
+      }));
+
     test('free reads stop at their limit, paid work at the day’s; refusals count nothing and say when to retry', () =>
       withStores(1, async ([store]) => {
         for (let i = 0; i < 2; i++) await store!.admit(request({ freeLimit: 2, dailyLimit: 3 }));

@@ -1,6 +1,7 @@
 /**
  * The SQLite quota ledger at its edges: a register block ends at the very instant it names, and
- * an admission that fails half-way leaves the ledger as it was and usable.
+ * an admission that fails half-way leaves the ledger as it was and usable, and admissions asked
+ * for in one turn of the event loop (committed together) are each decided as if alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,4 +54,44 @@ test('an admission that fails half-way counts nothing, and the ledger goes on ad
   fail = false;
   expect(await store.usage('ORG-A', '2026-03-10', 1_000_000)).toEqual({ calls: 0 });
   expect(await store.admit(request({ burst: 5, perMs: 0.001 }))).toEqual({ admitted: true, calls: 1 });
+});
+
+test('admissions asked for together: one whose decision fails is refused alone; the others are admitted and counted in order', async () => {
+  const store = ledger((now) => {
+    if (now === 2_000_000) throw new Error('clock unavailable');
+    return 3_600_000;
+  });
+  const answers = await Promise.allSettled([
+    store.admit(request()),
+    store.admit(request({ now: 2_000_000 })),
+    store.admit(request({ client: 'client-a2' })),
+  ]);
+  expect(answers).toEqual([
+    { status: 'fulfilled', value: { admitted: true, calls: 1 } },
+    { status: 'rejected', reason: new Error('clock unavailable') },
+    { status: 'fulfilled', value: { admitted: true, calls: 2 } },
+  ]);
+  expect(await store.usage('ORG-A', '2026-03-10', 1_000_000)).toEqual({ calls: 2 });
+});
+
+test('admissions asked for together: a write that fails undoes them all, and the ledger goes on admitting', async () => {
+  const store = ledger();
+  await store.admit(request({ burst: 5, perMs: 0.001 }));
+  // A refill rate that is not a number leaves the bucket's tokens NaN, which its NOT NULL column
+  // refuses: the write fails after the first admission of the group was counted.
+  const answers = await Promise.allSettled([
+    store.admit(request({ burst: 5, perMs: 0.001 })),
+    store.admit(request({ burst: 5, perMs: Number.NaN, client: 'client-a2' })),
+  ]);
+  expect(answers.map((a) => a.status)).toEqual(['rejected', 'rejected']);
+  expect(await store.usage('ORG-A', '2026-03-10', 1_000_000)).toEqual({ calls: 1 });
+  expect(await store.admit(request({ burst: 5, perMs: 0.001 }))).toEqual({ admitted: true, calls: 2 });
+});
+
+test('close() answers the admissions already asked for before it closes', async () => {
+  const store = ledger();
+  const pending = store.admit(request());
+  await store.close();
+  expect(await pending).toEqual({ admitted: true, calls: 1 });
+  await expect(store.admit(request())).rejects.toThrow();
 });
