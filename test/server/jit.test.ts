@@ -16,7 +16,7 @@ vi.mock('graphql-jit', async (importOriginal) => {
     ...real,
     compileQuery: (...args: Parameters<typeof real.compileQuery>) => {
       const result = real.compileQuery(...args);
-      if (real.isCompiledQuery(result)) compiled.documents++;
+      if ('query' in result) compiled.documents++;
       return result;
     },
   };
