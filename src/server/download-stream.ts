@@ -4,7 +4,7 @@
  * it has run for `maxMs` in all. Written by hand: Node's stream timeouts and undici's
  * `bodyTimeout` watch the sender (the register), not the reader.
  */
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 
 export interface DownloadLimits {
   /** Close when the caller has read nothing for this long while bytes wait for it. */
