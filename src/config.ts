@@ -84,6 +84,7 @@ const Env = z.object({
   GRAPHIQL: bool.optional(),
   SECURITIES_PREFETCH: bool.default(true),
   GRAPHQL_JIT: bool.default(true),
+  GRAPHQL_JIT_AFTER: z.coerce.number().int().min(1).max(1_000_000).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INTROSPECTION: bool.optional(),
   MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxDepth),
@@ -133,8 +134,8 @@ export interface AppConfig {
   summaryCacheTtlMs: number;
   /** Fetch securities listings alongside summaries (one round of calls) rather than after them. */
   prefetchSecurities: boolean;
-  /** Compile documents that are sent again with graphql-jit (src/server/jit.ts). */
-  jit: boolean;
+  /** Compile documents that keep coming back with graphql-jit, after this many runs (src/server/jit.ts); false: never. */
+  jit: false | { compileAfter: number };
   emulator: { host: string; port: number; latencyMs: number };
   graphiql: boolean;
   /** pino level of the JSON logs on stdout. */
@@ -189,7 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     referenceListTtlMs: e.REFERENCE_LIST_TTL_MS,
     summaryCacheTtlMs: e.SUMMARY_CACHE_TTL_MS,
     prefetchSecurities: e.SECURITIES_PREFETCH,
-    jit: e.GRAPHQL_JIT,
+    jit: e.GRAPHQL_JIT && { compileAfter: e.GRAPHQL_JIT_AFTER },
     emulator: { host: e.EMULATOR_HOST, port: e.EMULATOR_PORT, latencyMs: e.EMULATOR_LATENCY_MS },
     graphiql: e.GRAPHIQL ?? e.NODE_ENV !== 'production',
     logLevel: e.LOG_LEVEL,

@@ -35,8 +35,8 @@ export interface AppOptions {
   observability?: ObservabilityOptions;
   /** Structured request logs (allow-listed fields only); absent: Yoga's default console logging. */
   logger?: Logger;
-  /** Run documents that are sent again as graphql-jit compiled them (default true; see jit.ts). */
-  jit?: boolean;
+  /** Run a document as graphql-jit compiled it once it has run `compileAfter` times (default 10; see jit.ts); false: never. */
+  jit?: false | { compileAfter: number };
 }
 
 export const EXAMPLE_QUERY = `# titlegraph: the land register over GraphQL.
@@ -97,7 +97,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       ...(options.graphiql ? [useGraphiQLPage('/graphql', { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY })] : []),
       // @defer and @stream (multipart/mixed or SSE): a page of titles arrives item by item.
       useDeferStream(),
-      ...(options.jit === false ? [] : [useJitExecution()]),
+      ...(options.jit === false ? [] : [useJitExecution(options.jit ?? { compileAfter: 10 })]),
       ...(options.logger ? [useRequestLogging(options.logger)] : []),
       ...useObservability(services, options.observability),
       ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),

@@ -3,10 +3,11 @@
  * queries) is compiled once into a plain function, which runs in a fraction of the
  * interpreter's CPU (npm run bench; bench/experiments/ab.ts). Written here rather than taken
  * from @envelop/graphql-jit: that plugin compiles every new document on first sight (a caller
- * sending unique documents would make us compile each), answers a document graphql-jit cannot
- * compile with the compiler's error instead of running it, and coerces variables in graphql-jit's
- * words. Here graphql-js's executor (Yoga's) still runs, unchanged:
- * - a document's first execution: only one seen again is worth compiling;
+ * sending unique documents would make us compile each, ~2 ms apiece), answers a document
+ * graphql-jit cannot compile with the compiler's error instead of running it, and coerces
+ * variables in graphql-jit's words. Here graphql-js's executor (Yoga's) still runs, unchanged:
+ * - a document's first `compileAfter` executions: only a document that keeps coming back is
+ *   worth compiling, and a caller must send one that often to make us spend a compile on it;
  * - documents with @defer or @stream: it streams their parts;
  * - documents graphql-jit refuses to compile;
  * - variables that do not coerce, so the caller gets graphql-js's messages, as before.
@@ -16,8 +17,8 @@ import { getVariableValues } from 'graphql/execution/values';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 
-/** A document's state: seen once, compiled, or not compilable. */
-type Compilation = 'seen' | 'interpret' | CompiledQuery;
+/** A document's state: how many times it ran interpreted so far, compiled, or not compilable. */
+type Compilation = number | 'interpret' | CompiledQuery;
 
 function usesIncrementalDelivery(document: DocumentNode): boolean {
   let found = false;
@@ -39,7 +40,7 @@ function variablesCoerce(schema: GraphQLSchema, args: ExecutionArgs): boolean {
   return !getVariableValues(schema, definitions, args.variableValues ?? {}, { maxErrors: 1 }).errors;
 }
 
-export function useJitExecution(): Plugin {
+export function useJitExecution({ compileAfter }: { compileAfter: number }): Plugin {
   // Keyed by the parsed document, which Yoga caches per query text: a document evicted from
   // its cache takes its compilation with it.
   const compilations = new WeakMap<DocumentNode, Map<string, Compilation>>();
@@ -51,12 +52,12 @@ export function useJitExecution(): Plugin {
       compilations.set(args.document, byOperation);
     }
     const operation = args.operationName ?? '';
-    const known = byOperation.get(operation);
-    if (known === undefined) {
-      byOperation.set(operation, 'seen');
-      return 'seen';
+    const known = byOperation.get(operation) ?? 0;
+    if (typeof known !== 'number') return known;
+    if (known < compileAfter) {
+      byOperation.set(operation, known + 1);
+      return known + 1;
     }
-    if (known !== 'seen') return known;
     let compiled: Compilation = 'interpret';
     if (!usesIncrementalDelivery(args.document)) {
       const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
@@ -69,7 +70,7 @@ export function useJitExecution(): Plugin {
   return {
     onExecute({ args, setExecuteFn }) {
       const compiled = compilationFor(args);
-      if (typeof compiled === 'string' || !variablesCoerce(args.schema, args)) return;
+      if (typeof compiled !== 'object' || !variablesCoerce(args.schema, args)) return;
       setExecuteFn((run: ExecutionArgs) => compiled.query(run.rootValue, run.contextValue, run.variableValues));
     },
   };

@@ -1,10 +1,10 @@
 /**
- * graphql-jit (src/server/jit.ts) must change nothing a caller sees. Each document goes to a
- * service with GRAPHQL_JIT off (graphql-js executes everything) and three times to one with it
- * on (the first time interpreted, then compiled), and each answer must be the same as the
- * other service's, errors, nulls and their paths included. Both services run over their own
- * emulator with the same fixtures and get the same requests in the same order, with faults
- * injected into both alike, so their state (quota, breaker) moves in step.
+ * graphql-jit (src/server/jit.ts) must change nothing a caller sees. Each document goes three
+ * times to a service with GRAPHQL_JIT off (graphql-js executes everything) and three times to
+ * one that compiles a document after one run (so: interpreted, then compiled, compiled), and
+ * each answer must equal the other service's, errors, nulls and their paths included. Both
+ * services run over their own emulator with the same fixtures and get the same requests in the
+ * same order, with faults injected into both alike, so their state (quota, breaker) moves in step.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startService, type Service } from '../service/harness';
@@ -28,7 +28,7 @@ let jit: Running;
 
 beforeAll(async () => {
   interpreted = await startService({}, {}, { jit: false });
-  jit = await startService();
+  jit = await startService({}, {}, { jit: { compileAfter: 1 } });
 });
 afterAll(async () => {
   await interpreted?.stop();
@@ -63,6 +63,20 @@ async function sameAnswers(query: string, variables?: Record<string, unknown>, o
   }
   return { expected: expected!, compiledNow: compiled.documents - before };
 }
+
+test('by default a document is compiled only once it has run 10 times: a caller cannot make us compile each new document', async () => {
+  const svc = await startService();
+  try {
+    const before = compiled.documents;
+    const query = '{ title(titleNumber: "MID1234") { titleNumber } }';
+    for (let i = 0; i < 10; i++) expect(JSON.parse((await send(svc, query)).body).data.title.titleNumber).toBe('MID1234');
+    expect(compiled.documents).toBe(before);
+    expect(JSON.parse((await send(svc, query)).body).data.title.titleNumber).toBe('MID1234');
+    expect(compiled.documents).toBe(before + 1);
+  } finally {
+    await svc.stop();
+  }
+});
 
 describe('a document sent again runs compiled, and callers get the answers graphql-js gives', () => {
   test('a title with fragments, aliases, __typename, nested lists and enums', async () => {
