@@ -90,24 +90,21 @@ const initOf = (error: RegisterError): RegisterErrorInit => ({
  * undici writes a request only after handing it a connection (`onConnect`); until then it
  * waits in the pool queue. This dispatcher tells the two apart, which is the proof that a
  * failed call with an effect never reached the register. Written by hand: undici exposes no
- * per-request "was it written" flag, and its interceptors see the same handler calls.
+ * per-request "was it written" flag, and its interceptors see the same handler calls. The
+ * handler is the one `request()` made for this call alone, so its `onConnect` is shadowed on the
+ * instance (a Proxy around it cost a trap and a bound function on every handler call).
  */
 function trackingDispatcher(agent: Dispatcher, onConnected: () => void): Dispatcher {
   return {
     dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
-      const tracked = new Proxy(handler, {
-        get(target, property) {
-          const value = Reflect.get(target, property, target) as unknown;
-          if (property === 'onConnect' && typeof value === 'function') {
-            return (...args: unknown[]) => {
-              onConnected();
-              return (value as (...a: unknown[]) => unknown).apply(target, args);
-            };
-          }
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      });
-      return agent.dispatch(options, tracked);
+      const onConnect = handler.onConnect;
+      if (typeof onConnect === 'function') {
+        handler.onConnect = function connected(this: unknown, ...args: Parameters<typeof onConnect>) {
+          onConnected();
+          return onConnect.apply(this, args);
+        };
+      }
+      return agent.dispatch(options, handler);
     },
   } as Dispatcher;
 }
