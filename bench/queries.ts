@@ -81,3 +81,9 @@ export const PEER_DOWNLOAD_PLAN = `query Plan($titleNumber: String!, $planId: St
     ... on Error { code message }
   }
 }`;
+
+/** The two documents the side-by-side experiments (bench/experiments) load: the floor and a title. */
+export const SIDE_BY_SIDE_QUERIES = [
+  ['{ __typename }', TYPENAME_QUERY, undefined],
+  ['title', TITLE_QUERY, { titleNumber: 'MID15313' }],
+] as const;

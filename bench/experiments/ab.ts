@@ -12,9 +12,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { probe, throughput, type Target } from '../lib/load';
+import { graphqlTarget, throughput, warmUp } from '../lib/load';
 import { cpuMs, killAll, ROOT, startEmulatorProcess, startService } from '../lib/procs';
-import { TITLE_QUERY, TYPENAME_QUERY } from '../queries';
+import { SIDE_BY_SIDE_QUERIES } from '../queries';
 
 const rev = process.argv[2] ?? 'HEAD';
 const rounds = Number(process.argv[3] ?? 4);
@@ -30,25 +30,15 @@ const services = [
   { name: 'working tree', svc: await startService('ab-work', emu.url) },
   { name: sha, svc: await startService('ab-base', emu.url, {}, [], other) },
 ];
-const target = (base: string, query: string, variables?: object): Target => ({
-  name: query,
-  url: `${base}/graphql`,
-  method: 'POST',
-  headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-  body: JSON.stringify({ query, variables }),
-});
-const queries = [
-  ['{ __typename }', TYPENAME_QUERY, undefined],
-  ['title', TITLE_QUERY, { titleNumber: 'MID15313' }],
-] as const;
+const target = graphqlTarget;
+const queries = SIDE_BY_SIDE_QUERIES;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 try {
-  for (const { svc } of services) {
-    for (const [, q, v] of queries) {
-      await probe(target(svc.base, q, v));
-      await throughput(target(svc.base, q, v), 16, 2);
-    }
-  }
+  await warmUp(
+    services.map((s) => s.svc.base),
+    queries,
+    2,
+  );
   const rows: Record<string, { rps: number[]; cpuUs: number[] }> = {};
   // Both services under load at the same time: whatever else the machine does falls on both alike.
   for (let round = 0; round < rounds; round++) {

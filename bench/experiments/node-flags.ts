@@ -8,8 +8,8 @@
  * separated). Bounded: 3 rounds of 3 s per variant and query.
  */
 import { cpuMs, killAll, startEmulatorProcess, startService } from '../lib/procs';
-import { probe, throughput, type Target } from '../lib/load';
-import { TITLE_QUERY, TYPENAME_QUERY } from '../queries';
+import { graphqlTarget, throughput, warmUp } from '../lib/load';
+import { SIDE_BY_SIDE_QUERIES } from '../queries';
 
 const variants = process.argv.slice(2).length ? process.argv.slice(2) : ['default', '--max-semi-space-size=1'];
 const emu = await startEmulatorProcess(0);
@@ -17,24 +17,14 @@ const services = [];
 for (const [i, v] of variants.entries()) {
   services.push({ name: v, svc: await startService(`flags-${i}`, emu.url, {}, v === 'default' ? [] : v.split(' ')) });
 }
-const target = (base: string, query: string, variables?: object): Target => ({
-  name: query,
-  url: `${base}/graphql`,
-  method: 'POST',
-  headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-  body: JSON.stringify({ query, variables }),
-});
-const queries = [
-  ['{ __typename }', TYPENAME_QUERY, undefined],
-  ['title', TITLE_QUERY, { titleNumber: 'MID15313' }],
-] as const;
+const target = graphqlTarget;
+const queries = SIDE_BY_SIDE_QUERIES;
 try {
-  for (const { svc } of services) {
-    for (const [, q, v] of queries) {
-      await probe(target(svc.base, q, v));
-      await throughput(target(svc.base, q, v), 16, 1);
-    }
-  }
+  await warmUp(
+    services.map((s) => s.svc.base),
+    queries,
+    1,
+  );
   const rows: Record<string, { rps: number[]; cpuUs: number[] }> = {};
   for (let round = 0; round < 3; round++) {
     for (const [name, q, v] of queries) {

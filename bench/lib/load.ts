@@ -12,6 +12,31 @@ export interface Target {
   check?(status: number, body: string): void;
 }
 
+/** A GraphQL POST to a service as dev-key-a: the experiments' target. */
+export function graphqlTarget(base: string, query: string, variables?: object): Target {
+  return {
+    name: query,
+    url: `${base}/graphql`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
+    body: JSON.stringify({ query, variables }),
+  };
+}
+
+/** Sends every query once to each service (probed, so a broken target fails loudly), then loads each for `seconds`: warm V8 and caches. */
+export async function warmUp(
+  bases: readonly string[],
+  queries: readonly (readonly [string, string, object | undefined])[],
+  seconds: number,
+): Promise<void> {
+  for (const base of bases) {
+    for (const [, query, variables] of queries) {
+      await probe(graphqlTarget(base, query, variables));
+      await throughput(graphqlTarget(base, query, variables), 16, seconds);
+    }
+  }
+}
+
 /** Sends one request and checks the answer (before measuring, so a broken target fails loudly). */
 export async function probe(t: Target): Promise<string> {
   const res = await request(t.url, { method: t.method, headers: t.headers, body: t.body });
