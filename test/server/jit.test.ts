@@ -126,6 +126,7 @@ describe('a document sent again runs compiled, and callers get the answers graph
     );
     const body = JSON.parse(expected.body);
     expect(body.errors ?? body.data.createCase.userErrors).not.toHaveLength(0);
+    for (const svc of [interpreted, jit]) expect(svc.emulator.calls.count({ route: 'createCase' })).toBe(0);
   });
 
   test('federation: _service, and one _entities representation with a variable inside it, given without a list', async () => {
