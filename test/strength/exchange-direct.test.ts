@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { RegisterError, RegisterTransport, type RegisterCallEvent } from '../../src/register/client';
 import { type AuthProvider, exchange, type ExchangeSpec } from '../../src/register/client/exchange';
 import { readJson } from '../../src/register/client/responses';
@@ -291,6 +292,19 @@ describe('reading the answer', () => {
     expect(error).toMatchObject({ code: 'REGISTER_CONTRACT_ERROR', status: 200, outcomeUnknown: false });
     expect(seen).toHaveLength(1);
     expect(await exchange(t, spec())).toEqual({ data: { ok: true } });
+  });
+
+  test('a JSON body in several chunks, a character split between two of them, after a byte order mark: read whole, the mark dropped', async () => {
+    const json = Buffer.from('\uFEFF{"data":{"name":"Ó Briain – Dùn Èideann"}}', 'utf8');
+    const split = json.indexOf(Buffer.from('Ó', 'utf8')) + 1; // inside the two bytes of Ó
+    script.push((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(json.length) });
+      res.write(json.subarray(0, split));
+      setTimeout(() => res.end(json.subarray(split)), 20);
+    });
+    const schema = z.object({ data: z.object({ name: z.string() }) });
+    const value = await exchange(transport(), spec({ read: (res) => readJson(res, 'titleSummary', schema) }));
+    expect(value).toEqual({ data: { name: 'Ó Briain – Dùn Èideann' } });
   });
 
   test("a download's deadline ends when its headers arrive: a body that takes longer still arrives whole", async () => {
