@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './server/serve';
+import { DEFAULT_COMPILE_AFTER } from './server/jit';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from './security/limits';
 import type { HardeningOptions } from './security/limits';
@@ -84,7 +85,7 @@ const Env = z.object({
   GRAPHIQL: bool.optional(),
   SECURITIES_PREFETCH: bool.default(true),
   GRAPHQL_JIT: bool.default(true),
-  GRAPHQL_JIT_AFTER: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  GRAPHQL_JIT_AFTER: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_COMPILE_AFTER),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INTROSPECTION: bool.optional(),
   MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxDepth),

@@ -12,7 +12,7 @@ import type { ApqStore } from '../services/apq-store';
 import { graphQLErrorFromRegister } from '../graphql/errors';
 import { useRequestLogging, yogaLogger, type Logger } from './logging';
 import { useGraphiQLPage } from './graphiql';
-import { useJitExecution } from './jit';
+import { DEFAULT_COMPILE_AFTER, useJitExecution } from './jit';
 import { PERSISTED_OPERATION_PARAM_NAMES, usePersistedOperationList, type PersistedOperations } from './persisted-operations';
 import { RegisterError } from '../register/client';
 import { useObservability, type ObservabilityOptions } from '../observability';
@@ -35,7 +35,7 @@ export interface AppOptions {
   observability?: ObservabilityOptions;
   /** Structured request logs (allow-listed fields only); absent: Yoga's default console logging. */
   logger?: Logger;
-  /** Run a document as graphql-jit compiled it once it has run `compileAfter` times (default 10; see jit.ts); false: never. */
+  /** Run a document as graphql-jit compiled it once it has run `compileAfter` times (default DEFAULT_COMPILE_AFTER; see jit.ts); false: never. */
   jit?: false | { compileAfter: number };
 }
 
@@ -97,7 +97,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       ...(options.graphiql ? [useGraphiQLPage('/graphql', { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY })] : []),
       // @defer and @stream (multipart/mixed or SSE): a page of titles arrives item by item.
       useDeferStream(),
-      ...(options.jit === false ? [] : [useJitExecution(options.jit ?? { compileAfter: 10 })]),
+      ...(options.jit === false ? [] : [useJitExecution(options.jit ?? { compileAfter: DEFAULT_COMPILE_AFTER })]),
       ...(options.logger ? [useRequestLogging(options.logger)] : []),
       ...useObservability(services, options.observability),
       ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),

@@ -12,13 +12,30 @@
  * - documents graphql-jit refuses to compile;
  * - variables that do not coerce, so the caller gets graphql-js's messages, as before.
  */
-import { BREAK, type DocumentNode, type ExecutionArgs, getOperationAST, type GraphQLSchema, visit } from 'graphql';
+import {
+  BREAK,
+  type DocumentNode,
+  type ExecutionArgs,
+  getOperationAST,
+  type GraphQLSchema,
+  type VariableDefinitionNode,
+  visit,
+} from 'graphql';
 import { getVariableValues } from 'graphql/execution/values';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 
+/** How many runs on graphql-js's executor before a document is compiled (GRAPHQL_JIT_AFTER's default). */
+export const DEFAULT_COMPILE_AFTER = 10;
+
+interface Compiled {
+  query: CompiledQuery;
+  /** The operation's variable definitions, checked on every run before the compiled query. */
+  variables: readonly VariableDefinitionNode[];
+}
+
 /** A document's state: how many times it ran interpreted so far, compiled, or not compilable. */
-type Compilation = number | 'interpret' | CompiledQuery;
+type Compilation = number | 'interpret' | Compiled;
 
 function usesIncrementalDelivery(document: DocumentNode): boolean {
   let found = false;
@@ -34,10 +51,13 @@ function usesIncrementalDelivery(document: DocumentNode): boolean {
   return found;
 }
 
-function variablesCoerce(schema: GraphQLSchema, args: ExecutionArgs): boolean {
-  const definitions = getOperationAST(args.document, args.operationName)?.variableDefinitions;
-  if (!definitions?.length) return true;
-  return !getVariableValues(schema, definitions, args.variableValues ?? {}, { maxErrors: 1 }).errors;
+function variablesCoerce(
+  schema: GraphQLSchema,
+  definitions: readonly VariableDefinitionNode[],
+  values: ExecutionArgs['variableValues'],
+): boolean {
+  if (definitions.length === 0) return true;
+  return !getVariableValues(schema, definitions, values ?? {}, { maxErrors: 1 }).errors;
 }
 
 export function useJitExecution({ compileAfter }: { compileAfter: number }): Plugin {
@@ -61,7 +81,9 @@ export function useJitExecution({ compileAfter }: { compileAfter: number }): Plu
     let compiled: Compilation = 'interpret';
     if (!usesIncrementalDelivery(args.document)) {
       const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-      if (isCompiledQuery(result)) compiled = result;
+      if (isCompiledQuery(result)) {
+        compiled = { query: result, variables: getOperationAST(args.document, args.operationName)?.variableDefinitions ?? [] };
+      }
     }
     byOperation.set(operation, compiled);
     return compiled;
@@ -70,8 +92,8 @@ export function useJitExecution({ compileAfter }: { compileAfter: number }): Plu
   return {
     onExecute({ args, setExecuteFn }) {
       const compiled = compilationFor(args);
-      if (typeof compiled !== 'object' || !variablesCoerce(args.schema, args)) return;
-      setExecuteFn((run: ExecutionArgs) => compiled.query(run.rootValue, run.contextValue, run.variableValues));
+      if (typeof compiled !== 'object' || !variablesCoerce(args.schema, compiled.variables, args.variableValues)) return;
+      setExecuteFn((run: ExecutionArgs) => compiled.query.query(run.rootValue, run.contextValue, run.variableValues));
     },
   };
 }

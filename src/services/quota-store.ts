@@ -142,6 +142,8 @@ export class SqliteQuotaStore implements QuotaStore {
   private admitPending(): void {
     const batch = this.pending;
     this.pending = [];
+    // Already answered by close(): nothing to commit, and the database is shut.
+    if (batch.length === 0) return;
     const outcomes: ({ admission: Admission } | { error: unknown })[] = [];
     try {
       this.sql.begin.run();
