@@ -27,9 +27,8 @@ const TitleDocumentType = builder.objectRef<OrderedDocument>('TitleDocument').im
       resolve: (d) => d.expiresAt,
     }),
     downloadUrl: t.string({
-      // The contract's words, kept as they are (schema-contract.test.ts) although the link is now
-      // absolute and signed; Plan.downloadUrl, which the contract leaves undescribed, says so.
-      description: 'Path on this server; GET with the same credentials streams the PDF.',
+      description:
+        'A link that streams the PDF. It works without credentials for a short time (the README says\nhow long), never past `expiresAt`; a caller may fetch a fresh one by replaying the order.',
       // Made now, for every answer (replays too): a signed link lives 15 minutes.
       resolve: (d, _, ctx) => downloadUrlOf(ctx, 'documents', d.titleNumber, d.documentId, d.expiresAt),
     }),

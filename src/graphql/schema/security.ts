@@ -4,7 +4,7 @@ import type { TitleSecurity } from '../../register/contract/wire';
 import { TitleType } from './title';
 
 export const SecurityType = builder.objectRef<TitleSecurity>('Security').implement({
-  description: 'A registered security as listed for a title (service-spec 2.10); `id` is what a discharge names.',
+  description: 'A registered security as listed for a title; `id` is what a discharge names.',
   fields: (t) => ({
     id: t.exposeString('id', { description: 'Opaque security id; pass it as securityId to discharge it.' }),
     applicationType: t.exposeString('applicationType', { nullable: true, description: 'How it was applied for, e.g. PAPER.' }),
@@ -26,7 +26,7 @@ builder.objectField(TitleType, 'securities', (t) =>
     type: [SecurityType],
     nullable: true,
     description:
-      'Registered securities (free listing, service-spec 4.8). Null for closed, cancelled and\namalgamated titles; an empty list for drafts. Loaded only when selected, batched per request.',
+      'Registered securities (a free listing). Null for closed, cancelled and\namalgamated titles; an empty list for drafts. Loaded only when selected, batched per request.',
     resolve: async (title, _, ctx) => {
       if (NOT_LISTED.has(title.status)) return null;
       if (title.status === 'DRAFT') return [];

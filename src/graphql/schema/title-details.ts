@@ -149,7 +149,7 @@ const PlotShareType = builder.objectRef<TitleDetails['sharingPlots'][number]>('P
 
 const TitleDetailsType = builder.objectRef<TitleDetails>('TitleDetails').implement({
   description:
-    'Full title sheet data (service-spec 2.6): right (with notes, schedules, boundary notes),\nproprietorships with details, securities with debtors, burdens, sharing and shared plots.',
+    'Full title sheet data: right (with notes, schedules, boundary notes),\nproprietorships with details, securities with debtors, burdens, sharing and shared plots.',
   fields: (t) => ({
     ...titleHeadingFields(t),
     right: t.expose('right', { type: DetailedTitleRightType, nullable: true, description: 'Section A: the property.' }),
