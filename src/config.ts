@@ -8,6 +8,8 @@ import { DEFAULT_COMPILE_AFTER } from './server/jit';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from './security/limits';
 import type { HardeningOptions } from './security/limits';
+import { AMOUNT_RULE, penceOf } from './register/contract/money';
+import { DEFAULT_FEES_PENCE, type OrganisationsConfig, type SpendSettings } from './services/spend';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -40,7 +42,23 @@ const corsOrigins = z.string().transform((value, ctx) => {
   return origins;
 });
 
+/** An amount of money in a setting or the tenants file (register/contract/money.ts has the one rule). */
+const amount = z
+  .string()
+  .refine((v) => penceOf(v) !== undefined, AMOUNT_RULE)
+  .transform((v) => penceOf(v)!);
+
 const TenantFile = z.object({
+  /** Per organisation: its daily spending limit, and its charging accounts (quotes refuse any other). */
+  organisations: z
+    .record(
+      z.string().min(1),
+      z.object({
+        dailySpendLimit: amount.optional(),
+        fasAccounts: z.array(z.string().regex(/^\d{4,6}$/, 'must be 4 to 6 digits')).optional(),
+      }),
+    )
+    .optional(),
   tenants: z
     .array(
       z.object({
@@ -52,6 +70,10 @@ const TenantFile = z.object({
         organisation: z.string().min(1).optional(),
         /** A federation router's key: it may read `_service { sdl }` when introspection is off. */
         router: z.boolean().optional(),
+        /** An accounts key: its charge statements cover every API client of its organisation. */
+        accounts: z.boolean().optional(),
+        /** This API client's daily spending limit, overriding CLIENT_DAILY_SPEND_LIMIT. */
+        dailySpendLimit: amount.optional(),
       }),
     )
     .min(1),
@@ -116,6 +138,10 @@ const Env = z.object({
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(DEFAULT_HTTP_LIMITS.maxConnections),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   DOWNLOAD_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  FEE_TITLE_DATA_AND_PLANS: amount.default(DEFAULT_FEES_PENCE.TITLE_DATA_AND_PLANS),
+  FEE_PENDING_APPLICATIONS: amount.default(DEFAULT_FEES_PENCE.PENDING_APPLICATIONS),
+  CLIENT_DAILY_SPEND_LIMIT: amount.optional(),
+  ORGANISATION_DAILY_SPEND_LIMIT: amount.optional(),
 });
 
 export interface AppConfig {
@@ -128,7 +154,9 @@ export interface AppConfig {
   /** After SIGTERM, in-flight requests get this long to finish; then the process exits 1. */
   shutdownDeadlineMs: number;
   /** Absent: run the embedded emulator with the dev tenants. */
-  register?: { baseUrl: string; tenants: TenantConfig[] };
+  register?: { baseUrl: string; tenants: TenantConfig[]; organisations: OrganisationsConfig };
+  /** List fees and the daily spending limits that apply to every tenant (src/services/spend.ts). */
+  spend: SpendSettings;
   concurrency: number;
   referenceListTtlMs: number;
   /** Per-tenant cache of title summaries; 0 = off (src/services/summary-cache.ts). */
@@ -186,7 +214,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: e.DATA_DIR,
     ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
-    ...(e.REGISTER_BASE_URL ? { register: { baseUrl: e.REGISTER_BASE_URL, tenants: realTenants(e) } } : {}),
+    ...(e.REGISTER_BASE_URL ? { register: { baseUrl: e.REGISTER_BASE_URL, ...realTenants(e) } } : {}),
+    spend: {
+      feesPence: { TITLE_DATA_AND_PLANS: e.FEE_TITLE_DATA_AND_PLANS, PENDING_APPLICATIONS: e.FEE_PENDING_APPLICATIONS },
+      ...(e.CLIENT_DAILY_SPEND_LIMIT !== undefined ? { clientLimitPence: e.CLIENT_DAILY_SPEND_LIMIT } : {}),
+      ...(e.ORGANISATION_DAILY_SPEND_LIMIT !== undefined ? { organisationLimitPence: e.ORGANISATION_DAILY_SPEND_LIMIT } : {}),
+    },
     concurrency: e.REGISTER_CONCURRENCY,
     referenceListTtlMs: e.REFERENCE_LIST_TTL_MS,
     summaryCacheTtlMs: e.SUMMARY_CACHE_TTL_MS,
@@ -247,8 +280,9 @@ function persistedOperations(e: z.infer<typeof Env>): Pick<AppConfig, 'persisted
   return { persistedOperations: { files, only: e.PERSISTED_OPERATIONS_ONLY } };
 }
 
-function realTenants(e: z.infer<typeof Env>): TenantConfig[] {
+function realTenants(e: z.infer<typeof Env>): { tenants: TenantConfig[]; organisations: OrganisationsConfig } {
   const tenants: TenantConfig[] = [];
+  let organisations: OrganisationsConfig = {};
   if (e.TITLEGRAPH_TENANTS_FILE) {
     let raw: unknown;
     try {
@@ -261,6 +295,7 @@ function realTenants(e: z.infer<typeof Env>): TenantConfig[] {
       throw new ConfigError(`TITLEGRAPH_TENANTS_FILE: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     }
     tenants.push(...file.data.tenants);
+    organisations = file.data.organisations ?? {};
   }
   if (e.REGISTER_CLIENT_ID || e.REGISTER_CLIENT_SECRET || e.TITLEGRAPH_API_KEY_SHA256) {
     if (!e.REGISTER_CLIENT_ID || !e.REGISTER_CLIENT_SECRET || !e.TITLEGRAPH_API_KEY_SHA256) {
@@ -278,5 +313,5 @@ function realTenants(e: z.infer<typeof Env>): TenantConfig[] {
       'REGISTER_BASE_URL is set but no tenant is: set TITLEGRAPH_TENANTS_FILE, or REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256',
     );
   }
-  return tenants;
+  return { tenants, organisations };
 }

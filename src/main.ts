@@ -12,7 +12,8 @@ import { startEmulator, type Emulator } from './emulator';
 import { loadPersistedOperations } from './server/persisted-operations';
 import { PgIdempotencyStore } from './idempotency/pg-store';
 import { createServices } from './services/create-services';
-import { DEV_TENANTS } from './services/tenants';
+import { DEV_ORGANISATIONS, DEV_TENANTS } from './services/tenants';
+import { formatPence } from './register/contract/money';
 
 /** DATABASE_URL: idempotency records in PostgreSQL, shared by every replica (table created on start). */
 async function openPgStore(connectionString: string): Promise<PgIdempotencyStore> {
@@ -47,6 +48,10 @@ async function main(config: AppConfig, logger: Logger) {
       host: config.emulator.host,
       port: config.emulator.port,
       latencyMs: config.emulator.latencyMs,
+      fees: {
+        TITLE_DATA_AND_PLANS: formatPence(config.spend.feesPence.TITLE_DATA_AND_PLANS),
+        PENDING_APPLICATIONS: formatPence(config.spend.feesPence.PENDING_APPLICATIONS),
+      },
     }).catch((error: unknown) => {
       throw busyPortError(error, 'EMULATOR_PORT', config.emulator.port);
     });
@@ -54,6 +59,8 @@ async function main(config: AppConfig, logger: Logger) {
   const services = createServices({
     registerBaseUrl: config.register?.baseUrl ?? emulator!.url,
     tenants: config.register?.tenants ?? DEV_TENANTS,
+    organisations: config.register?.organisations ?? DEV_ORGANISATIONS,
+    spend: config.spend,
     ...(config.register ? {} : { anonymousTenant: 'dev-key-a' }),
     dataDir: config.dataDir,
     ...(idempotency ? { idempotency } : {}),

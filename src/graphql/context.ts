@@ -8,6 +8,7 @@ import type { ApqStore } from '../services/apq-store';
 import type { DownloadLinks } from '../server/download-links';
 import type { IdempotencyStore } from '../idempotency/store';
 import type { QuotaGuard } from '../services/quota';
+import type { SpendControl } from '../services/spend';
 import { createLoaders, type Loaders } from './loaders';
 import { requestIdOf } from '../server/logging';
 import type { CallOptions, RegisterClient } from '../register/client';
@@ -43,6 +44,8 @@ export interface Services {
   apq: ApqStore;
   /** Signed, absolute links to documents and plans. */
   downloadLinks: DownloadLinks;
+  /** List fees, spending limits and statement visibility. */
+  spend: SpendControl;
 }
 
 export interface Context {

@@ -19,6 +19,11 @@ import {
   type JournalRecord,
   type JournalRow,
   type ReportedCharges,
+  type SpendCheck,
+  type SpendRefusal,
+  type SpendTotals,
+  chargePence,
+  spendDecision,
 } from './store';
 import { PgDatabase, quoteIdent } from '../services/pg-database';
 
@@ -33,6 +38,10 @@ export interface PgIdempotencyStoreOptions {
 
 /** Fixed key of the advisory lock that serialises the DDL of replicas starting together. */
 const DDL_LOCK = 0x7469746c; // 'titl'
+/** Seed of the per-organisation advisory locks that serialise spending decisions. */
+const SPEND_LOCK = 0x7370656e; // 'spen'
+/** Thrown inside a claim's transaction to undo it when spending refuses the call. */
+const ROLL_BACK = Symbol('roll back');
 
 export class PgIdempotencyStore implements IdempotencyStore {
   private readonly db: PgDatabase;
@@ -80,6 +89,23 @@ export class PgIdempotencyStore implements IdempotencyStore {
         await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_day ON ${this.journal} (scope, day, recorded_at)`);
         await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_key ON ${this.journal} (scope, key)`);
         await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_recorded ON ${this.journal} (recorded_at)`);
+        // Spend control (reference, product, amount): added to journals written before it, the
+        // amounts of old charges read from their JSON so today's totals stay right.
+        const added = await client.query<{ missing: boolean }>(
+          `SELECT NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'charge_journal' AND column_name = 'amount_pence'
+             AND table_schema = COALESCE($1, current_schema())) AS missing`,
+          [schema ?? null],
+        );
+        if (added.rows[0]?.missing) {
+          await client.query(
+            `ALTER TABLE ${this.journal} ADD COLUMN IF NOT EXISTS reference TEXT, ADD COLUMN IF NOT EXISTS product TEXT,
+             ADD COLUMN IF NOT EXISTS amount_pence BIGINT`,
+          );
+          await client.query(
+            `UPDATE ${this.journal} SET product = charge::json->>'productType', amount_pence = round((charge::json->>'fee')::numeric * 100)
+             WHERE status = 'CHARGED' AND charge ~ '"fee":"[0-9]+(\\.[0-9]{1,2})?"'`,
+          );
+        }
       },
     });
   }
@@ -100,6 +126,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
   async claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult> {
     for (let attempt = 0; ; attempt++) {
       const at = this.now();
+      let refused: SpendRefusal | undefined;
       const claimed = await this.transaction(async (client) => {
         // One statement: insert a new key, or re-take a retryable failure of the same input. Under
         // concurrency PostgreSQL re-checks the WHERE on the latest committed row: one winner.
@@ -113,20 +140,60 @@ export class PgIdempotencyStore implements IdempotencyStore {
         );
         if (result.rowCount !== 1) return false;
         if (intent) {
+          const decision = intent.spend ? await this.decideSpend(client, scope, intent, intent.spend) : { expectedPence: 0 };
+          if (decision.refused) {
+            refused = decision.refused;
+            throw ROLL_BACK;
+          }
           await client.query(
-            `INSERT INTO ${this.journal} (scope, key, status, operation, fas, title_number, day, recorded_at)
-             VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7)`,
-            [scope, key, intent.operation, intent.fas, intent.titleNumber, intent.day, at],
+            `INSERT INTO ${this.journal} (scope, key, status, operation, fas, title_number, day, recorded_at, reference, amount_pence)
+             VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8, $9)`,
+            [
+              scope,
+              key,
+              intent.operation,
+              intent.fas,
+              intent.titleNumber,
+              intent.day,
+              at,
+              intent.reference ?? null,
+              decision.expectedPence,
+            ],
           );
         }
         return true;
+      }).catch((error: unknown) => {
+        if (error === ROLL_BACK) return false;
+        throw error;
       });
+      if (refused) return { claimed: false, refused };
       if (claimed) return { claimed: true };
       const record = await this.get(scope, key);
       if (record) return { claimed: false, record };
       // Purged between the two statements: claim again (a purge only removes old records).
       if (attempt >= 3) throw new Error('idempotency claim: record vanished repeatedly');
     }
+  }
+
+  /**
+   * Reads what the spending decision needs under the organisation's transaction-scoped advisory
+   * lock: claims of one organisation, from every replica, decide one after the other, and each
+   * statement (READ COMMITTED) sees the reservations committed before it.
+   */
+  private async decideSpend(client: pg.PoolClient, scope: string, intent: ChargeIntent, check: SpendCheck) {
+    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, ${SPEND_LOCK}))`, [check.organisation]);
+    const charged = await client.query<{ product: string }>(
+      `SELECT DISTINCT product FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2 AND fas = $3 AND title_number = $4
+       AND status = 'CHARGED'`,
+      [check.organisationScopes, intent.day, intent.fas, intent.titleNumber],
+    );
+    const totals = await client.query<{ client: string | null; organisation: string | null }>(
+      `SELECT SUM(CASE WHEN scope = $3 THEN amount_pence ELSE 0 END) AS client, SUM(amount_pence) AS organisation
+       FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2`,
+      [[...new Set([...check.organisationScopes, scope])], intent.day, scope],
+    );
+    const row = totals.rows[0];
+    return spendDecision(check, new Set(charged.rows.map((r) => r.product)), Number(row?.client ?? 0), Number(row?.organisation ?? 0));
   }
 
   async finish(scope: string, key: string, state: Exclude<IdempotencyState, 'in_progress'>, outcome?: string, charges?: ReportedCharges) {
@@ -158,17 +225,29 @@ export class PgIdempotencyStore implements IdempotencyStore {
       );
       return;
     }
-    const removed = await client.query<{ operation: string; fas: string; title_number: string }>(
-      `DELETE FROM ${this.journal} WHERE scope = $1 AND key = $2 AND status = 'PENDING' RETURNING operation, fas, title_number`,
+    const removed = await client.query<{ operation: string; fas: string; title_number: string; reference: string | null }>(
+      `DELETE FROM ${this.journal} WHERE scope = $1 AND key = $2 AND status = 'PENDING' RETURNING operation, fas, title_number, reference`,
       [scope, key],
     );
     const pending = removed.rows[0];
     if (!pending) return;
     for (const charge of charges?.charges ?? []) {
       await client.query(
-        `INSERT INTO ${this.journal} (scope, key, status, operation, fas, title_number, charge, day, recorded_at)
-         VALUES ($1, $2, 'CHARGED', $3, $4, $5, $6, $7, $8)`,
-        [scope, key, pending.operation, charge.fas || pending.fas, pending.title_number, JSON.stringify(charge), charges!.day, at],
+        `INSERT INTO ${this.journal} (scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence)
+         VALUES ($1, $2, 'CHARGED', $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          scope,
+          key,
+          pending.operation,
+          charge.fas || pending.fas,
+          pending.title_number,
+          JSON.stringify(charge),
+          charges!.day,
+          at,
+          pending.reference,
+          charge.productType ?? null,
+          chargePence(charge),
+        ],
       );
     }
   }
@@ -202,6 +281,35 @@ export class PgIdempotencyStore implements IdempotencyStore {
       [scope, day],
     );
     return result.rows.map(journalRecordOfRow);
+  }
+
+  async statement(scopes: readonly string[], from: string, to: string, reference?: string): Promise<JournalRecord[]> {
+    const result = await this.query<JournalRow>(
+      `SELECT ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day >= $2 AND day <= $3
+       AND ($4::text IS NULL OR reference = $4) ORDER BY day, recorded_at, id`,
+      [scopes, from, to, reference ?? null],
+    );
+    return result.rows.map(journalRecordOfRow);
+  }
+
+  async chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>> {
+    const result = await this.query<{ product: string }>(
+      `SELECT DISTINCT product FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2 AND fas = $3 AND title_number = $4
+       AND status = 'CHARGED'`,
+      [scopes, day, fas, titleNumber],
+    );
+    return new Set(result.rows.map((r) => r.product));
+  }
+
+  async spendTotals(scopes: readonly string[], day: string): Promise<SpendTotals> {
+    const result = await this.query<{ charged: string | null; pending: string | null }>(
+      `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
+              SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE amount_pence END) AS pending
+       FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2`,
+      [scopes, day],
+    );
+    const row = result.rows[0];
+    return { chargedPence: Number(row?.charged ?? 0), pendingPence: Number(row?.pending ?? 0) };
   }
 
   async purge(olderThan: number): Promise<number> {

@@ -14,7 +14,15 @@ import {
   type JournalRecord,
   type JournalRow,
   type ReportedCharges,
+  type SpendCheck,
+  type SpendRefusal,
+  type SpendTotals,
+  chargePence,
+  spendDecision,
 } from './store';
+
+/** Thrown inside a claim's transaction to undo it when spending refuses the call. */
+const ROLL_BACK = Symbol('roll back');
 
 export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly db: DatabaseSync;
@@ -48,17 +56,43 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         title_number TEXT NOT NULL,
         charge TEXT,
         day TEXT NOT NULL,
-        recorded_at INTEGER NOT NULL
+        recorded_at INTEGER NOT NULL,
+        reference TEXT,
+        product TEXT,
+        amount_pence INTEGER
       );
       CREATE INDEX IF NOT EXISTS charge_journal_day ON charge_journal (scope, day, recorded_at);
       CREATE INDEX IF NOT EXISTS charge_journal_key ON charge_journal (scope, key);
       CREATE INDEX IF NOT EXISTS charge_journal_recorded ON charge_journal (recorded_at);
     `,
     );
+    this.addSpendColumns();
+  }
+
+  /**
+   * Journals written before spend control lack the reference, product and amount columns: added
+   * here, and the amounts of old charges read from their JSON, so today's totals stay right.
+   */
+  private addSpendColumns() {
+    const columns = new Set((this.db.prepare('PRAGMA table_info(charge_journal)').all() as { name: string }[]).map((c) => c.name));
+    if (columns.has('amount_pence')) return;
+    this.transaction(() => {
+      for (const [name, type] of [
+        ['reference', 'TEXT'],
+        ['product', 'TEXT'],
+        ['amount_pence', 'INTEGER'],
+      ]) {
+        if (!columns.has(name!)) this.db.exec(`ALTER TABLE charge_journal ADD COLUMN ${name} ${type}`);
+      }
+      this.db.exec(`UPDATE charge_journal SET product = json_extract(charge, '$.productType'),
+        amount_pence = CAST(ROUND(CAST(json_extract(charge, '$.fee') AS REAL) * 100) AS INTEGER) WHERE status = 'CHARGED'`);
+    });
   }
 
   /** Runs `work` in one write transaction (BEGIN IMMEDIATE: other processes on the file wait). */
-  private transaction<R>(work: () => R): R {
+  private transaction<R>(work: () => R): R;
+  private transaction<R>(work: () => R, refusable: true): R | undefined;
+  private transaction<R>(work: () => R, refusable = false): R | undefined {
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const result = work();
@@ -66,12 +100,32 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       return result;
     } catch (error) {
       this.db.exec('ROLLBACK');
+      if (refusable && error === ROLL_BACK) return undefined;
       throw error;
     }
   }
 
+  private decideSpend(scope: string, intent: ChargeIntent, check: SpendCheck) {
+    const scopes = JSON.stringify(check.organisationScopes);
+    const charged = this.db
+      .prepare(
+        `SELECT DISTINCT product FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ? AND fas = ?
+         AND title_number = ? AND status = 'CHARGED'`,
+      )
+      .all(scopes, intent.day, intent.fas, intent.titleNumber) as { product: string }[];
+    const sum = (sql: string, ...values: string[]) => Number((this.db.prepare(sql).get(...values) as { total: number | null }).total ?? 0);
+    const client = sum(`SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope = ? AND day = ?`, scope, intent.day);
+    const organisation = sum(
+      `SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ?`,
+      scopes,
+      intent.day,
+    );
+    return spendDecision(check, new Set(charged.map((c) => c.product)), client, organisation);
+  }
+
   async claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult> {
     const at = this.now();
+    let refused: SpendRefusal | undefined;
     const claimed = this.transaction(() => {
       // One statement: insert a new key, or re-take a retryable failure of the same input.
       const row = this.db
@@ -85,14 +139,32 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         )
         .get(scope, key, operation, inputHash, at, at);
       if (row && intent) {
+        // BEGIN IMMEDIATE holds the write lock from the start: no other claim reads the totals in between.
+        const decision = intent.spend ? this.decideSpend(scope, intent, intent.spend) : { expectedPence: 0 };
+        if (decision.refused) {
+          refused = decision.refused;
+          throw ROLL_BACK;
+        }
         this.db
           .prepare(
-            `INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, day, recorded_at) VALUES (?, ?, 'PENDING', ?, ?, ?, ?, ?)`,
+            `INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, day, recorded_at, reference, amount_pence)
+             VALUES (?, ?, 'PENDING', ?, ?, ?, ?, ?, ?, ?)`,
           )
-          .run(scope, key, intent.operation, intent.fas, intent.titleNumber, intent.day, at);
+          .run(
+            scope,
+            key,
+            intent.operation,
+            intent.fas,
+            intent.titleNumber,
+            intent.day,
+            at,
+            intent.reference ?? null,
+            decision.expectedPence,
+          );
       }
       return row !== undefined;
-    });
+    }, true);
+    if (refused) return { claimed: false, refused };
     if (claimed) return { claimed: true };
     const record = await this.get(scope, key);
     if (!record) return this.claim(scope, key, operation, inputHash, intent); // purged in between
@@ -119,15 +191,28 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       return;
     }
     const pending = this.db
-      .prepare(`SELECT operation, fas, title_number FROM charge_journal WHERE scope = ? AND key = ? AND status = 'PENDING'`)
-      .get(scope, key) as { operation: string; fas: string; title_number: string } | undefined;
+      .prepare(`SELECT operation, fas, title_number, reference FROM charge_journal WHERE scope = ? AND key = ? AND status = 'PENDING'`)
+      .get(scope, key) as { operation: string; fas: string; title_number: string; reference: string | null } | undefined;
     if (!pending) return;
     this.db.prepare(`DELETE FROM charge_journal WHERE scope = ? AND key = ? AND status = 'PENDING'`).run(scope, key);
     const insert = this.db.prepare(
-      `INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at) VALUES (?, ?, 'CHARGED', ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence)
+       VALUES (?, ?, 'CHARGED', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const charge of charges?.charges ?? []) {
-      insert.run(scope, key, pending.operation, charge.fas || pending.fas, pending.title_number, JSON.stringify(charge), charges!.day, at);
+      insert.run(
+        scope,
+        key,
+        pending.operation,
+        charge.fas || pending.fas,
+        pending.title_number,
+        JSON.stringify(charge),
+        charges!.day,
+        at,
+        pending.reference,
+        charge.productType ?? null,
+        chargePence(charge),
+      );
     }
   }
 
@@ -158,6 +243,37 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       .prepare(`SELECT ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope = ? AND day = ? ORDER BY recorded_at, id`)
       .all(scope, day) as unknown as JournalRow[];
     return rows.map(journalRecordOfRow);
+  }
+
+  async statement(scopes: readonly string[], from: string, to: string, reference?: string): Promise<JournalRecord[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
+         AND (? IS NULL OR reference = ?) ORDER BY day, recorded_at, id`,
+      )
+      .all(JSON.stringify(scopes), from, to, reference ?? null, reference ?? null) as unknown as JournalRow[];
+    return rows.map(journalRecordOfRow);
+  }
+
+  async chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>> {
+    const rows = this.db
+      .prepare(
+        `SELECT DISTINCT product FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ? AND fas = ?
+         AND title_number = ? AND status = 'CHARGED'`,
+      )
+      .all(JSON.stringify(scopes), day, fas, titleNumber) as { product: string }[];
+    return new Set(rows.map((r) => r.product));
+  }
+
+  async spendTotals(scopes: readonly string[], day: string): Promise<SpendTotals> {
+    const row = this.db
+      .prepare(
+        `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
+                SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE amount_pence END) AS pending
+         FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ?`,
+      )
+      .get(JSON.stringify(scopes), day) as { charged: number | null; pending: number | null };
+    return { chargedPence: Number(row.charged ?? 0), pendingPence: Number(row.pending ?? 0) };
   }
 
   async purge(olderThan: number): Promise<number> {

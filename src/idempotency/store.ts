@@ -8,6 +8,7 @@
  * trace), which becomes one CHARGED entry per charge the register reports, or OUTCOME_UNKNOWN,
  * or disappears when the register provably did nothing.
  */
+import { type ChargeableProduct, penceOf } from '../register/contract/money';
 import type { Charge } from '../register/contract/wire';
 export type IdempotencyState = 'in_progress' | 'succeeded' | 'failed_final' | 'failed_retryable' | 'outcome_unknown';
 
@@ -28,6 +29,40 @@ export interface ChargeIntent {
   titleNumber: string;
   /** Register day (YYYY-MM-DD, Europe/London) the call is made on. */
   day: string;
+  /** The caller's search reference (the matter), kept for statements. */
+  reference?: string;
+  /** What the call may charge, reserved against the spending limits in the claim's transaction. */
+  spend?: SpendCheck;
+}
+
+/**
+ * The spending check made with a chargeable claim, atomically with it: the expected fee is what
+ * the products cost less those already charged today on this FAS and title by the organisation's
+ * API clients (the register does not charge them again). It is reserved as the journal entry's
+ * amount until the register answers; an unknown outcome keeps it.
+ */
+export interface SpendCheck {
+  products: readonly ChargeableProduct[];
+  feesPence: Readonly<Record<ChargeableProduct, number>>;
+  organisation: string;
+  /** Every API client (scope) of the caller's organisation, the caller's own included. */
+  organisationScopes: readonly string[];
+  clientLimitPence?: number;
+  organisationLimitPence?: number;
+  /** The caller's `maxFee`. */
+  maxFeePence?: number;
+}
+
+/** Why a chargeable claim was refused before anything was sent. */
+export type SpendRefusal =
+  | { reason: 'maxFee'; expectedPence: number; maxFeePence: number }
+  | { reason: 'client' | 'organisation'; expectedPence: number; limitPence: number; remainingPence: number };
+
+/** Charged and reserved amounts of some API clients on one register day. */
+export interface SpendTotals {
+  chargedPence: number;
+  /** Calls in flight or with an unknown outcome: their expected fees. */
+  pendingPence: number;
 }
 
 /** How a chargeable call ended, for the journal: the charges reported (none when unknown). */
@@ -49,9 +84,15 @@ export interface JournalRecord {
   charge: Charge | null;
   day: string;
   recordedAt: number;
+  /** The API client (scope) that made the call. */
+  apiClient: string;
+  reference: string | null;
 }
 
-export type ClaimResult = { claimed: true } | { claimed: false; record: IdempotencyRecord };
+export type ClaimResult =
+  | { claimed: true }
+  | { claimed: false; record: IdempotencyRecord; refused?: undefined }
+  | { claimed: false; refused: SpendRefusal; record?: undefined };
 
 export interface IdempotencyStore {
   /**
@@ -84,6 +125,12 @@ export interface IdempotencyStore {
    * OUTCOME_UNKNOWN: the call may have reached the register and no answer has come back.
    */
   chargeRecords(scope: string, day: string): Promise<JournalRecord[]>;
+  /** The journal of these API clients for register days `from` to `to` inclusive, oldest first, optionally of one reference. */
+  statement(scopes: readonly string[], from: string, to: string, reference?: string): Promise<JournalRecord[]>;
+  /** Products charged on this FAS and title on that day by any of these API clients. */
+  chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>>;
+  /** What these API clients were charged and have reserved on that day. */
+  spendTotals(scopes: readonly string[], day: string): Promise<SpendTotals>;
   /** Deletes idempotency records last touched before the cut-off; returns how many. */
   purge(olderThan: number): Promise<number>;
   /** Deletes journal entries recorded before the cut-off (kept far longer than keys). */
@@ -114,6 +161,8 @@ export function recordOfRow(row: IdempotencyRow): IdempotencyRecord {
 
 /** A journal row as both SQL backends read it. */
 export interface JournalRow {
+  scope: string;
+  reference: string | null;
   status: 'PENDING' | JournalStatus;
   operation: string;
   key: string;
@@ -134,10 +183,42 @@ export function journalRecordOfRow(row: JournalRow): JournalRecord {
     charge: row.charge === null ? null : (JSON.parse(row.charge) as Charge),
     day: row.day,
     recordedAt: Number(row.recorded_at),
+    apiClient: row.scope,
+    reference: row.reference,
   };
 }
 
-export const JOURNAL_COLUMNS = 'status, operation, key, fas, title_number, charge, day, recorded_at';
+export const JOURNAL_COLUMNS = 'scope, reference, status, operation, key, fas, title_number, charge, day, recorded_at';
+
+/**
+ * The spending decision, the same for both backends, from what the claim's transaction read:
+ * the products already charged and the day's totals so far (charged plus reserved).
+ */
+export function spendDecision(
+  check: SpendCheck,
+  alreadyCharged: ReadonlySet<string>,
+  clientSoFarPence: number,
+  organisationSoFarPence: number,
+): { expectedPence: number; refused?: SpendRefusal } {
+  const expectedPence = check.products.filter((p) => !alreadyCharged.has(p)).reduce((sum, p) => sum + check.feesPence[p], 0);
+  if (check.maxFeePence !== undefined && expectedPence > check.maxFeePence) {
+    return { expectedPence, refused: { reason: 'maxFee', expectedPence, maxFeePence: check.maxFeePence } };
+  }
+  if (expectedPence === 0) return { expectedPence };
+  const limits = [
+    ['client', check.clientLimitPence, clientSoFarPence],
+    ['organisation', check.organisationLimitPence, organisationSoFarPence],
+  ] as const;
+  for (const [reason, limitPence, soFar] of limits) {
+    if (limitPence !== undefined && soFar + expectedPence > limitPence) {
+      return { expectedPence, refused: { reason, expectedPence, limitPence, remainingPence: Math.max(0, limitPence - soFar) } };
+    }
+  }
+  return { expectedPence };
+}
+
+/** The pence of a reported charge's fee (0 for a fee the register wrote oddly: the charge itself is kept). */
+export const chargePence = (charge: Charge): number => penceOf(charge.fee) ?? 0;
 
 /** How long a same-key request waits for a call in progress elsewhere, and when an unfinished call is taken as crashed. */
 export interface IdempotencyTiming {

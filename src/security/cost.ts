@@ -21,6 +21,7 @@ export const FIELD = 1;
 /** Register calls each resolution of a field makes (by parent type and name). */
 const CALLS: Record<string, number> = {
   'Query.title': 1,
+  'Query.node': 1,
   'Query.titles': 0, // priced per item: see LISTS
   'Query._entities': 0, // priced per representation: see LISTS
   'Query.creditors': 1,
@@ -45,7 +46,7 @@ const LISTS: Record<string, string> = {
 export const PRICED_BY_LIST_ARGUMENT: ReadonlySet<string> = new Set(Object.keys(LISTS).map((key) => key.slice(key.indexOf('.') + 1)));
 
 /** The selection under these fields is of type Title (for pricing Title.securities). */
-const TITLE_FIELDS = new Set(['title', 'titles', '_entities']);
+const TITLE_FIELDS = new Set(['title', 'titles', '_entities', 'node']);
 
 function listLength(node: ValueNode | undefined, variables: Record<string, unknown>): number {
   if (!node) return 0;

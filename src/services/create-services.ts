@@ -14,6 +14,7 @@ import { SqliteQuotaStore, type QuotaStore } from './quota-store';
 import { PgQuotaStore } from './quota-store-pg';
 import { ReferenceListCache } from './reference-lists';
 import { SummaryCaches } from './summary-cache';
+import { DEFAULT_FEES_PENCE, type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
 import { TenantDirectory } from './tenants';
 
 export interface ServiceOptions {
@@ -48,6 +49,10 @@ export interface ServiceOptions {
   /** Close a download after this long in all; default 10 minutes. */
   downloadMaxMs?: number;
   idempotency?: IdempotencyStore;
+  /** List fees and the daily spending limits of every tenant; default: list fees 3.00, no limits. */
+  spend?: SpendSettings;
+  /** Per organisation (the tenants file): its spending limit and charging accounts. */
+  organisations?: OrganisationsConfig;
   /** How long a same-key request waits on another replica's call (default 30 s), and when an unfinished call counts as crashed (2 min). */
   idempotencyTiming?: IdempotencyTiming;
 }
@@ -118,6 +123,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl, options.downloadLinkClock),
     downloadSlots: new DownloadSlots(options.downloadsPerTenant ?? 4),
     downloadLimits: { idleMs: options.downloadIdleMs ?? 30_000, maxMs: options.downloadMaxMs ?? 10 * 60_000 },
+    spend: new SpendControl(options.spend ?? { feesPence: DEFAULT_FEES_PENCE }, options.tenants, options.organisations),
     async close() {
       clearInterval(purger);
       // A mutation whose caller went away still runs: let it record its outcome before the

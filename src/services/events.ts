@@ -15,8 +15,10 @@ export interface ServiceEvents {
   idempotency: {
     tenant: string;
     operation: string;
-    outcome: 'executed' | 'replayed' | 'key_reused' | 'outcome_unknown' | 'in_use' | 'invalid_input';
+    outcome: 'executed' | 'replayed' | 'key_reused' | 'outcome_unknown' | 'in_use' | 'invalid_input' | 'spend_limit' | 'above_max_fee';
   };
+  /** The register charged more than the caller's maxFee allowed (its fee changed): shown, and logged as a warning. */
+  chargeAboveMaxFee: { tenant: string; operation: string; chargedPence: number; maxFeePence: number };
 }
 
 type Listener<E> = (event: E) => void;

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { TenantConfig } from '../config';
+import type { OrganisationsConfig } from './spend';
 import { RegisterClient, type RegisterClientOptions, type RegisterTransport } from '../register/client';
 
 export interface Tenant {
@@ -22,10 +23,23 @@ export const sha256Hex = (value: string) => createHash('sha256').update(value, '
 
 /** The embedded emulator's callers (docs/emulator.md). Only used with the embedded emulator. */
 export const DEV_TENANTS: TenantConfig[] = [
-  { name: 'dev-key-a', apiKeySha256: sha256Hex('dev-key-a'), clientId: 'client-a', clientSecret: 'secret-a', organisation: 'ORG-A' },
+  {
+    name: 'dev-key-a',
+    apiKeySha256: sha256Hex('dev-key-a'),
+    clientId: 'client-a',
+    clientSecret: 'secret-a',
+    organisation: 'ORG-A',
+    accounts: true,
+  },
   { name: 'dev-key-a2', apiKeySha256: sha256Hex('dev-key-a2'), clientId: 'client-a2', clientSecret: 'secret-a2', organisation: 'ORG-A' },
   { name: 'dev-key-b', apiKeySha256: sha256Hex('dev-key-b'), clientId: 'client-b', clientSecret: 'secret-b', organisation: 'ORG-B' },
 ];
+
+/** The emulator's organisations and their charging accounts (docs/emulator.md). */
+export const DEV_ORGANISATIONS: OrganisationsConfig = {
+  'ORG-A': { fasAccounts: ['0877', '1234', '9999'] },
+  'ORG-B': { fasAccounts: ['5555'] },
+};
 
 export type Authentication = { ok: true; tenant: Tenant } | { ok: false; reason: 'missing' | 'unknown' | 'malformed' };
 

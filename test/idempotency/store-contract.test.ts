@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/idempotency/pg-store';
 import { SqliteIdempotencyStore } from '../../src/idempotency/sqlite-store';
-import type { IdempotencyStore } from '../../src/idempotency/store';
+import type { IdempotencyStore, SpendCheck } from '../../src/idempotency/store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from './pg';
 
 /** One storage location; open() gives another store on it (another process, in effect). */
@@ -166,7 +166,7 @@ for (const backend of [sqlite, postgres]) {
           await store.finish('t1', state, state, state === 'outcome_unknown' ? undefined : `{"state":"${state}"}`);
           const result = await store.claim('t1', state, 'op', HASH_A);
           expect(result).toMatchObject({ claimed: false, record: { state } });
-          if (!result.claimed && state === 'outcome_unknown') expect(result.record.outcome).toBeUndefined();
+          if (!result.claimed && state === 'outcome_unknown') expect(result.record?.outcome).toBeUndefined();
         }
       }));
 
@@ -250,6 +250,8 @@ for (const backend of [sqlite, postgres]) {
             charge: null,
             day: '2026-03-10',
             recordedAt: 1_000,
+            apiClient: 't1',
+            reference: null,
           },
         ]);
         clock = 2_000;
@@ -343,6 +345,114 @@ for (const backend of [sqlite, postgres]) {
           );
           expect(results.filter((r) => r.claimed)).toHaveLength(1);
         }
+      }));
+    // Spend control: the expected fee is reserved in the claim's transaction, against both limits.
+    const spend = (over: Partial<SpendCheck> = {}): SpendCheck => ({
+      products: ['TITLE_DATA_AND_PLANS'],
+      feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 },
+      organisation: 'ORG-A',
+      organisationScopes: ['c1', 'c2'],
+      ...over,
+    });
+    const purchase = (titleNumber: string, check: SpendCheck, reference?: string) => ({
+      operation: 'purchaseTitleDetails',
+      fas: '0877',
+      titleNumber,
+      day: '2026-03-10',
+      spend: check,
+      ...(reference ? { reference } : {}),
+    });
+    const chargeOf = (titleNumber: string, fee = '3.00') => ({ ...charge(`RT-${titleNumber}`), fee });
+
+    test('spend: concurrent claims from several stores never reserve past the client limit', () =>
+      withStorage(async (storage) => {
+        const stores = await Promise.all(Array.from({ length: 2 }, () => storage.open()));
+        const check = spend({ clientLimitPence: 900 });
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            stores[i % 2]!.claim('c1', `k${i}`, 'purchaseTitleDetails', HASH_A, purchase(`BLK${i + 1}`, check)),
+          ),
+        );
+        expect(results.filter((r) => r.claimed)).toHaveLength(3);
+        const refused = results.filter((r) => !r.claimed && r.refused);
+        expect(refused).toHaveLength(17);
+        expect(refused[0]).toMatchObject({ refused: { reason: 'client', expectedPence: 300, limitPence: 900, remainingPence: 0 } });
+        // a refused claim leaves no key behind: the same key may be sent again once there is room
+        expect(await stores[0]!.get('c1', 'k19')).toBeUndefined();
+        expect(await stores[0]!.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 900 });
+      }));
+
+    test('spend: the organisation limit counts every client of the organisation; charges replace reservations', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        const check = spend({ organisationLimitPence: 500 });
+        expect(await store.claim('c1', 'a', 'purchaseTitleDetails', HASH_A, purchase('BLK1', check))).toEqual({ claimed: true });
+        expect(await store.claim('c2', 'b', 'purchaseTitleDetails', HASH_A, purchase('BLK2', check))).toMatchObject({
+          refused: { reason: 'organisation', remainingPence: 200 },
+        });
+        // the register charged nothing (already bought elsewhere today): the reservation is released
+        await store.finish('c1', 'a', 'succeeded', '"x"', { charges: [], day: '2026-03-10' });
+        expect(await store.spendTotals(['c1', 'c2'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 0 });
+        expect(await store.claim('c2', 'b', 'purchaseTitleDetails', HASH_A, purchase('BLK2', check))).toEqual({ claimed: true });
+        await store.finish('c2', 'b', 'succeeded', '"x"', { charges: [chargeOf('BLK2', '2.50')], day: '2026-03-10' });
+        expect(await store.spendTotals(['c1', 'c2'], '2026-03-10')).toEqual({ chargedPence: 250, pendingPence: 0 });
+        expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 0 });
+      }));
+
+    test('spend: a product charged today to the organisation is expected free; maxFee refuses what is above it', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        await store.claim('c2', 'first', 'purchaseTitleDetails', HASH_A, purchase('MID15313', spend()));
+        await store.finish('c2', 'first', 'succeeded', '"x"', { charges: [chargeOf('MID15313')], day: '2026-03-10' });
+        expect(await store.chargedProducts(['c1', 'c2'], '2026-03-10', '0877', 'MID15313')).toEqual(new Set(['TITLE_DATA_AND_PLANS']));
+        expect(await store.chargedProducts(['c1'], '2026-03-10', '0877', 'MID15313')).toEqual(new Set());
+        // free now, so neither maxFee 0 nor a spent limit stops it
+        const free = spend({ maxFeePence: 0, clientLimitPence: 0 });
+        expect(await store.claim('c1', 'again', 'purchaseTitleDetails', HASH_A, purchase('MID15313', free))).toEqual({ claimed: true });
+        expect(await store.claim('c1', 'new', 'purchaseTitleDetails', HASH_A, purchase('BLK7', spend({ maxFeePence: 299 })))).toMatchObject(
+          {
+            refused: { reason: 'maxFee', expectedPence: 300, maxFeePence: 299 },
+          },
+        );
+        expect(await store.claim('c1', 'exact', 'purchaseTitleDetails', HASH_A, purchase('BLK7', spend({ maxFeePence: 300 })))).toEqual({
+          claimed: true,
+        });
+      }));
+
+    test('spend: an unknown outcome keeps its reservation, and claiming its key again reserves nothing more', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        const check = spend({ clientLimitPence: 600 });
+        await store.claim('c1', 'lost', 'purchaseTitleDetails', HASH_A, purchase('BLK1', check));
+        await store.finish('c1', 'lost', 'outcome_unknown', '"x"', { charges: [], day: '2026-03-10' });
+        expect(await store.claim('c1', 'lost', 'purchaseTitleDetails', HASH_A, purchase('BLK1', check))).toMatchObject({ claimed: false });
+        expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 300 });
+        expect(await store.claim('c1', 'next', 'purchaseTitleDetails', HASH_A, purchase('BLK2', check))).toEqual({ claimed: true });
+        expect(await store.claim('c1', 'third', 'purchaseTitleDetails', HASH_A, purchase('BLK3', check))).toMatchObject({
+          refused: { reason: 'client', remainingPence: 0 },
+        });
+      }));
+
+    test('statement: days inclusive, chosen clients only, one reference, oldest first', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        const buy = async (scope: string, key: string, day: string, reference?: string) => {
+          clock += 1;
+          await store.claim(scope, key, 'purchaseTitleDetails', HASH_A, { ...purchase(key, spend(), reference), day });
+          await store.finish(scope, key, 'succeeded', '"x"', { charges: [chargeOf(key)], day });
+        };
+        await buy('c1', 'BLK1', '2026-03-09', 'MATTER-1');
+        await buy('c2', 'BLK2', '2026-03-10', 'MATTER-1');
+        await buy('c1', 'BLK3', '2026-03-11');
+        await buy('c1', 'BLK4', '2026-03-12', 'MATTER-1');
+        await buy('other', 'BLK5', '2026-03-10', 'MATTER-1');
+        const keys = (records: { idempotencyKey: string }[]) => records.map((r) => r.idempotencyKey);
+        expect(keys(await store.statement(['c1', 'c2'], '2026-03-09', '2026-03-11'))).toEqual(['BLK1', 'BLK2', 'BLK3']);
+        expect(keys(await store.statement(['c1'], '2026-03-09', '2026-03-12'))).toEqual(['BLK1', 'BLK3', 'BLK4']);
+        expect(keys(await store.statement(['c1', 'c2'], '2026-03-01', '2026-03-31', 'MATTER-1'))).toEqual(['BLK1', 'BLK2', 'BLK4']);
+        const [first] = await store.statement(['c2'], '2026-03-10', '2026-03-10');
+        expect(first).toMatchObject({ apiClient: 'c2', reference: 'MATTER-1', status: 'CHARGED', charge: { fee: '3.00' } });
       }));
   });
 }

@@ -9,7 +9,15 @@ import { createHash } from 'node:crypto';
 import { RegisterError } from '../../register/client';
 import { londonDate } from '../../register/contract/london-day';
 import type { Charge } from '../../register/contract/wire';
-import type { ChargeIntent, IdempotencyRecord, IdempotencyStore, IdempotencyTiming, ReportedCharges } from '../../idempotency/store';
+import type {
+  ChargeIntent,
+  IdempotencyRecord,
+  IdempotencyStore,
+  IdempotencyTiming,
+  ReportedCharges,
+  SpendRefusal,
+} from '../../idempotency/store';
+import { type ChargeableProduct, formatPence } from '../../register/contract/money';
 import type { ServiceEvents } from '../../services/events';
 import type { Context } from '../context';
 import { graphQLErrorFromRegister, userErrorFromRegister, type CallerInput } from '../errors';
@@ -30,13 +38,23 @@ export interface IdempotentRun<T> {
    * What the register call does: `charges` (the FAS and title, for the journal, and where the
    * charges are in the result) or `creates` (what it creates, for the caller's message).
    */
-  effect: { charges: { fas: string; titleNumber: string }; chargesOf: (value: T) => readonly Charge[] } | { creates: 'case' | 'deed' };
+  effect: ChargeEffect<T> | { creates: 'case' | 'deed' };
   execute: () => Promise<T>;
   /** The register's dotted field → the GraphQL input path. */
   fieldFor?: (registerField: string) => string[] | undefined;
   /** What the caller sent that a register refusal may name (their own FAS, titles, case), for its message and field. */
   callerInput?: CallerInput;
 }
+/** A chargeable call: what the journal records, what it may charge, and where its charges are in the result. */
+export interface ChargeEffect<T> {
+  charges: { fas: string; titleNumber: string; reference?: string };
+  /** The products it may charge, reserved against the spending limits before it is sent. */
+  products: readonly ChargeableProduct[];
+  /** The caller's maxFee, in pence. */
+  maxFeePence?: number;
+  chargesOf: (value: T) => readonly Charge[];
+}
+
 export interface IdempotencyOptions extends IdempotencyTiming {
   now?: () => number;
 }
@@ -83,6 +101,25 @@ export function outcomeUnknownError(effect: { charges: unknown } | { creates: 'c
   return { code: 'OUTCOME_UNKNOWN', message };
 }
 
+/** A chargeable call refused by spend control: what was expected, against which limit, and that nothing was sent. */
+export function spendRefusalError(refusal: SpendRefusal, day: string): UserError {
+  const expected = formatPence(refusal.expectedPence);
+  if (refusal.reason === 'maxFee') {
+    return {
+      code: 'CHARGE_ABOVE_MAXIMUM',
+      message: `This call is expected to charge ${expected} (before VAT), which is above input.maxFee ${formatPence(refusal.maxFeePence)}. Nothing was sent to the register.`,
+      field: ['input', 'maxFee'],
+    };
+  }
+  const whose = refusal.reason === 'client' ? "your API client's" : "your organisation's";
+  return {
+    code: 'SPEND_LIMIT_REACHED',
+    message:
+      `This call is expected to charge ${expected} (before VAT), but ${whose} daily spending limit of ${formatPence(refusal.limitPence)} ` +
+      `has ${formatPence(refusal.remainingPence)} left for ${day}. Nothing was sent to the register. The limit resets at midnight, London time.`,
+  };
+}
+
 /** Runs `run` at most once per (tenant, idempotencyKey) and reports what happened. */
 export async function runIdempotent<T>(ctx: Context, run: IdempotentRun<T>, options: IdempotencyOptions = {}): Promise<Outcome<T>> {
   const { outcome, kind, charges } = await claimAndRun(ctx, run, { ...ctx.services.idempotencyTiming, ...options });
@@ -111,7 +148,14 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
   const flightKey = `${scope}\u0000${run.idempotencyKey}`;
   const deadline = now() + (options.waitMs ?? 30_000);
   const intent: ChargeIntent | undefined =
-    'charges' in run.effect ? { operation: run.operation, ...run.effect.charges, day: registerDay(ctx) } : undefined;
+    'charges' in run.effect
+      ? {
+          operation: run.operation,
+          ...run.effect.charges,
+          day: registerDay(ctx),
+          spend: ctx.services.spend.checkFor(ctx.tenant, run.effect.products, run.effect.maxFeePence),
+        }
+      : undefined;
 
   for (;;) {
     const claim = await store.claim(scope, run.idempotencyKey, run.operation, hash, intent);
@@ -123,6 +167,12 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
       } finally {
         inflight.delete(flightKey);
       }
+    }
+    if (claim.refused) {
+      return {
+        outcome: { ok: false, userErrors: [spendRefusalError(claim.refused, intent!.day)] },
+        kind: claim.refused.reason === 'maxFee' ? 'above_max_fee' : 'spend_limit',
+      };
     }
     const replay = await replayOf<T>(store, scope, claim.record, run, hash, now() - (options.staleMs ?? 120_000));
     if (replay) return replay;

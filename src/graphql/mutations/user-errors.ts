@@ -19,6 +19,8 @@ export const USER_ERROR_CODES = [
   'DEED_RULE_VIOLATION',
   'OUTCOME_UNKNOWN',
   'IDEMPOTENCY_KEY_IN_USE',
+  'SPEND_LIMIT_REACHED',
+  'CHARGE_ABOVE_MAXIMUM',
 ] as const;
 export type UserErrorCode = (typeof USER_ERROR_CODES)[number];
 

@@ -14,7 +14,7 @@ const ChargeRecordStatusEnum = builder.enumType('ChargeRecordStatus', {
   } as const,
 });
 
-const ChargeRecordType = builder.objectRef<JournalRecord>('ChargeRecord').implement({
+export const ChargeRecordType = builder.objectRef<JournalRecord>('ChargeRecord').implement({
   description: 'One entry of the charge journal.',
   fields: (t) => ({
     status: t.field({ type: ChargeRecordStatusEnum, description: 'Charged, or outcome unknown.', resolve: (r) => r.status }),
@@ -29,11 +29,16 @@ const ChargeRecordType = builder.objectRef<JournalRecord>('ChargeRecord').implem
       resolve: (r) => r.charge,
     }),
     recordedAt: t.field({ type: 'DateTime', description: 'When this service recorded the entry.', resolve: (r) => new Date(r.recordedAt) }),
+    apiClient: t.exposeString('apiClient', { description: 'The register API client that made the call.' }),
+    reference: t.exposeString('reference', {
+      nullable: true,
+      description: "The caller's search reference sent with the call (the matter), if any.",
+    }),
   }),
 });
 
 /** The Date scalar parses to a Date at UTC midnight; the journal is keyed by the YYYY-MM-DD text. */
-const dayOf = (day: string | Date): string => (day instanceof Date ? day.toISOString().slice(0, 10) : day);
+export const dayOf = (day: string | Date): string => (day instanceof Date ? day.toISOString().slice(0, 10) : day);
 
 builder.queryFields((t) => ({
   chargeRecords: t.field({

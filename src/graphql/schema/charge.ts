@@ -32,5 +32,9 @@ export const PurchaseTitleInput = builder.inputType('PurchaseTitleInput', {
       required: true,
       description: 'Client-chosen key (1 to 255 printable ASCII): the same key with the same input never charges twice.',
     }),
+    maxFee: t.string({
+      description:
+        'The most this call may charge, before VAT (e.g. "3.00"). When the expected charge is\nhigher, the call is refused with CHARGE_ABOVE_MAXIMUM before anything is sent.',
+    }),
   }),
 });

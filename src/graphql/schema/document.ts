@@ -60,6 +60,7 @@ const OrderTitleDocumentInput = builder.inputType('OrderTitleDocumentInput', {
     titleSheet: t.field({ type: TitleSheetPartInput, description: 'The title sheet part.' }),
     applications: t.field({ type: DocumentPartInput, description: 'The pending applications part (charged separately).' }),
     idempotencyKey: t.string({ required: true, description: 'Client-chosen key: the same key and input never charge twice.' }),
+    maxFee: t.string({ description: 'The most this call may charge, before VAT; as in PurchaseTitleInput.' }),
   }),
 });
 
@@ -109,6 +110,10 @@ builder.mutationFields((t) => ({
         'orderTitleDocument',
         fas,
         input,
+        [
+          ...(body.titleSheet?.include ? (['TITLE_DATA_AND_PLANS'] as const) : []),
+          ...(body.applications?.include ? (['PENDING_APPLICATIONS'] as const) : []),
+        ],
         async (q): Promise<OrderedDocument> => {
           const ordered = await ctx.register.orderDocument(input.titleNumber, q, body, ctx.callOptions);
           return {

@@ -6,6 +6,8 @@ import './common';
 import './user-error';
 import './charge';
 import './charge-records';
+import './spend';
+import './node';
 import './title';
 import './security';
 import './creditor';

@@ -87,7 +87,7 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: PurchaseTitleInput, required: true, description: 'The title and idempotency key.' }),
     },
     resolve: async (_, { fas, input }, ctx) => {
-      const outcome = await runChargeable(ctx, 'purchasePendingApplications', fas, input, (q) =>
+      const outcome = await runChargeable(ctx, 'purchasePendingApplications', fas, input, ['PENDING_APPLICATIONS'], (q) =>
         ctx.register.pendingApplications(input.titleNumber, q, ctx.callOptions),
       );
       const { value, charges, userErrors } = chargeablePayload(outcome, (v) => v.charges);

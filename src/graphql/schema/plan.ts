@@ -56,7 +56,7 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: PurchaseTitleInput, required: true, description: 'The title and idempotency key.' }),
     },
     resolve: async (_, { fas, input }, ctx) => {
-      const outcome = await runChargeable(ctx, 'purchaseTitlePlans', fas, input, async (q) => {
+      const outcome = await runChargeable(ctx, 'purchaseTitlePlans', fas, input, ['TITLE_DATA_AND_PLANS'], async (q) => {
         const bought = await ctx.register.purchasePlans(input.titleNumber, q, ctx.callOptions);
         // the register's day of issue, not ours: near midnight the two differ
         const expiresAt = expiryOfIssue(ctx.services.registerNow());

@@ -193,7 +193,7 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: PurchaseTitleInput, required: true, description: 'The title and idempotency key.' }),
     },
     resolve: async (_, { fas, input }, ctx) => {
-      const outcome = await runChargeable(ctx, 'purchaseTitleDetails', fas, input, (q) =>
+      const outcome = await runChargeable(ctx, 'purchaseTitleDetails', fas, input, ['TITLE_DATA_AND_PLANS'], (q) =>
         ctx.register.titleDetails(input.titleNumber, q, ctx.callOptions),
       );
       const { value, charges, userErrors } = chargeablePayload(outcome, (v) => v.charges);

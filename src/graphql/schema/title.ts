@@ -6,6 +6,7 @@ import type { Context } from '../context';
 import { badUserInput } from '../mutations/user-errors';
 import type { TitleSummary } from '../../register/contract/wire';
 import { AddressType, CodeLabelType, ConsiderationEntryType } from './common';
+import { NodeInterface, titleGlobalId, titleNumberOfGlobalId } from './node';
 
 export const TitleStatusEnum = builder.enumType('TitleStatus', {
   description: 'Status of a title in the register.',
@@ -93,7 +94,13 @@ export function titleHeadingFields<T extends TitleHeading>(
 export const TitleType = builder.objectRef<TitleSummary>('Title').implement({
   description:
     'A title in the land register, from its free summary. Non-registered titles carry reduced content. A federation entity keyed by titleNumber.',
+  interfaces: [NodeInterface],
+  isTypeOf: (value) => typeof value === 'object' && value !== null && 'titleNumber' in value,
   fields: (t) => ({
+    id: t.id({
+      description: 'Global id (Relay); `node(id:)` refetches the title by it. The federation key stays titleNumber.',
+      resolve: (s) => titleGlobalId(s.titleNumber),
+    }),
     ...titleHeadingFields(t),
     right: t.expose('right', { type: TitleRightType, nullable: true, description: 'The right registered.' }),
     proprietorships: t.field({
@@ -145,6 +152,19 @@ function prefetchSecurities(ctx: Context, info: GraphQLResolveInfo, titleNumbers
 }
 
 builder.queryFields((t) => ({
+  node: t.field({
+    type: NodeInterface,
+    nullable: true,
+    description:
+      'Refetch an object by its global id (Relay object identification). Null when the id is\nmalformed, names an unknown type, or the object does not exist.',
+    args: { id: t.arg.id({ required: true, description: 'A global id, as `id` gave it.' }) },
+    resolve: (_, { id }, ctx, info) => {
+      const titleNumber = titleNumberOfGlobalId(String(id));
+      if (!titleNumber) return null;
+      prefetchSecurities(ctx, info, [titleNumber]);
+      return ctx.loaders.titleSummary.load(titleNumber);
+    },
+  }),
   title: t.field({
     type: TitleType,
     nullable: true,

@@ -17,6 +17,9 @@ const CODE_DESCRIPTIONS: Record<UserErrorCode, string> = {
   OUTCOME_UNKNOWN:
     'The request reached the register but no answer came back, so it may have been charged or created. It is never re-sent automatically: check before retrying with a new key.',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this idempotency key is still in progress; retry shortly.',
+  SPEND_LIMIT_REACHED:
+    "The API client's or organisation's spending limit for the day leaves no room for this call; nothing was sent. The message says which limit, what remains and when it resets.",
+  CHARGE_ABOVE_MAXIMUM: "The expected charge is above the caller's maxFee; nothing was sent.",
 };
 
 export const UserErrorCodeEnum = builder.enumType('UserErrorCode', {

@@ -1,0 +1,173 @@
+/**
+ * Spend control, read side: the price before a purchase (`chargeQuote`), today's spending
+ * against the limits (`spending`) and the statement an accounts team bills from
+ * (`chargeStatement`). All free: they read the charge journal, never the register.
+ */
+import { GraphQLError } from 'graphql';
+import { builder } from '../builder';
+import { CHARGEABLE_PRODUCTS, type ChargeableProduct, formatPence, penceOf } from '../../register/contract/money';
+import { londonDate } from '../../register/contract/london-day';
+import type { JournalRecord } from '../../idempotency/store';
+import type { QuoteLine, SpendingAccountFigures } from '../../services/spend';
+import type { Context } from '../context';
+import { badUserInput } from '../mutations/user-errors';
+import { ChargeRecordType, dayOf } from './charge-records';
+
+const PRODUCT_DESCRIPTIONS: Record<ChargeableProduct, string> = {
+  TITLE_DATA_AND_PLANS: 'Title data, the title sheet PDF and all plans of a title: one charge.',
+  PENDING_APPLICATIONS: 'Advance notices and pending applications of a title.',
+};
+
+const ChargeableProductEnum = builder.enumType('ChargeableProduct', {
+  description: 'What the register charges for: once per product, title, charging account and register day.',
+  values: Object.fromEntries(CHARGEABLE_PRODUCTS.map((p) => [p, { description: PRODUCT_DESCRIPTIONS[p] }])) as Record<
+    ChargeableProduct,
+    { description: string }
+  >,
+});
+
+const ChargeQuoteLineType = builder.objectRef<QuoteLine>('ChargeQuoteLine').implement({
+  description: 'One product of a quote.',
+  fields: (t) => ({
+    product: t.expose('product', { type: ChargeableProductEnum, description: 'The product.' }),
+    listFee: t.exposeString('listFee', { description: "The product's list fee." }),
+    alreadyChargedToday: t.exposeBoolean('alreadyChargedToday', {
+      description:
+        'Already charged today on this account for this title through this service (by any API\nclient of the organisation): the register does not charge it again.',
+    }),
+    expectedFee: t.exposeString('expectedFee', { description: 'listFee, or "0.00" when already charged today.' }),
+  }),
+});
+
+const ChargeQuoteType = builder.objectRef<{ lines: QuoteLine[]; expectedTotal: string; withinLimits: boolean }>('ChargeQuote').implement({
+  description: 'What a purchase would charge now, before VAT, and whether the spending limits leave room for it.',
+  fields: (t) => ({
+    lines: t.expose('lines', { type: [ChargeQuoteLineType], description: 'One line per product asked about.' }),
+    expectedTotal: t.exposeString('expectedTotal', {
+      description: 'What the call is expected to charge in all, e.g. "3.00", or "0.00" when nothing is new.',
+    }),
+    withinLimits: t.exposeBoolean('withinLimits', {
+      description: "True when the caller's API client and organisation limits leave room for expectedTotal.",
+    }),
+  }),
+});
+
+const SpendingAccountType = builder.objectRef<SpendingAccountFigures>('SpendingAccount').implement({
+  description: "One account's spending for the day, against its limit. Amounts before VAT.",
+  fields: (t) => ({
+    charged: t.exposeString('charged', { description: 'Charged today, as the register reported it.' }),
+    pending: t.exposeString('pending', {
+      description: 'List fees of calls in flight or with an unknown outcome: they count against the limit.',
+    }),
+    limit: t.exposeString('limit', { nullable: true, description: "The day's limit; null when there is none." }),
+    remaining: t.exposeString('remaining', {
+      nullable: true,
+      description: 'limit minus charged minus pending, never below "0.00"; null when there is no limit.',
+    }),
+  }),
+});
+
+const SpendingType = builder
+  .objectRef<{ day: string; client: SpendingAccountFigures; organisation: SpendingAccountFigures }>('Spending')
+  .implement({
+    description: "Today's spending of the caller's API client and of its organisation.",
+    fields: (t) => ({
+      day: t.expose('day', { type: 'Date', description: 'The register day of these figures.' }),
+      client: t.expose('client', { type: SpendingAccountType, description: "The caller's API client." }),
+      organisation: t.expose('organisation', {
+        type: SpendingAccountType,
+        description: "The caller's organisation, all its API clients together.",
+      }),
+    }),
+  });
+
+interface Statement {
+  from: string;
+  to: string;
+  records: JournalRecord[];
+}
+
+const ChargeStatementType = builder.objectRef<Statement>('ChargeStatement').implement({
+  description: 'Charges of a range of register days, for billing client matters and checking the invoice.',
+  fields: (t) => ({
+    from: t.expose('from', { type: 'Date', description: 'First register day covered.' }),
+    to: t.expose('to', { type: 'Date', description: 'Last register day covered.' }),
+    records: t.expose('records', {
+      type: [ChargeRecordType],
+      description: 'Oldest first; records with an unknown outcome have a null charge.',
+    }),
+    total: t.string({
+      description: 'Sum of the charged fees.',
+      resolve: (s) => formatPence(s.records.reduce((sum, r) => sum + (r.charge ? (penceOf(r.charge.fee) ?? 0) : 0), 0)),
+    }),
+    unknownCount: t.int({
+      description: "Records whose outcome is unknown: check them against the register's invoice.",
+      resolve: (s) => s.records.filter((r) => r.status === 'OUTCOME_UNKNOWN').length,
+    }),
+  }),
+});
+
+/** Register days a statement may cover at most. */
+export const STATEMENT_MAX_DAYS = 366;
+
+/** The register's day now (Europe/London), by the register's own clock. */
+const today = (ctx: Context) => londonDate(ctx.services.registerNow());
+
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+builder.queryFields((t) => ({
+  chargeQuote: t.field({
+    type: ChargeQuoteType,
+    description:
+      "What buying these products of a title on this charging account would charge now, before\nVAT, and whether the caller's spending limits leave room for it. Free: makes no register call.",
+    args: {
+      fas: t.arg({ type: 'FasNumber', required: true, description: 'The charging account the purchase would bill.' }),
+      titleNumber: t.arg({ type: 'TitleNumber', required: true, description: 'The title.' }),
+      products: t.arg({ type: [ChargeableProductEnum], required: true, description: 'The products the purchase would buy.' }),
+    },
+    resolve: (_, { fas, titleNumber, products }, ctx) => {
+      if (!ctx.services.spend.fasAllowed(ctx.tenant, fas)) {
+        // The words a purchase on this account gets from the register, and nothing more.
+        throw new GraphQLError(`fas: ${fas} is not a charging account of your organisation.`, {
+          extensions: { code: 'FAS_NOT_AUTHORISED', field: 'fas' },
+        });
+      }
+      return ctx.services.spend.quote(ctx.services.idempotency, ctx.tenant, today(ctx), fas, titleNumber, products);
+    },
+  }),
+  spending: t.field({
+    type: SpendingType,
+    description:
+      "Today's spending (register day, Europe/London) of the caller's API client and of its\norganisation, against their limits. Free: makes no register call.",
+    resolve: async (_, __, ctx) => {
+      const spending = await ctx.services.spend.spending(ctx.services.idempotency, ctx.tenant, today(ctx));
+      return { day: spending.day, client: spending.client.figures, organisation: spending.organisation.figures };
+    },
+  }),
+  chargeStatement: t.field({
+    type: ChargeStatementType,
+    description:
+      "Charges of register days `from` to `to` (inclusive, at most 366 days), oldest first,\noptionally for one search reference (a matter). An accounts key sees its whole organisation;\nany other key sees its own API client's charges only. Free: makes no register call.",
+    args: {
+      from: t.arg({ type: 'Date', required: true, description: 'First register day (Europe/London), YYYY-MM-DD.' }),
+      to: t.arg({ type: 'Date', required: true, description: 'Last register day, inclusive.' }),
+      reference: t.arg.string({ description: 'Only charges made with this search reference (the matter).' }),
+    },
+    resolve: async (_, args, ctx) => {
+      const from = dayOf(args.from as string | Date);
+      const to = dayOf(args.to as string | Date);
+      if (to < from)
+        throw badUserInput(`to (${to}) is before from (${from}): a statement runs from a day to the same or a later day.`, 'to');
+      if (daysBetween(from, to) > STATEMENT_MAX_DAYS) {
+        throw badUserInput(
+          `A statement covers at most ${STATEMENT_MAX_DAYS} register days (got ${daysBetween(from, to)}, ${from} to ${to}): ask for a shorter range.`,
+          'to',
+        );
+      }
+      const scopes = ctx.services.spend.statementScopes(ctx.tenant);
+      const records = await ctx.services.idempotency.statement(scopes, from, to, args.reference ?? undefined);
+      return { from, to, records };
+    },
+  }),
+}));

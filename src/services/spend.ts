@@ -1,0 +1,173 @@
+/**
+ * Spend control: list fees, the daily spending limits of each API client and organisation, and
+ * who may see which charges. The decisions that must hold across replicas (reserve an expected
+ * fee against both limits) are made by the idempotency store, in the claim's transaction; this
+ * module says what to check, and answers the free questions: a quote, today's spending, a
+ * statement's scope.
+ */
+import type { IdempotencyStore, SpendCheck } from '../idempotency/store';
+import { type ChargeableProduct, formatPence } from '../register/contract/money';
+
+/** What spend control needs of a caller (a Tenant). */
+interface Caller {
+  id: string;
+  organisation: string;
+}
+
+/** What spend control reads of a tenant in the tenants file. */
+export interface SpendTenantConfig {
+  clientId: string;
+  organisation?: string | undefined;
+  accounts?: boolean | undefined;
+  /** Pence. */
+  dailySpendLimit?: number | undefined;
+}
+
+/** Per organisation in the tenants file: its daily spending limit (pence) and its title-information charging accounts. */
+export type OrganisationsConfig = Readonly<
+  Record<string, { dailySpendLimit?: number | undefined; fasAccounts?: readonly string[] | undefined }>
+>;
+
+/** The register's list fees, before VAT, in pence (FEE_TITLE_DATA_AND_PLANS, FEE_PENDING_APPLICATIONS). */
+export const DEFAULT_FEES_PENCE: Readonly<Record<ChargeableProduct, number>> = { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 };
+
+export interface SpendSettings {
+  feesPence: Readonly<Record<ChargeableProduct, number>>;
+  /** CLIENT_DAILY_SPEND_LIMIT: every API client's, unless the tenants file sets its own. */
+  clientLimitPence?: number;
+  /** ORGANISATION_DAILY_SPEND_LIMIT: every organisation's, unless the tenants file sets its own. */
+  organisationLimitPence?: number;
+}
+
+export interface QuoteLine {
+  product: ChargeableProduct;
+  listFee: string;
+  alreadyChargedToday: boolean;
+  expectedFee: string;
+}
+
+export interface SpendingAccountFigures {
+  charged: string;
+  pending: string;
+  limit: string | null;
+  remaining: string | null;
+}
+
+export class SpendControl {
+  private readonly clients = new Map<string, { organisation: string; limitPence?: number; accounts: boolean }>();
+  private readonly scopesByOrganisation = new Map<string, string[]>();
+
+  constructor(
+    private readonly settings: SpendSettings,
+    tenants: readonly SpendTenantConfig[],
+    private readonly organisations: OrganisationsConfig = {},
+  ) {
+    for (const t of tenants) {
+      const organisation = t.organisation ?? t.clientId;
+      this.clients.set(t.clientId, {
+        organisation,
+        accounts: t.accounts ?? false,
+        ...(t.dailySpendLimit !== undefined ? { limitPence: t.dailySpendLimit } : {}),
+      });
+      const scopes = this.scopesByOrganisation.get(organisation) ?? [];
+      if (!scopes.includes(t.clientId)) scopes.push(t.clientId);
+      this.scopesByOrganisation.set(organisation, scopes);
+    }
+  }
+
+  get feesPence() {
+    return this.settings.feesPence;
+  }
+
+  /** Every API client of the tenant's organisation (its own included). */
+  organisationScopes(tenant: Caller): string[] {
+    return this.scopesByOrganisation.get(tenant.organisation) ?? [tenant.id];
+  }
+
+  clientLimitPence(tenant: Caller): number | undefined {
+    return this.clients.get(tenant.id)?.limitPence ?? this.settings.clientLimitPence;
+  }
+
+  organisationLimitPence(tenant: Caller): number | undefined {
+    return this.organisations[tenant.organisation]?.dailySpendLimit ?? this.settings.organisationLimitPence;
+  }
+
+  /** An accounts key sees every API client of its organisation in statements; any other key its own. */
+  statementScopes(tenant: Caller): string[] {
+    return this.clients.get(tenant.id)?.accounts ? this.organisationScopes(tenant) : [tenant.id];
+  }
+
+  /**
+   * False when the organisation lists its charging accounts and this is not one of them: a quote
+   * then answers as a purchase would (FAS_NOT_AUTHORISED). Unlisted, the register alone knows.
+   */
+  fasAllowed(tenant: Caller, fas: string): boolean {
+    const listed = this.organisations[tenant.organisation]?.fasAccounts;
+    return !listed || listed.includes(fas);
+  }
+
+  /** What the store checks and reserves when a chargeable call is claimed. */
+  checkFor(tenant: Caller, products: readonly ChargeableProduct[], maxFeePence: number | undefined): SpendCheck {
+    const clientLimitPence = this.clientLimitPence(tenant);
+    const organisationLimitPence = this.organisationLimitPence(tenant);
+    return {
+      products,
+      feesPence: this.settings.feesPence,
+      organisation: tenant.organisation,
+      organisationScopes: this.organisationScopes(tenant),
+      ...(clientLimitPence !== undefined ? { clientLimitPence } : {}),
+      ...(organisationLimitPence !== undefined ? { organisationLimitPence } : {}),
+      ...(maxFeePence !== undefined ? { maxFeePence } : {}),
+    };
+  }
+
+  async quote(
+    store: IdempotencyStore,
+    tenant: Caller,
+    day: string,
+    fas: string,
+    titleNumber: string,
+    products: readonly ChargeableProduct[],
+  ) {
+    const charged = await store.chargedProducts(this.organisationScopes(tenant), day, fas, titleNumber);
+    const unique = [...new Set(products)];
+    const lines: QuoteLine[] = unique.map((product) => {
+      const alreadyChargedToday = charged.has(product);
+      const fee = this.settings.feesPence[product];
+      return { product, listFee: formatPence(fee), alreadyChargedToday, expectedFee: formatPence(alreadyChargedToday ? 0 : fee) };
+    });
+    const expectedPence = unique.filter((p) => !charged.has(p)).reduce((sum, p) => sum + this.settings.feesPence[p], 0);
+    const spending = await this.spending(store, tenant, day);
+    const fits = (account: { remainingPence: number | undefined }) =>
+      account.remainingPence === undefined || expectedPence <= account.remainingPence;
+    return {
+      lines,
+      expectedTotal: formatPence(expectedPence),
+      withinLimits: fits(spending.client) && fits(spending.organisation),
+    };
+  }
+
+  async spending(store: IdempotencyStore, tenant: Caller, day: string) {
+    const [client, organisation] = await Promise.all([
+      store.spendTotals([tenant.id], day),
+      store.spendTotals(this.organisationScopes(tenant), day),
+    ]);
+    const account = (totals: { chargedPence: number; pendingPence: number }, limitPence: number | undefined) => {
+      const remainingPence = limitPence === undefined ? undefined : Math.max(0, limitPence - totals.chargedPence - totals.pendingPence);
+      return {
+        remainingPence,
+        figures: {
+          charged: formatPence(totals.chargedPence),
+          pending: formatPence(totals.pendingPence),
+          limit: limitPence === undefined ? null : formatPence(limitPence),
+          remaining: remainingPence === undefined ? null : formatPence(remainingPence),
+        } satisfies SpendingAccountFigures,
+      };
+    };
+    return {
+      day,
+      client: account(client, this.clientLimitPence(tenant)),
+      organisation: account(organisation, this.organisationLimitPence(tenant)),
+    };
+  }
+}
