@@ -14,6 +14,10 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "query DocsStatus($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }": typeof types.DocsStatusDocument,
+    "query DocsType($t: TitleNumber!) { title(titleNumber: $t) { titleNumber titleType } }": typeof types.DocsTypeDocument,
+    "mutation DocsOrder($input: OrderTitleDocumentInput!) { orderTitleDocument(fas: \"5555\", input: $input) { document { titleNumber downloadUrl } } }": typeof types.DocsOrderDocument,
+    "query DocsUrql($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }": typeof types.DocsUrqlDocument,
     "\n  query Title($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      titleType\n      searchSheet\n      titleSheetUpdatedTo\n      right { type description addresses { name number street town postcode uprn } }\n      proprietorships { considerationEntries { dateOfEntry dateOfRegistration consideration } }\n      plans { type paperSize description lastUpdated }\n      applications { applicationNumber applicationDate type { code prettyPrint } }\n    }\n  }\n": typeof types.TitleDocument,
     "\n  query TitleWithSecurities($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      securities { id applicationType specification dateOfRegistration source }\n    }\n  }\n": typeof types.TitleWithSecuritiesDocument,
     "\n  query Titles($titleNumbers: [TitleNumber!]!) {\n    titles(titleNumbers: $titleNumbers) {\n      titleNumber\n      status\n      securities { id }\n    }\n  }\n": typeof types.TitlesDocument,
@@ -28,8 +32,18 @@ type Documents = {
     "\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n": typeof types.AddDeedToCaseDocument,
     "\n  query RegisterUsage {\n    registerUsage { day calls blockedUntil }\n  }\n": typeof types.RegisterUsageDocument,
     "\n  query ChargeRecords($day: Date!) {\n    chargeRecords(day: $day) {\n      status\n      operation\n      idempotencyKey\n      fas\n      titleNumber\n      charge { status productType details fee fas transactionNumber reference }\n      recordedAt\n    }\n  }\n": typeof types.ChargeRecordsDocument,
+    "\n  mutation BuyTitle($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitleDetails(fas: $fas, input: $input) {\n      details { titleNumber }\n      charges { fee transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": typeof types.BuyTitleDocument,
+    "\n  query ChargeQuote($fas: FasNumber!, $titleNumber: TitleNumber!, $products: [ChargeableProduct!]!) {\n    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: $products) {\n      lines { product listFee alreadyChargedToday expectedFee }\n      expectedTotal\n      withinLimits\n    }\n  }\n": typeof types.ChargeQuoteDocument,
+    "\n  query Spending {\n    spending {\n      day\n      client { charged pending limit remaining }\n      organisation { charged pending limit remaining }\n    }\n  }\n": typeof types.SpendingDocument,
+    "\n  query ChargeStatement($from: Date!, $to: Date!, $reference: String) {\n    chargeStatement(from: $from, to: $to, reference: $reference) {\n      from\n      to\n      records { status operation idempotencyKey titleNumber apiClient reference charge { fee transactionNumber } }\n      total\n      unknownCount\n    }\n  }\n": typeof types.ChargeStatementDocument,
+    "\n  query Node($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Title { titleNumber status }\n    }\n  }\n": typeof types.NodeDocument,
+    "\n  query TitleId($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) { id titleNumber }\n  }\n": typeof types.TitleIdDocument,
 };
 const documents: Documents = {
+    "query DocsStatus($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }": types.DocsStatusDocument,
+    "query DocsType($t: TitleNumber!) { title(titleNumber: $t) { titleNumber titleType } }": types.DocsTypeDocument,
+    "mutation DocsOrder($input: OrderTitleDocumentInput!) { orderTitleDocument(fas: \"5555\", input: $input) { document { titleNumber downloadUrl } } }": types.DocsOrderDocument,
+    "query DocsUrql($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }": types.DocsUrqlDocument,
     "\n  query Title($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      titleType\n      searchSheet\n      titleSheetUpdatedTo\n      right { type description addresses { name number street town postcode uprn } }\n      proprietorships { considerationEntries { dateOfEntry dateOfRegistration consideration } }\n      plans { type paperSize description lastUpdated }\n      applications { applicationNumber applicationDate type { code prettyPrint } }\n    }\n  }\n": types.TitleDocument,
     "\n  query TitleWithSecurities($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      securities { id applicationType specification dateOfRegistration source }\n    }\n  }\n": types.TitleWithSecuritiesDocument,
     "\n  query Titles($titleNumbers: [TitleNumber!]!) {\n    titles(titleNumbers: $titleNumbers) {\n      titleNumber\n      status\n      securities { id }\n    }\n  }\n": types.TitlesDocument,
@@ -44,6 +58,12 @@ const documents: Documents = {
     "\n  mutation AddDeedToCase($input: AddDeedToCaseInput!) {\n    addDeedToCase(input: $input) {\n      deed { id caseId deedType }\n      userErrors { code message field }\n    }\n  }\n": types.AddDeedToCaseDocument,
     "\n  query RegisterUsage {\n    registerUsage { day calls blockedUntil }\n  }\n": types.RegisterUsageDocument,
     "\n  query ChargeRecords($day: Date!) {\n    chargeRecords(day: $day) {\n      status\n      operation\n      idempotencyKey\n      fas\n      titleNumber\n      charge { status productType details fee fas transactionNumber reference }\n      recordedAt\n    }\n  }\n": types.ChargeRecordsDocument,
+    "\n  mutation BuyTitle($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitleDetails(fas: $fas, input: $input) {\n      details { titleNumber }\n      charges { fee transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n": types.BuyTitleDocument,
+    "\n  query ChargeQuote($fas: FasNumber!, $titleNumber: TitleNumber!, $products: [ChargeableProduct!]!) {\n    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: $products) {\n      lines { product listFee alreadyChargedToday expectedFee }\n      expectedTotal\n      withinLimits\n    }\n  }\n": types.ChargeQuoteDocument,
+    "\n  query Spending {\n    spending {\n      day\n      client { charged pending limit remaining }\n      organisation { charged pending limit remaining }\n    }\n  }\n": types.SpendingDocument,
+    "\n  query ChargeStatement($from: Date!, $to: Date!, $reference: String) {\n    chargeStatement(from: $from, to: $to, reference: $reference) {\n      from\n      to\n      records { status operation idempotencyKey titleNumber apiClient reference charge { fee transactionNumber } }\n      total\n      unknownCount\n    }\n  }\n": types.ChargeStatementDocument,
+    "\n  query Node($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Title { titleNumber status }\n    }\n  }\n": types.NodeDocument,
+    "\n  query TitleId($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) { id titleNumber }\n  }\n": types.TitleIdDocument,
 };
 
 /**
@@ -60,6 +80,22 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query DocsStatus($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }"): (typeof documents)["query DocsStatus($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query DocsType($t: TitleNumber!) { title(titleNumber: $t) { titleNumber titleType } }"): (typeof documents)["query DocsType($t: TitleNumber!) { title(titleNumber: $t) { titleNumber titleType } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "mutation DocsOrder($input: OrderTitleDocumentInput!) { orderTitleDocument(fas: \"5555\", input: $input) { document { titleNumber downloadUrl } } }"): (typeof documents)["mutation DocsOrder($input: OrderTitleDocumentInput!) { orderTitleDocument(fas: \"5555\", input: $input) { document { titleNumber downloadUrl } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query DocsUrql($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }"): (typeof documents)["query DocsUrql($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -116,6 +152,30 @@ export function graphql(source: "\n  query RegisterUsage {\n    registerUsage { 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ChargeRecords($day: Date!) {\n    chargeRecords(day: $day) {\n      status\n      operation\n      idempotencyKey\n      fas\n      titleNumber\n      charge { status productType details fee fas transactionNumber reference }\n      recordedAt\n    }\n  }\n"): (typeof documents)["\n  query ChargeRecords($day: Date!) {\n    chargeRecords(day: $day) {\n      status\n      operation\n      idempotencyKey\n      fas\n      titleNumber\n      charge { status productType details fee fas transactionNumber reference }\n      recordedAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation BuyTitle($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitleDetails(fas: $fas, input: $input) {\n      details { titleNumber }\n      charges { fee transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n"): (typeof documents)["\n  mutation BuyTitle($fas: FasNumber!, $input: PurchaseTitleInput!) {\n    purchaseTitleDetails(fas: $fas, input: $input) {\n      details { titleNumber }\n      charges { fee transactionNumber reference }\n      userErrors { code message field }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ChargeQuote($fas: FasNumber!, $titleNumber: TitleNumber!, $products: [ChargeableProduct!]!) {\n    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: $products) {\n      lines { product listFee alreadyChargedToday expectedFee }\n      expectedTotal\n      withinLimits\n    }\n  }\n"): (typeof documents)["\n  query ChargeQuote($fas: FasNumber!, $titleNumber: TitleNumber!, $products: [ChargeableProduct!]!) {\n    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: $products) {\n      lines { product listFee alreadyChargedToday expectedFee }\n      expectedTotal\n      withinLimits\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Spending {\n    spending {\n      day\n      client { charged pending limit remaining }\n      organisation { charged pending limit remaining }\n    }\n  }\n"): (typeof documents)["\n  query Spending {\n    spending {\n      day\n      client { charged pending limit remaining }\n      organisation { charged pending limit remaining }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ChargeStatement($from: Date!, $to: Date!, $reference: String) {\n    chargeStatement(from: $from, to: $to, reference: $reference) {\n      from\n      to\n      records { status operation idempotencyKey titleNumber apiClient reference charge { fee transactionNumber } }\n      total\n      unknownCount\n    }\n  }\n"): (typeof documents)["\n  query ChargeStatement($from: Date!, $to: Date!, $reference: String) {\n    chargeStatement(from: $from, to: $to, reference: $reference) {\n      from\n      to\n      records { status operation idempotencyKey titleNumber apiClient reference charge { fee transactionNumber } }\n      total\n      unknownCount\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Node($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Title { titleNumber status }\n    }\n  }\n"): (typeof documents)["\n  query Node($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Title { titleNumber status }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TitleId($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) { id titleNumber }\n  }\n"): (typeof documents)["\n  query TitleId($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) { id titleNumber }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

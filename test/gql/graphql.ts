@@ -4,7 +4,7 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
-/** The deed to add; rules of service-spec 4.11 apply. */
+/** The deed to add: one of the three deed types, over the whole of the case's single registered or draft title. */
 export type AddDeedToCaseInput = {
   /** Applicants (e.g. buyers of a disposition); none for a discharge. */
   applicants?: Array<DeedPartyInput> | null | undefined;
@@ -34,6 +34,13 @@ export type ChargeRecordStatus =
   | 'CHARGED'
   /** The call may have reached the register and no answer came back: it may or may not have charged. Check the invoice; it is never re-sent. */
   | 'OUTCOME_UNKNOWN';
+
+/** What the register charges for: once per product, title, charging account and register day. */
+export type ChargeableProduct =
+  /** Advance notices and pending applications of a title. */
+  | 'PENDING_APPLICATIONS'
+  /** Title data, the title sheet PDF and all plans of a title: one charge. */
+  | 'TITLE_DATA_AND_PLANS';
 
 /** A new case: reference, agent contact details and its title. */
 export type CreateCaseInput = {
@@ -110,6 +117,8 @@ export type OrderTitleDocumentInput = {
   applications?: DocumentPartInput | null | undefined;
   /** Client-chosen key: the same key and input never charge twice. */
   idempotencyKey: string;
+  /** The most this call may charge, before VAT; as in PurchaseTitleInput. */
+  maxFee?: string | null | undefined;
   /** Caller's search reference, at most 75 characters. */
   reference?: string | null | undefined;
   /** The title. */
@@ -127,6 +136,11 @@ export type Preambles =
 export type PurchaseTitleInput = {
   /** Client-chosen key (1 to 255 printable ASCII): the same key with the same input never charges twice. */
   idempotencyKey: string;
+  /**
+   * The most this call may charge, before VAT (e.g. "3.00"). When the expected charge is
+   * higher, the call is refused with CHARGE_ABOVE_MAXIMUM before anything is sent.
+   */
+  maxFee?: string | null | undefined;
   /** Caller's search reference, at most 75 characters; appears on invoices and charges. */
   reference?: string | null | undefined;
   /** The title to buy. */
@@ -165,9 +179,11 @@ export type TitleStatus =
 export type UserErrorCode =
   /** Unknown, private, or another organisation's case. */
   | 'CASE_NOT_FOUND'
+  /** The expected charge is above the caller's maxFee; nothing was sent. */
+  | 'CHARGE_ABOVE_MAXIMUM'
   /** The charging account is at its credit limit; nothing was charged. */
   | 'CREDIT_LIMIT_EXCEEDED'
-  /** A deed rule of the register (service-spec 4.11) that depends on register state was broken. */
+  /** A deed rule that depends on the register's state was broken, e.g. a discharge of a security the title does not have; `field` names the input. */
   | 'DEED_RULE_VIOLATION'
   /** Not a charging account of the caller's organisation, or the wrong kind of account. */
   | 'FAS_NOT_AUTHORISED'
@@ -183,10 +199,40 @@ export type UserErrorCode =
   | 'RATE_LIMITED'
   /** The security to discharge is not registered against the case title. */
   | 'SECURITY_NOT_FOUND'
+  /** The API client's or organisation's spending limit for the day leaves no room for this call; nothing was sent. The message says which limit, what remains and when it resets. */
+  | 'SPEND_LIMIT_REACHED'
   /** The register has no such title. */
   | 'TITLE_NOT_FOUND'
   /** The operation does not apply to a title of this status, e.g. details of a closed title. */
   | 'TITLE_STATUS_NOT_SUPPORTED';
+
+export type DocsStatusQueryVariables = Exact<{
+  t: string;
+}>;
+
+
+export type DocsStatusQuery = { title: { titleNumber: string, status: TitleStatus } | null };
+
+export type DocsTypeQueryVariables = Exact<{
+  t: string;
+}>;
+
+
+export type DocsTypeQuery = { title: { titleNumber: string, titleType: string | null } | null };
+
+export type DocsOrderMutationVariables = Exact<{
+  input: OrderTitleDocumentInput;
+}>;
+
+
+export type DocsOrderMutation = { orderTitleDocument: { document: { titleNumber: string, downloadUrl: string } | null } };
+
+export type DocsUrqlQueryVariables = Exact<{
+  t: string;
+}>;
+
+
+export type DocsUrqlQuery = { title: { titleNumber: string, status: TitleStatus } | null };
 
 export type TitleQueryVariables = Exact<{
   titleNumber: string;
@@ -288,7 +334,56 @@ export type ChargeRecordsQueryVariables = Exact<{
 
 export type ChargeRecordsQuery = { chargeRecords: Array<{ status: ChargeRecordStatus, operation: string, idempotencyKey: string, fas: string, titleNumber: string, recordedAt: string, charge: { status: string, productType: string | null, details: string | null, fee: string, fas: string, transactionNumber: string | null, reference: string | null } | null }> };
 
+export type BuyTitleMutationVariables = Exact<{
+  fas: string;
+  input: PurchaseTitleInput;
+}>;
 
+
+export type BuyTitleMutation = { purchaseTitleDetails: { details: { titleNumber: string } | null, charges: Array<{ fee: string, transactionNumber: string | null, reference: string | null }>, userErrors: Array<{ code: UserErrorCode, message: string, field: Array<string> | null }> } };
+
+export type ChargeQuoteQueryVariables = Exact<{
+  fas: string;
+  titleNumber: string;
+  products: Array<ChargeableProduct> | ChargeableProduct;
+}>;
+
+
+export type ChargeQuoteQuery = { chargeQuote: { expectedTotal: string, withinLimits: boolean, lines: Array<{ product: ChargeableProduct, listFee: string, alreadyChargedToday: boolean, expectedFee: string }> } };
+
+export type SpendingQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SpendingQuery = { spending: { day: string, client: { charged: string, pending: string, limit: string | null, remaining: string | null }, organisation: { charged: string, pending: string, limit: string | null, remaining: string | null } } };
+
+export type ChargeStatementQueryVariables = Exact<{
+  from: string;
+  to: string;
+  reference?: string | null | undefined;
+}>;
+
+
+export type ChargeStatementQuery = { chargeStatement: { from: string, to: string, total: string, unknownCount: number, records: Array<{ status: ChargeRecordStatus, operation: string, idempotencyKey: string, titleNumber: string, apiClient: string, reference: string | null, charge: { fee: string, transactionNumber: string | null } | null }> } };
+
+export type NodeQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type NodeQuery = { node: { titleNumber: string, status: TitleStatus, id: string } | null };
+
+export type TitleIdQueryVariables = Exact<{
+  titleNumber: string;
+}>;
+
+
+export type TitleIdQuery = { title: { id: string, titleNumber: string } | null };
+
+
+export const DocsStatusDocument = {"__meta__":{"hash":"sha256:d0ef7671034d1379e3df17dafd85395881c3d11549bacdd88c304fd440c40c9e"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DocsStatus"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"t"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TitleNumber"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"title"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"titleNumber"},"value":{"kind":"Variable","name":{"kind":"Name","value":"t"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<DocsStatusQuery, DocsStatusQueryVariables>;
+export const DocsTypeDocument = {"__meta__":{"hash":"sha256:00f2f7b221ea42035eccc8d38954510189512512a50f9c9a38d386676e29b2c9"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DocsType"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"t"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TitleNumber"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"title"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"titleNumber"},"value":{"kind":"Variable","name":{"kind":"Name","value":"t"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"titleType"}}]}}]}}]} as unknown as DocumentNode<DocsTypeQuery, DocsTypeQueryVariables>;
+export const DocsOrderDocument = {"__meta__":{"hash":"sha256:9237807ca754342ee3831fe0304b9b9e88a7bfeafba6bef4e4fbce629622440c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DocsOrder"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OrderTitleDocumentInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderTitleDocument"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fas"},"value":{"kind":"StringValue","value":"5555","block":false}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"document"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"downloadUrl"}}]}}]}}]}}]} as unknown as DocumentNode<DocsOrderMutation, DocsOrderMutationVariables>;
+export const DocsUrqlDocument = {"__meta__":{"hash":"sha256:a1538c213a0ed573c9fe54a8ab64fb204ce31a0ec9a622ff8f6409c95fbc1ecf"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"DocsUrql"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"t"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TitleNumber"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"title"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"titleNumber"},"value":{"kind":"Variable","name":{"kind":"Name","value":"t"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]} as unknown as DocumentNode<DocsUrqlQuery, DocsUrqlQueryVariables>;
 export const TitleDocument = {"__meta__":{"hash":"sha256:a8794302a29675985043cde7dd8c3913170d08b4611de307d37896b351e79dd2"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Title"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TitleNumber"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"title"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"titleNumber"},"value":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"titleType"}},{"kind":"Field","name":{"kind":"Name","value":"searchSheet"}},{"kind":"Field","name":{"kind":"Name","value":"titleSheetUpdatedTo"}},{"kind":"Field","name":{"kind":"Name","value":"right"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"addresses"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"street"}},{"kind":"Field","name":{"kind":"Name","value":"town"}},{"kind":"Field","name":{"kind":"Name","value":"postcode"}},{"kind":"Field","name":{"kind":"Name","value":"uprn"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"proprietorships"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"considerationEntries"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"dateOfEntry"}},{"kind":"Field","name":{"kind":"Name","value":"dateOfRegistration"}},{"kind":"Field","name":{"kind":"Name","value":"consideration"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"plans"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"paperSize"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"lastUpdated"}}]}},{"kind":"Field","name":{"kind":"Name","value":"applications"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"applicationNumber"}},{"kind":"Field","name":{"kind":"Name","value":"applicationDate"}},{"kind":"Field","name":{"kind":"Name","value":"type"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"prettyPrint"}}]}}]}}]}}]}}]} as unknown as DocumentNode<TitleQuery, TitleQueryVariables>;
 export const TitleWithSecuritiesDocument = {"__meta__":{"hash":"sha256:d806b6c76ce36e5bf773b0d93c429e23e5a35418bc729b0a573f74b2283b24d6"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TitleWithSecurities"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TitleNumber"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"title"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"titleNumber"},"value":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"securities"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"applicationType"}},{"kind":"Field","name":{"kind":"Name","value":"specification"}},{"kind":"Field","name":{"kind":"Name","value":"dateOfRegistration"}},{"kind":"Field","name":{"kind":"Name","value":"source"}}]}}]}}]}}]} as unknown as DocumentNode<TitleWithSecuritiesQuery, TitleWithSecuritiesQueryVariables>;
 export const TitlesDocument = {"__meta__":{"hash":"sha256:55a2220c3ddd3c3ffead97565654faff2f6212a951092c00a3bf4087b599df6a"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Titles"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"titleNumbers"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TitleNumber"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titles"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"titleNumbers"},"value":{"kind":"Variable","name":{"kind":"Name","value":"titleNumbers"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"securities"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]} as unknown as DocumentNode<TitlesQuery, TitlesQueryVariables>;
@@ -303,3 +398,9 @@ export const CreateCaseDocument = {"__meta__":{"hash":"sha256:82a9619904d2a65d21
 export const AddDeedToCaseDocument = {"__meta__":{"hash":"sha256:115595fe4c17a43acc76102db11452d902dd33f4f109453f38b1a5271a859576"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AddDeedToCase"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"AddDeedToCaseInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"addDeedToCase"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deed"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"caseId"}},{"kind":"Field","name":{"kind":"Name","value":"deedType"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"field"}}]}}]}}]}}]} as unknown as DocumentNode<AddDeedToCaseMutation, AddDeedToCaseMutationVariables>;
 export const RegisterUsageDocument = {"__meta__":{"hash":"sha256:067ff4a3e0798a9ad57abc1221a0aa6a43671c324b013906af5826827454813a"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RegisterUsage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registerUsage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"day"}},{"kind":"Field","name":{"kind":"Name","value":"calls"}},{"kind":"Field","name":{"kind":"Name","value":"blockedUntil"}}]}}]}}]} as unknown as DocumentNode<RegisterUsageQuery, RegisterUsageQueryVariables>;
 export const ChargeRecordsDocument = {"__meta__":{"hash":"sha256:1972d0d4282c81391e6871b6a02c50632edc4e5ec6da1545d4075fcd2a71e254"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ChargeRecords"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"day"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Date"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chargeRecords"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"day"},"value":{"kind":"Variable","name":{"kind":"Name","value":"day"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"operation"}},{"kind":"Field","name":{"kind":"Name","value":"idempotencyKey"}},{"kind":"Field","name":{"kind":"Name","value":"fas"}},{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"charge"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"productType"}},{"kind":"Field","name":{"kind":"Name","value":"details"}},{"kind":"Field","name":{"kind":"Name","value":"fee"}},{"kind":"Field","name":{"kind":"Name","value":"fas"}},{"kind":"Field","name":{"kind":"Name","value":"transactionNumber"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}}]}},{"kind":"Field","name":{"kind":"Name","value":"recordedAt"}}]}}]}}]} as unknown as DocumentNode<ChargeRecordsQuery, ChargeRecordsQueryVariables>;
+export const BuyTitleDocument = {"__meta__":{"hash":"sha256:9b05843a96bb6fc053fa176ded9598b1494065c3f38aa0cd262b2770dac912d1"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"BuyTitle"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fas"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"FasNumber"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PurchaseTitleInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"purchaseTitleDetails"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fas"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fas"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"details"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fee"}},{"kind":"Field","name":{"kind":"Name","value":"transactionNumber"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"field"}}]}}]}}]}}]} as unknown as DocumentNode<BuyTitleMutation, BuyTitleMutationVariables>;
+export const ChargeQuoteDocument = {"__meta__":{"hash":"sha256:14f4c2b8635ce9dbdf5c50f1834babccfa79d7384eea7afde5941d4fcac59672"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ChargeQuote"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"fas"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"FasNumber"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TitleNumber"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"products"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ChargeableProduct"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chargeQuote"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"fas"},"value":{"kind":"Variable","name":{"kind":"Name","value":"fas"}}},{"kind":"Argument","name":{"kind":"Name","value":"titleNumber"},"value":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}}},{"kind":"Argument","name":{"kind":"Name","value":"products"},"value":{"kind":"Variable","name":{"kind":"Name","value":"products"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"lines"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"product"}},{"kind":"Field","name":{"kind":"Name","value":"listFee"}},{"kind":"Field","name":{"kind":"Name","value":"alreadyChargedToday"}},{"kind":"Field","name":{"kind":"Name","value":"expectedFee"}}]}},{"kind":"Field","name":{"kind":"Name","value":"expectedTotal"}},{"kind":"Field","name":{"kind":"Name","value":"withinLimits"}}]}}]}}]} as unknown as DocumentNode<ChargeQuoteQuery, ChargeQuoteQueryVariables>;
+export const SpendingDocument = {"__meta__":{"hash":"sha256:b0ac10e23d70a292e4484ee0d22c3fe666052534ca44bd99a0b3fc39787a0d4d"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Spending"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"spending"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"day"}},{"kind":"Field","name":{"kind":"Name","value":"client"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"charged"}},{"kind":"Field","name":{"kind":"Name","value":"pending"}},{"kind":"Field","name":{"kind":"Name","value":"limit"}},{"kind":"Field","name":{"kind":"Name","value":"remaining"}}]}},{"kind":"Field","name":{"kind":"Name","value":"organisation"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"charged"}},{"kind":"Field","name":{"kind":"Name","value":"pending"}},{"kind":"Field","name":{"kind":"Name","value":"limit"}},{"kind":"Field","name":{"kind":"Name","value":"remaining"}}]}}]}}]}}]} as unknown as DocumentNode<SpendingQuery, SpendingQueryVariables>;
+export const ChargeStatementDocument = {"__meta__":{"hash":"sha256:379df62c13771df495525a2b0569de01ab9c8cbcf27c4eaa005a55ee8fcdec7a"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ChargeStatement"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"from"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Date"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"to"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Date"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"reference"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"chargeStatement"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"from"}}},{"kind":"Argument","name":{"kind":"Name","value":"to"},"value":{"kind":"Variable","name":{"kind":"Name","value":"to"}}},{"kind":"Argument","name":{"kind":"Name","value":"reference"},"value":{"kind":"Variable","name":{"kind":"Name","value":"reference"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"records"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"operation"}},{"kind":"Field","name":{"kind":"Name","value":"idempotencyKey"}},{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"apiClient"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"charge"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fee"}},{"kind":"Field","name":{"kind":"Name","value":"transactionNumber"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"unknownCount"}}]}}]}}]} as unknown as DocumentNode<ChargeStatementQuery, ChargeStatementQueryVariables>;
+export const NodeDocument = {"__meta__":{"hash":"sha256:b93f4999c1ac43e726ecc8477c60f402978c80f874073c1a825257f63d6b041f"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Node"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Title"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<NodeQuery, NodeQueryVariables>;
+export const TitleIdDocument = {"__meta__":{"hash":"sha256:6914e89fd06f818005409148e301875b0e355ccf59d67fa2211cc6692db0208e"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TitleId"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TitleNumber"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"title"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"titleNumber"},"value":{"kind":"Variable","name":{"kind":"Name","value":"titleNumber"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"titleNumber"}}]}}]}}]} as unknown as DocumentNode<TitleIdQuery, TitleIdQueryVariables>;

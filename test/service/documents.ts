@@ -156,3 +156,60 @@ export const ChargeRecordsQuery = graphql(`
     }
   }
 `);
+
+export const BuyTitleMutation = graphql(`
+  mutation BuyTitle($fas: FasNumber!, $input: PurchaseTitleInput!) {
+    purchaseTitleDetails(fas: $fas, input: $input) {
+      details { titleNumber }
+      charges { fee transactionNumber reference }
+      userErrors { code message field }
+    }
+  }
+`);
+
+export const ChargeQuoteQuery = graphql(`
+  query ChargeQuote($fas: FasNumber!, $titleNumber: TitleNumber!, $products: [ChargeableProduct!]!) {
+    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: $products) {
+      lines { product listFee alreadyChargedToday expectedFee }
+      expectedTotal
+      withinLimits
+    }
+  }
+`);
+
+export const SpendingQuery = graphql(`
+  query Spending {
+    spending {
+      day
+      client { charged pending limit remaining }
+      organisation { charged pending limit remaining }
+    }
+  }
+`);
+
+export const ChargeStatementQuery = graphql(`
+  query ChargeStatement($from: Date!, $to: Date!, $reference: String) {
+    chargeStatement(from: $from, to: $to, reference: $reference) {
+      from
+      to
+      records { status operation idempotencyKey titleNumber apiClient reference charge { fee transactionNumber } }
+      total
+      unknownCount
+    }
+  }
+`);
+
+export const NodeQuery = graphql(`
+  query Node($id: ID!) {
+    node(id: $id) {
+      id
+      ... on Title { titleNumber status }
+    }
+  }
+`);
+
+export const TitleIdQuery = graphql(`
+  query TitleId($titleNumber: TitleNumber!) {
+    title(titleNumber: $titleNumber) { id titleNumber }
+  }
+`);

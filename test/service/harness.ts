@@ -11,7 +11,7 @@ import { test as base } from 'vitest';
 import { createApp, type AppOptions } from '../../src/server/app';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator';
 import { createServices, type RunningServices, type ServiceOptions } from '../../src/services/create-services';
-import { DEV_TENANTS } from '../../src/services/tenants';
+import { DEV_ORGANISATIONS, DEV_TENANTS } from '../../src/services/tenants';
 
 export interface GqlResult<R> {
   status: number;
@@ -40,6 +40,7 @@ function serviceOn(emulator: Emulator, dataDir: string, options: Partial<Service
   const services = createServices({
     registerBaseUrl: emulator.url,
     tenants: DEV_TENANTS,
+    organisations: DEV_ORGANISATIONS,
     anonymousTenant: 'dev-key-a',
     dataDir,
     referenceListTtlMs: 0,

@@ -16,6 +16,8 @@ export type OrderTitleDocumentInput = {
   applications?: DocumentPartInput | null | undefined;
   /** Client-chosen key: the same key and input never charge twice. */
   idempotencyKey: string;
+  /** The most this call may charge, before VAT; as in PurchaseTitleInput. */
+  maxFee?: string | null | undefined;
   /** Caller's search reference, at most 75 characters. */
   reference?: string | null | undefined;
   /** The title. */
@@ -56,9 +58,11 @@ export type TitleStatus =
 export type UserErrorCode =
   /** Unknown, private, or another organisation's case. */
   | 'CASE_NOT_FOUND'
+  /** The expected charge is above the caller's maxFee; nothing was sent. */
+  | 'CHARGE_ABOVE_MAXIMUM'
   /** The charging account is at its credit limit; nothing was charged. */
   | 'CREDIT_LIMIT_EXCEEDED'
-  /** A deed rule of the register (service-spec 4.11) that depends on register state was broken. */
+  /** A deed rule that depends on the register's state was broken, e.g. a discharge of a security the title does not have; `field` names the input. */
   | 'DEED_RULE_VIOLATION'
   /** Not a charging account of the caller's organisation, or the wrong kind of account. */
   | 'FAS_NOT_AUTHORISED'
@@ -74,6 +78,8 @@ export type UserErrorCode =
   | 'RATE_LIMITED'
   /** The security to discharge is not registered against the case title. */
   | 'SECURITY_NOT_FOUND'
+  /** The API client's or organisation's spending limit for the day leaves no room for this call; nothing was sent. The message says which limit, what remains and when it resets. */
+  | 'SPEND_LIMIT_REACHED'
   /** The register has no such title. */
   | 'TITLE_NOT_FOUND'
   /** The operation does not apply to a title of this status, e.g. details of a closed title. */
