@@ -9,6 +9,8 @@ import type { DownloadLinks } from '../server/download-links';
 import type { IdempotencyStore } from '../idempotency/store';
 import type { QuotaGuard } from '../services/quota';
 import type { SpendControl } from '../services/spend';
+import type { JournalOutbox } from '../services/journal-outbox';
+import type { Charge } from '../register/contract/wire';
 import { createLoaders, type Loaders } from './loaders';
 import { requestIdOf } from '../server/logging';
 import type { CallOptions, RegisterClient } from '../register/client';
@@ -46,6 +48,15 @@ export interface Services {
   downloadLinks: DownloadLinks;
   /** List fees, spending limits and statement visibility. */
   spend: SpendControl;
+  /** Journal writes that failed after the register answered, retried until they land. */
+  journalOutbox: JournalOutbox;
+}
+
+/** A charge this request made (or replayed), kept so the answer carries it whatever else fails. */
+export interface ChargeInAnswer {
+  operation: string;
+  idempotencyKey: string;
+  charges: readonly Charge[];
 }
 
 export interface Context {
@@ -57,6 +68,8 @@ export interface Context {
   loaders: Loaders;
   services: Services;
   callOptions: CallOptions;
+  /** Charges made or replayed by this request (see server/charges-in-answer.ts). */
+  chargesMade: ChargeInAnswer[];
 }
 
 export function unauthenticated(message: string): GraphQLError {
@@ -82,5 +95,6 @@ export function createContext(services: Services, request: Request): Context {
     loaders: createLoaders(register, services.concurrency, callOptions, services.summaryCaches.for(auth.tenant.id)),
     services,
     callOptions,
+    chargesMade: [],
   };
 }

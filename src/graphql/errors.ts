@@ -53,6 +53,7 @@ const BUSINESS: Record<RegisterErrorCode, { code: UserErrorCode; field?: string[
   REGISTER_CONTRACT_ERROR: null,
   CIRCUIT_OPEN: null,
   REGISTER_ERROR: null,
+  SERVICE_UNAVAILABLE: null,
 };
 
 const rateLimitedMessage = (error: RegisterError) =>
@@ -127,6 +128,7 @@ export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
   // The route name is internal (logs and metrics carry it); callers get the code alone.
   const extensions: Record<string, unknown> = { code: topLevelCode(error) };
   if (error.retryAfterSeconds !== undefined) extensions.retryAfterSeconds = error.retryAfterSeconds;
+  if (extensions.code === 'SERVICE_UNAVAILABLE') return serviceUnavailableError();
   const message =
     extensions.code === 'RATE_LIMITED'
       ? rateLimitedMessage(error)
@@ -134,6 +136,20 @@ export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
         ? (error.detail ?? `The register refused the request (${error.code}).`)
         : `The register could not answer (${String(extensions.code)}).`;
   return new GraphQLError(message, { extensions });
+}
+
+/** Seconds a caller is asked to wait when the service's database cannot be reached. */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The service's own database could not be reached before anything was sent to the register: the
+ * caller may send the same request again, with the same idempotency key, and lose nothing.
+ */
+export function serviceUnavailableError(): GraphQLError {
+  return new GraphQLError(
+    `This service cannot reach its database right now, so nothing was sent to the register. Send the same request again (with the same idempotencyKey, if it has one) in ${STORE_RETRY_AFTER_SECONDS} seconds.`,
+    { extensions: { code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: STORE_RETRY_AFTER_SECONDS } },
+  );
 }
 
 function topLevelCode(error: RegisterError): string {
@@ -165,6 +181,8 @@ function topLevelCode(error: RegisterError): string {
     case 'CIRCUIT_OPEN':
     case 'REGISTER_ERROR':
       return byStatus();
+    case 'SERVICE_UNAVAILABLE':
+      return 'SERVICE_UNAVAILABLE';
     default: {
       const unmapped: never = error.code;
       return unmapped;

@@ -210,6 +210,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
     });
   }
 
+  /** As in the SQLite store: a known outcome replaces an entry the stale-key rule called OUTCOME_UNKNOWN. */
   private async settleJournal(
     client: pg.PoolClient,
     scope: string,
@@ -226,7 +227,8 @@ export class PgIdempotencyStore implements IdempotencyStore {
       return;
     }
     const removed = await client.query<{ operation: string; fas: string; title_number: string; reference: string | null }>(
-      `DELETE FROM ${this.journal} WHERE scope = $1 AND key = $2 AND status = 'PENDING' RETURNING operation, fas, title_number, reference`,
+      `DELETE FROM ${this.journal} WHERE scope = $1 AND key = $2 AND status IN ('PENDING', 'OUTCOME_UNKNOWN')
+       RETURNING operation, fas, title_number, reference`,
       [scope, key],
     );
     const pending = removed.rows[0];

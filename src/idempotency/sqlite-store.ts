@@ -181,6 +181,11 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     });
   }
 
+  /**
+   * A known outcome replaces the key's entry even when the stale-key rule already called it
+   * OUTCOME_UNKNOWN: that happens when this process's own write was held up (the database was
+   * away) past staleMs, and the register's answer is the truth the journal must hold.
+   */
   private settleJournal(scope: string, key: string, state: IdempotencyState, at: number, charges?: ReportedCharges) {
     if (state === 'outcome_unknown') {
       this.db
@@ -191,10 +196,12 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       return;
     }
     const pending = this.db
-      .prepare(`SELECT operation, fas, title_number, reference FROM charge_journal WHERE scope = ? AND key = ? AND status = 'PENDING'`)
+      .prepare(
+        `SELECT operation, fas, title_number, reference FROM charge_journal WHERE scope = ? AND key = ? AND status IN ('PENDING', 'OUTCOME_UNKNOWN')`,
+      )
       .get(scope, key) as { operation: string; fas: string; title_number: string; reference: string | null } | undefined;
     if (!pending) return;
-    this.db.prepare(`DELETE FROM charge_journal WHERE scope = ? AND key = ? AND status = 'PENDING'`).run(scope, key);
+    this.db.prepare(`DELETE FROM charge_journal WHERE scope = ? AND key = ? AND status IN ('PENDING', 'OUTCOME_UNKNOWN')`).run(scope, key);
     const insert = this.db.prepare(
       `INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence)
        VALUES (?, ?, 'CHARGED', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

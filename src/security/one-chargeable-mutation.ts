@@ -1,7 +1,9 @@
 /**
  * Validation rule: an operation may contain at most ONE chargeable mutation field (aliases
- * and fragments included), so one request can never bill an account several times over.
- * Chargeable fields are marked in the schema with `extensions: { chargeable: true }`.
+ * and fragments included), so one request can never bill an account several times over, and
+ * that field stands alone at the root (`__typename` aside): a sibling that fails could otherwise
+ * null the whole `data` and take the charge out of the answer. Chargeable fields are marked in
+ * the schema with `extensions: { chargeable: true }`.
  */
 import { GraphQLError, Kind, type ASTVisitor, type SelectionSetNode, type ValidationContext } from 'graphql';
 
@@ -13,11 +15,16 @@ export function oneChargeableMutationRule(context: ValidationContext): ASTVisito
       if (!mutationType) return;
       const fields = mutationType.getFields();
       const chargeable: string[] = [];
+      const others: string[] = [];
       const seen = new Set<string>();
       const collect = (set: SelectionSetNode) => {
         for (const selection of set.selections) {
           if (selection.kind === Kind.FIELD) {
-            if (fields[selection.name.value]?.extensions?.chargeable) chargeable.push(selection.alias?.value ?? selection.name.value);
+            const name = selection.alias?.value ?? selection.name.value;
+            const field = fields[selection.name.value];
+            // Unknown fields (and __typename, which is not one of Mutation's fields) are left to GraphQL's own rules.
+            if (field?.extensions?.chargeable) chargeable.push(name);
+            else if (field) others.push(name);
           } else if (selection.kind === Kind.INLINE_FRAGMENT) {
             collect(selection.selectionSet);
           } else if (!seen.has(selection.name.value)) {
@@ -33,6 +40,13 @@ export function oneChargeableMutationRule(context: ValidationContext): ASTVisito
           new GraphQLError(
             `An operation may contain at most one chargeable mutation; this one has ${chargeable.length} (${chargeable.join(', ')}). Send them as separate requests.`,
             { nodes: operation, extensions: { code: 'TOO_MANY_CHARGEABLE_MUTATIONS' } },
+          ),
+        );
+      } else if (chargeable.length === 1 && others.length > 0) {
+        context.reportError(
+          new GraphQLError(
+            `A chargeable mutation must be the only field of its operation; ${chargeable[0]} is sent with ${others.join(', ')}. Send the mutations as separate requests, so that each answer holds its own outcome and charges.`,
+            { nodes: operation, extensions: { code: 'CHARGEABLE_MUTATION_NOT_ALONE' } },
           ),
         );
       }

@@ -9,7 +9,10 @@ import { useOperationNameHelp } from './operation-name';
 import { useQueryCaching } from './http-caching';
 import { useAutomaticPersistedQueries } from './automatic-persisted-queries';
 import type { ApqStore } from '../services/apq-store';
-import { graphQLErrorFromRegister } from '../graphql/errors';
+import { graphQLErrorFromRegister, serviceUnavailableError } from '../graphql/errors';
+import { DatabaseUnavailableError } from '../services/pg-database';
+import { useChargesInAnswer } from './charges-in-answer';
+import { useServiceUnavailableStatus } from './service-unavailable';
 import { useRequestLogging, yogaLogger, type Logger } from './logging';
 import { useGraphiQLPage } from './graphiql';
 import { DEFAULT_COMPILE_AFTER, useJitExecution } from './jit';
@@ -55,6 +58,12 @@ query TitleWithSecurities {
 /** Register failures become stable codes; anything unexpected is masked (no stack, URL, token or FAS). */
 function maskError(error: unknown, message: string): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original instanceof DatabaseUnavailableError) {
+    return new GraphQLError(serviceUnavailableError().message, {
+      ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
+      extensions: serviceUnavailableError().extensions,
+    });
+  }
   if (original instanceof RegisterError) {
     const mapped = graphQLErrorFromRegister(original);
     return new GraphQLError(mapped.message, {
@@ -102,6 +111,8 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       ...useObservability(services, options.observability),
       ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),
       useDownloads(services),
+      useChargesInAnswer(),
+      useServiceUnavailableStatus(),
       useOperationNameHelp(),
       useQueryCaching(() => services.summaryCaches.ttlMs),
       ...useHardening({

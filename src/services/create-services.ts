@@ -3,6 +3,7 @@ import type { IdempotencyTiming } from '../idempotency/store';
 import type { TenantConfig } from '../config';
 import type { Services } from '../graphql/context';
 import { EventHub } from './events';
+import { JournalOutbox } from './journal-outbox';
 import { DownloadSlots } from './download-slots';
 import { DownloadLinks } from '../server/download-links';
 import { PgApqStore, RememberedApqStore, SqliteApqStore } from './apq-store';
@@ -106,6 +107,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     rateLimited: (error) => quota.rateLimited(tenant.id, error.retryAfterSeconds),
   }));
   const inflight = new Map<string, Promise<unknown>>();
+  const journalOutbox = new JournalOutbox(events);
   return {
     transport,
     tenants,
@@ -123,12 +125,14 @@ export function createServices(options: ServiceOptions): RunningServices {
     downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl, options.downloadLinkClock),
     downloadSlots: new DownloadSlots(options.downloadsPerTenant ?? 4),
     downloadLimits: { idleMs: options.downloadIdleMs ?? 30_000, maxMs: options.downloadMaxMs ?? 10 * 60_000 },
+    journalOutbox,
     spend: new SpendControl(options.spend ?? { feesPence: DEFAULT_FEES_PENCE }, options.tenants, options.organisations),
     async close() {
       clearInterval(purger);
       // A mutation whose caller went away still runs: let it record its outcome before the
       // store closes, so its key is not left "in progress".
       await Promise.allSettled([...inflight.values()]);
+      await journalOutbox.close();
       await transport.close();
       await idempotency.close();
       await quotaStore.close();

@@ -17,6 +17,8 @@ export interface ServiceEvents {
     operation: string;
     outcome: 'executed' | 'replayed' | 'key_reused' | 'outcome_unknown' | 'in_use' | 'invalid_input' | 'spend_limit' | 'above_max_fee';
   };
+  /** A journal write failed after the register answered; it is retried until it lands. */
+  journalDeferred: { waiting: number };
   /** The register charged more than the caller's maxFee allowed (its fee changed): shown, and logged as a warning. */
   chargeAboveMaxFee: { tenant: string; operation: string; chargedPence: number; maxFeePence: number };
 }

@@ -17,6 +17,43 @@ export interface PgDatabaseOptions {
   setup(client: pg.PoolClient): Promise<void>;
 }
 
+/**
+ * The database could not be reached (refused, dropped, shut down, or the pool timed out). Thrown
+ * instead of the driver's error, so that callers can tell "nothing happened, try again" from a
+ * fault of the statement itself.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('the database is unreachable', { cause });
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+
+/** True for the driver's ways of saying the server is not there (SQLSTATE class 08: connection exception). */
+function isUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(error.message);
+}
+
+const unavailable = (error: unknown): never => {
+  throw isUnreachable(error) ? new DatabaseUnavailableError(error) : error;
+};
+
 export class PgDatabase {
   private readonly pool: pg.Pool;
   private readonly initialised: Promise<void>;
@@ -44,14 +81,26 @@ export class PgDatabase {
   }
 
   async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    await this.initialised;
-    return this.pool.query<R>(text, values);
+    await this.initialised.catch(unavailable);
+    const client = await this.connect();
+    try {
+      return await client.query<R>(text, values).catch(unavailable);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** A pooled connection; failing to get one is always the database being unreachable. */
+  private connect(): Promise<pg.PoolClient> {
+    return this.pool.connect().catch((error: unknown) => {
+      throw new DatabaseUnavailableError(error);
+    });
   }
 
   /** Runs `work` on one connection inside BEGIN … COMMIT (ROLLBACK on any error). */
   async transaction<R>(work: (client: pg.PoolClient) => Promise<R>, afterSetup = true): Promise<R> {
-    if (afterSetup) await this.initialised;
-    const client = await this.pool.connect();
+    if (afterSetup) await this.initialised.catch(unavailable);
+    const client = await this.connect();
     try {
       await client.query('BEGIN');
       const result = await work(client);
@@ -59,7 +108,7 @@ export class PgDatabase {
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      return unavailable(error);
     } finally {
       client.release();
     }

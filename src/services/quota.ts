@@ -9,7 +9,8 @@
  * - a client whose token bucket is empty, so that no client burns the day in a burst.
  */
 import type { EventHub } from './events';
-import { RegisterError } from '../register/client';
+import { CLIENT_ERROR_CODES, RegisterError } from '../register/client';
+import { DatabaseUnavailableError } from './pg-database';
 import { londonDate, secondsUntilLondonMidnight } from '../register/contract/london-day';
 import type { RouteDef } from '../register/contract/routes';
 import type { QuotaStore } from './quota-store';
@@ -85,17 +86,29 @@ export class QuotaGuard {
   async admit(client: string, route: RouteDef): Promise<void> {
     const now = this.now();
     const { dailyQuota, freeShare, clientBurst, clientPerMinute } = this.policy;
-    const admission = await this.store.admit({
-      organisation: this.organisationOf(client),
-      client,
-      day: londonDate(now),
-      now: now.getTime(),
-      free: route.effect === 'none',
-      freeLimit: Math.floor(dailyQuota * freeShare),
-      dailyLimit: dailyQuota,
-      burst: clientBurst,
-      perMs: clientPerMinute / 60_000,
-    });
+    const admission = await this.store
+      .admit({
+        organisation: this.organisationOf(client),
+        client,
+        day: londonDate(now),
+        now: now.getTime(),
+        free: route.effect === 'none',
+        freeLimit: Math.floor(dailyQuota * freeShare),
+        dailyLimit: dailyQuota,
+        burst: clientBurst,
+        perMs: clientPerMinute / 60_000,
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof DatabaseUnavailableError)) throw error;
+        // Nothing was sent: a refusal that says so, not an unknown outcome.
+        throw new RegisterError({
+          status: 0,
+          code: CLIENT_ERROR_CODES.serviceUnavailable,
+          route: route.name,
+          retryAfterSeconds: 5,
+          cause: error,
+        });
+      });
     if (admission.admitted) return;
     const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
     const detail = {

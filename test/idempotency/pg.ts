@@ -83,3 +83,15 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
     drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
 }
+
+/**
+ * Takes a test database away from its clients (no new connections, every open one terminated),
+ * or gives it back: a database outage, without stopping the server other tests use.
+ */
+export async function setDatabaseReachable(name: string, reachable: boolean): Promise<void> {
+  await admin(async (c) => {
+    await c.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS ${reachable ? 'true' : 'false'}`);
+    if (!reachable)
+      await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+  });
+}

@@ -91,6 +91,41 @@ describe('two chargeable fields are refused before any register call', () => {
   });
 });
 
+describe('a chargeable mutation stands alone at the root', () => {
+  const createCase = (alias = 'created') =>
+    `${alias}: createCase(fas: "1877", input: { reference: "R", contactEmail: "a@b.c", contactTelephone: "1", titleNumbers: ["MID15313"], idempotencyKey: "${key()}" }) { userErrors { code } }`;
+
+  test('beside another mutation (here createCase) it is refused before any register call, saying to send them separately', async () => {
+    for (const query of [
+      `mutation { ${details('bought')} ${createCase()} }`,
+      `mutation { ${createCase()} ...Buy } fragment Buy on Mutation { ${details('bought')} }`,
+    ]) {
+      const answer = await judged(query);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({
+        errors: [
+          {
+            message:
+              'A chargeable mutation must be the only field of its operation; bought is sent with created. Send the mutations as separate requests, so that each answer holds its own outcome and charges.',
+            locations: [{ line: 1, column: 1 }],
+            extensions: { code: 'CHARGEABLE_MUTATION_NOT_ALONE' },
+          },
+        ],
+      });
+      expect(answer.calls).toBe(0);
+      expect(answer.charged).toBe(0);
+    }
+  });
+
+  test('__typename beside it is allowed, and so are several mutations none of which charges', async () => {
+    const alone = await judged(`mutation { __typename ${details('a', 'BLK43')} }`);
+    expect(alone.body).toEqual({ data: { __typename: 'Mutation', a: { userErrors: [] } } });
+    expect(alone.charged).toBe(1);
+    const uncharged = await judged(`mutation { ${createCase('one')} ${createCase('two')} }`);
+    expect(uncharged.body.errors).toBeUndefined();
+  });
+});
+
 describe('one chargeable field is executed and charged once', () => {
   test('the same named fragment spread twice is one chargeable mutation (GraphQL merges it), charged once', async () => {
     const answer = await judged(`mutation { ...Buy ...Buy } fragment Buy on Mutation { ${details('a', 'BLK41')} }`);

@@ -123,6 +123,10 @@ export function spendRefusalError(refusal: SpendRefusal, day: string): UserError
 /** Runs `run` at most once per (tenant, idempotencyKey) and reports what happened. */
 export async function runIdempotent<T>(ctx: Context, run: IdempotentRun<T>, options: IdempotencyOptions = {}): Promise<Outcome<T>> {
   const { outcome, kind, charges } = await claimAndRun(ctx, run, { ...ctx.services.idempotencyTiming, ...options });
+  if (kind === 'replayed' && outcome.ok && 'charges' in run.effect) {
+    const replayed = run.effect.chargesOf(outcome.value);
+    if (replayed.length > 0) ctx.chargesMade.push({ operation: run.operation, idempotencyKey: run.idempotencyKey, charges: replayed });
+  }
   ctx.services.events.emit('idempotency', { tenant: ctx.tenant.id, operation: run.operation, outcome: kind });
   if (charges && charges.length > 0) {
     ctx.services.events.emit('charges', { tenant: ctx.tenant.id, operation: run.operation, charges });
@@ -236,6 +240,9 @@ async function replayOf<T>(
 
 async function execute<T>(ctx: Context, store: IdempotencyStore, scope: string, run: IdempotentRun<T>): Promise<RunResult<T>> {
   const key = run.idempotencyKey;
+  // The register has answered (or may have): what it said must not be lost with a journal write
+  // that fails now. The outbox retries the write; the caller hears the outcome either way.
+  const record = (...args: Parameters<IdempotencyStore['finish']>) => ctx.services.journalOutbox.write(() => store.finish(...args));
   let value: T;
   try {
     value = await run.execute();
@@ -247,7 +254,7 @@ async function execute<T>(ctx: Context, store: IdempotencyStore, scope: string, 
       // Journalled on the register's day when the call went out (the claim may have come
       // before this process ever heard the register's clock).
       const sentAt = error instanceof RegisterError ? error.sentAt : undefined;
-      await store.finish(scope, key, 'outcome_unknown', JSON.stringify(outcome), {
+      await record(scope, key, 'outcome_unknown', JSON.stringify(outcome), {
         charges: [],
         day: londonDate(sentAt ?? ctx.services.registerNow()),
       });
@@ -256,17 +263,18 @@ async function execute<T>(ctx: Context, store: IdempotencyStore, scope: string, 
     const userError = userErrorFromRegister(error, run.fieldFor, run.callerInput);
     if (userError && userError.code !== 'RATE_LIMITED') {
       const outcome: Outcome<T> = { ok: false, userErrors: [userError] };
-      await store.finish(scope, key, 'failed_final', JSON.stringify(outcome));
+      await record(scope, key, 'failed_final', JSON.stringify(outcome));
       return { outcome, kind: 'executed' };
     }
     // Proven not executed (rate limit, breaker open, not sent, refused credentials): the key may be used again.
-    await store.finish(scope, key, 'failed_retryable');
+    await record(scope, key, 'failed_retryable');
     if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'executed' };
     throw graphQLErrorFromRegister(error);
   }
   const outcome: Outcome<T> = { ok: true, value };
   const charges = 'charges' in run.effect ? run.effect.chargesOf(value) : undefined;
+  if (charges && charges.length > 0) ctx.chargesMade.push({ operation: run.operation, idempotencyKey: key, charges });
   const reported: ReportedCharges | undefined = charges ? { charges, day: registerDay(ctx) } : undefined;
-  await store.finish(scope, key, 'succeeded', JSON.stringify(outcome), reported);
+  await record(scope, key, 'succeeded', JSON.stringify(outcome), reported);
   return { outcome, kind: 'executed', ...(charges ? { charges } : {}) };
 }

@@ -18,6 +18,8 @@ export const CLIENT_ERROR_CODES = {
   tooManyRequests: 'TOO_MANY_REQUESTS',
   /** A 4xx whose code the contract does not name (a newer register), or whose body is no error body. */
   unrecognised: 'REGISTER_ERROR',
+  /** Refused before sending: the service's own shared store (quota ledger) could not be reached. */
+  serviceUnavailable: 'SERVICE_UNAVAILABLE',
 } as const;
 
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES];

@@ -6,5 +6,5 @@ export {
   type RegisterDownload,
   type CallOptions,
 } from './client';
-export { RegisterError } from './errors';
+export { CLIENT_ERROR_CODES, RegisterError } from './errors';
 export { abandon } from './responses';

@@ -1,0 +1,37 @@
+/**
+ * A request that failed as a whole because this service's database could not be reached (before
+ * anything was sent to the register) is answered 503 with Retry-After, as a load balancer and a
+ * retrying client expect. With partial data the answer stays 200: the rest of it is good.
+ */
+import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { serviceUnavailableError } from '../graphql/errors';
+import { RegisterError } from '../register/client';
+import { DatabaseUnavailableError } from '../services/pg-database';
+
+const isSingleResult = (result: unknown): result is ExecutionResult =>
+  typeof result === 'object' && result !== null && !(Symbol.asyncIterator in result);
+
+/** Seen before Yoga masks errors (its plugin runs after ours): the original errors tell. */
+function isStoreOutage(error: GraphQLError): boolean {
+  const original = error.originalError;
+  return (
+    error.extensions?.code === 'SERVICE_UNAVAILABLE' ||
+    original instanceof DatabaseUnavailableError ||
+    (original instanceof RegisterError && original.code === 'SERVICE_UNAVAILABLE')
+  );
+}
+
+export function useServiceUnavailableStatus(): Plugin {
+  return {
+    onExecute() {
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (!isSingleResult(result) || result.data || !result.errors?.some(isStoreOutage)) return;
+          const seconds = String(serviceUnavailableError().extensions.retryAfterSeconds);
+          setResult({ ...result, extensions: { ...result.extensions, http: { status: 503, headers: { 'Retry-After': seconds } } } });
+        },
+      };
+    },
+  };
+}
