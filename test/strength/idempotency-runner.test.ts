@@ -4,7 +4,7 @@
  * IDEMPOTENCY_KEY_IN_USE, the exact staleness boundary, key reuse, the key rule, and events
  * (a charges event only when the register was called, never on a replay).
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { inputHash } from '../../src/graphql/mutations/run-idempotent';
 import { SqliteIdempotencyStore } from '../../src/idempotency/sqlite-store';
@@ -248,6 +248,35 @@ describe('an old finished key', () => {
 });
 
 describe('the OUTCOME_UNKNOWN message says what to do next', () => {
+  test('across London midnight: the day is named, and an answer lost after that day ended says buying again is charged again', async () => {
+    const svc = await service({}, FAULT_TEST_TRANSPORT);
+    // 23:59:54 London time in November (GMT).
+    svc.emulator.clock.set(new Date('2026-11-25T23:59:54Z'));
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' }); // the service hears the register's clock
+    svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
+    const lostBefore = await svc.gql(PurchaseTitleDetailsMutation, details(newKey('before-midnight')));
+    expect(lostBefore.data!.purchaseTitleDetails.userErrors[0]!.message).toContain(
+      'buying again with a new idempotencyKey is safe until the end of 2026-11-25 (London time)',
+    );
+
+    // Sent before midnight, its answer held past it (the register's clock moves on meanwhile).
+    svc.emulator.faults.inject('titleDetails', { kind: 'hang', phase: 'after' }, 1);
+    const onOtherFas = (key: string) => ({ ...details(key), fas: '1234' });
+    const held = svc.gql(PurchaseTitleDetailsMutation, onOtherFas(newKey('across-midnight')));
+    await vi.waitFor(() => expect(svc.emulator.ledger.count({ fas: '1234' })).toBe(1));
+    svc.emulator.clock.set(new Date('2026-11-26T00:00:04Z'));
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
+    const lostAfter = (await held).data!.purchaseTitleDetails.userErrors[0]!.message;
+    expect(lostAfter).toContain(
+      'It went out on register day 2026-11-25 (London time), which has ended: buying again now, with a new idempotencyKey, is charged again.',
+    );
+    expect(lostAfter).not.toContain('is safe');
+    // And so it is: the same title bought again after midnight is a second charge.
+    const again = await svc.gql(PurchaseTitleDetailsMutation, onOtherFas(newKey('after-midnight')));
+    expect(again.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(svc.emulator.ledger.count({ fas: '1234' })).toBe(2);
+  });
+
   test('a charge: chargeRecords lists it and a new key the same day is safe; a case: look for it first', async () => {
     const svc = await service({}, FAULT_TEST_TRANSPORT);
     svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
@@ -255,7 +284,9 @@ describe('the OUTCOME_UNKNOWN message says what to do next', () => {
     const chargeMessage = charge.data!.purchaseTitleDetails.userErrors[0]!.message;
     expect(chargeMessage).toContain('may have been charged');
     expect(chargeMessage).toContain('chargeRecords');
-    expect(chargeMessage).toContain('buying again today with a new idempotencyKey is safe');
+    expect(chargeMessage).toContain(
+      `buying again with a new idempotencyKey is safe until the end of ${londonDate(svc.services.registerNow())} (London time)`,
+    );
 
     svc.emulator.faults.inject('createCase', { kind: 'reset', phase: 'after' }, 1);
     const created = await svc.gql(CreateCaseMutation, {

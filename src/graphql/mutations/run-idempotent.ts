@@ -87,18 +87,33 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * What a caller is told when the answer to their call was lost, so that they can act: a title
- * product can safely be bought again the same register day (never charged twice), a case or
- * deed must be looked for first.
+ * product can safely be bought again on the same register day (never charged twice), a case or
+ * deed must be looked for first. The day is named: the register charges again once it has
+ * ended, so "buy again" is only safe until then (`sentDay`: the register day the call went out;
+ * `today`: the register's day as the answer is given).
  */
-export function outcomeUnknownError(effect: { charges: unknown } | { creates: 'case' | 'deed' }): UserError {
-  const message =
-    'charges' in effect
-      ? 'The request may have reached the register, but its answer was lost, so it may have been charged. It is never sent again with this ' +
-        'idempotencyKey, and chargeRecords lists it for the day. The register never charges twice for the same title and product on the same ' +
-        'FAS on the same register day, so buying again today with a new idempotencyKey is safe.'
-      : `The request may have reached the register, but its answer was lost, so the ${effect.creates} may have been created. It is never sent ` +
-        `again with this idempotencyKey: check the register for the ${effect.creates} before creating it again with a new idempotencyKey.`;
-  return { code: 'OUTCOME_UNKNOWN', message };
+export function outcomeUnknownError(
+  effect: { charges: unknown } | { creates: 'case' | 'deed' },
+  sentDay?: string,
+  today: string = sentDay ?? '',
+): UserError {
+  if (!('charges' in effect)) {
+    return {
+      code: 'OUTCOME_UNKNOWN',
+      message:
+        `The request may have reached the register, but its answer was lost, so the ${effect.creates} may have been created. It is never sent ` +
+        `again with this idempotencyKey: check the register for the ${effect.creates} before creating it again with a new idempotencyKey.`,
+    };
+  }
+  const lost =
+    'The request may have reached the register, but its answer was lost, so it may have been charged. It is never sent again with this ' +
+    'idempotencyKey, and chargeRecords lists it for the day.';
+  if (!sentDay) return { code: 'OUTCOME_UNKNOWN', message: lost };
+  const advice =
+    today > sentDay
+      ? ` It went out on register day ${sentDay} (London time), which has ended: buying again now, with a new idempotencyKey, is charged again.`
+      : ` The register never charges twice for the same title and product on the same FAS on the same register day, so buying again with a new idempotencyKey is safe until the end of ${sentDay} (London time).`;
+  return { code: 'OUTCOME_UNKNOWN', message: lost + advice };
 }
 
 /** A chargeable call refused by spend control: what was expected, against which limit, and that nothing was sent. */
@@ -250,14 +265,12 @@ async function execute<T>(ctx: Context, store: IdempotencyStore, scope: string, 
     // Anything but a register error that proves nothing happened may hide a charge or a
     // creation (a bug after the call included): unknown, never sent again.
     if (!(error instanceof RegisterError) || error.outcomeUnknown) {
-      const outcome: Outcome<T> = { ok: false, userErrors: [outcomeUnknownError(run.effect)] };
       // Journalled on the register's day when the call went out (the claim may have come
       // before this process ever heard the register's clock).
       const sentAt = error instanceof RegisterError ? error.sentAt : undefined;
-      await record(scope, key, 'outcome_unknown', JSON.stringify(outcome), {
-        charges: [],
-        day: londonDate(sentAt ?? ctx.services.registerNow()),
-      });
+      const sentDay = londonDate(sentAt ?? ctx.services.registerNow());
+      const outcome: Outcome<T> = { ok: false, userErrors: [outcomeUnknownError(run.effect, sentDay, registerDay(ctx))] };
+      await record(scope, key, 'outcome_unknown', JSON.stringify(outcome), { charges: [], day: sentDay });
       return { outcome, kind: 'outcome_unknown' };
     }
     const userError = userErrorFromRegister(error, run.fieldFor, run.callerInput);
