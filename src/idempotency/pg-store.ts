@@ -20,6 +20,8 @@ import {
   type JournalRow,
   type ReportedCharges,
   type SpendCheck,
+  type StatementPosition,
+  statementPageOf,
   type SpendRefusal,
   type SpendTotals,
   chargePence,
@@ -285,13 +287,21 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return result.rows.map(journalRecordOfRow);
   }
 
-  async statement(scopes: readonly string[], from: string, to: string, reference?: string): Promise<JournalRecord[]> {
-    const result = await this.query<JournalRow>(
-      `SELECT ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day >= $2 AND day <= $3
-       AND ($4::text IS NULL OR reference = $4) ORDER BY day, recorded_at, id`,
-      [scopes, from, to, reference ?? null],
+  async statementPage(
+    scopes: readonly string[],
+    from: string,
+    to: string,
+    reference: string | undefined,
+    after: StatementPosition | undefined,
+    limit: number,
+  ) {
+    const result = await this.query<JournalRow & { id: string }>(
+      `SELECT id, ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day >= $2 AND day <= $3
+       AND ($4::text IS NULL OR reference = $4) AND ($5::boolean IS NULL OR (day, recorded_at, id) > ($6::text, $7::bigint, $8::bigint))
+       ORDER BY day, recorded_at, id LIMIT $9`,
+      [scopes, from, to, reference ?? null, after ? true : null, after?.day ?? null, after?.recordedAt ?? null, after?.id ?? null, limit],
     );
-    return result.rows.map(journalRecordOfRow);
+    return statementPageOf(result.rows);
   }
 
   async chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>> {

@@ -15,6 +15,8 @@ import {
   type JournalRow,
   type ReportedCharges,
   type SpendCheck,
+  type StatementPosition,
+  statementPageOf,
   type SpendRefusal,
   type SpendTotals,
   chargePence,
@@ -252,14 +254,32 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return rows.map(journalRecordOfRow);
   }
 
-  async statement(scopes: readonly string[], from: string, to: string, reference?: string): Promise<JournalRecord[]> {
+  async statementPage(
+    scopes: readonly string[],
+    from: string,
+    to: string,
+    reference: string | undefined,
+    after: StatementPosition | undefined,
+    limit: number,
+  ) {
     const rows = this.db
       .prepare(
-        `SELECT ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
-         AND (? IS NULL OR reference = ?) ORDER BY day, recorded_at, id`,
+        `SELECT id, ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
+         AND (? IS NULL OR reference = ?) AND (? IS NULL OR (day, recorded_at, id) > (?, ?, ?)) ORDER BY day, recorded_at, id LIMIT ?`,
       )
-      .all(JSON.stringify(scopes), from, to, reference ?? null, reference ?? null) as unknown as JournalRow[];
-    return rows.map(journalRecordOfRow);
+      .all(
+        JSON.stringify(scopes),
+        from,
+        to,
+        reference ?? null,
+        reference ?? null,
+        after ? 1 : null,
+        after?.day ?? null,
+        after?.recordedAt ?? null,
+        after?.id ?? null,
+        limit,
+      ) as unknown as (JournalRow & { id: number })[];
+    return statementPageOf(rows);
   }
 
   async chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>> {

@@ -58,6 +58,13 @@ export type SpendRefusal =
   | { reason: 'maxFee'; expectedPence: number; maxFeePence: number }
   | { reason: 'client' | 'organisation'; expectedPence: number; limitPence: number; remainingPence: number };
 
+/** Where a statement page ended: the sort key of its last record. */
+export interface StatementPosition {
+  day: string;
+  recordedAt: number;
+  id: number;
+}
+
 /** Charged and reserved amounts of some API clients on one register day. */
 export interface SpendTotals {
   chargedPence: number;
@@ -125,8 +132,20 @@ export interface IdempotencyStore {
    * OUTCOME_UNKNOWN: the call may have reached the register and no answer has come back.
    */
   chargeRecords(scope: string, day: string): Promise<JournalRecord[]>;
-  /** The journal of these API clients for register days `from` to `to` inclusive, oldest first, optionally of one reference. */
-  statement(scopes: readonly string[], from: string, to: string, reference?: string): Promise<JournalRecord[]>;
+  /**
+   * One page of the journal of these API clients for register days `from` to `to` inclusive,
+   * optionally of one reference, oldest first (day, then time recorded), after `after` (the position of the last record
+   * of the previous page): how a long statement is streamed without holding it in memory or a
+   * read transaction open while a slow reader takes it.
+   */
+  statementPage(
+    scopes: readonly string[],
+    from: string,
+    to: string,
+    reference: string | undefined,
+    after: StatementPosition | undefined,
+    limit: number,
+  ): Promise<{ records: JournalRecord[]; last?: StatementPosition }>;
   /** Products charged on this FAS and title on that day by any of these API clients. */
   chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>>;
   /** What these API clients were charged and have reserved on that day. */
@@ -189,6 +208,15 @@ export function journalRecordOfRow(row: JournalRow): JournalRecord {
 }
 
 export const JOURNAL_COLUMNS = 'scope, reference, status, operation, key, fas, title_number, charge, day, recorded_at';
+
+/** A statement page as both backends read it: journal rows with their id, and where the page ended. */
+export function statementPageOf(rows: (JournalRow & { id: string | number })[]): { records: JournalRecord[]; last?: StatementPosition } {
+  const tail = rows.at(-1);
+  return {
+    records: rows.map(journalRecordOfRow),
+    ...(tail ? { last: { day: tail.day, recordedAt: Number(tail.recorded_at), id: Number(tail.id) } } : {}),
+  };
+}
 
 /**
  * The spending decision, the same for both backends, from what the claim's transaction read:

@@ -13,6 +13,7 @@ import { graphQLErrorFromRegister, serviceUnavailableError } from '../graphql/er
 import { DatabaseUnavailableError } from '../services/pg-database';
 import { useChargesInAnswer } from './charges-in-answer';
 import { useServiceUnavailableStatus } from './service-unavailable';
+import { useStatementsCsv } from './statements-csv';
 import { useRequestLogging, yogaLogger, type Logger } from './logging';
 import { useGraphiQLPage } from './graphiql';
 import { DEFAULT_COMPILE_AFTER, useJitExecution } from './jit';
@@ -111,6 +112,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       ...useObservability(services, options.observability),
       ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),
       useDownloads(services),
+      useStatementsCsv(services),
       useChargesInAnswer(),
       useServiceUnavailableStatus(),
       useOperationNameHelp(),

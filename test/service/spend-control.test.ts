@@ -205,6 +205,43 @@ describe('chargeStatement', () => {
     expect(backwards.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
   });
 
+  test('as CSV: RFC 4180 with a header row, formula-like cells defused, the same visibility and range rules', async ({ svc }) => {
+    await svc.gql(BuyTitleMutation, buy('BLK1', { reference: '=HYPERLINK("http://x.example","click")' }), 'dev-key-a');
+    await svc.gql(BuyTitleMutation, buy('BLK2', { reference: 'Smith, Jones' }), 'dev-key-a2');
+    const csv = async (key: string, query: string) => {
+      const response = await svc.get(`/statements.csv?${query}`, key);
+      return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+    };
+    const whole = await csv('dev-key-a', `from=${today()}&to=${today()}`);
+    expect(whole.status).toBe(200);
+    expect(whole.type).toBe('text/csv; charset=utf-8; header=present');
+    const lines = whole.text.split('\r\n');
+    expect(lines[0]).toBe(
+      'day,recorded_at,status,operation,idempotency_key,api_client,fas,title_number,reference,product,fee,transaction_number',
+    );
+    expect(lines).toHaveLength(4); // header, two rows, and the empty string after the last CRLF
+    const [first, second] = svc.emulator.ledger.charges.map((c) => c.charge.transactionNumber);
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^${today()},[^,]+,CHARGED,purchaseTitleDetails,[^,]+,client-a,0877,BLK1,"'=HYPERLINK\\(""http://x\\.example"",""click""\\)",TITLE_DATA_AND_PLANS,3\\.00,${first}$`,
+      ),
+    );
+    expect(lines[2]).toMatch(new RegExp(`,client-a2,0877,BLK2,"Smith, Jones",TITLE_DATA_AND_PLANS,3\\.00,${second}$`));
+    expect((await csv('dev-key-a2', `from=${today()}&to=${today()}`)).text.split('\r\n')).toHaveLength(3);
+    expect((await csv('dev-key-a', `from=${today()}&to=${today()}&reference=Smith%2C%20Jones`)).text).toContain('BLK2');
+    expect((await csv('dev-key-a', `from=${today()}&to=${today()}&reference=Smith%2C%20Jones`)).text).not.toContain('BLK1');
+    expect((await csv('dev-key-b', `from=${today()}&to=${today()}`)).text.split('\r\n')).toHaveLength(2);
+    expect(await csv('dev-key-a', 'from=2025-01-01&to=2026-01-02')).toMatchObject({
+      status: 400,
+      text: expect.stringContaining('at most 366'),
+    });
+    expect(await csv('dev-key-a', 'from=2026-02-30&to=2026-03-01')).toMatchObject({
+      status: 400,
+      text: expect.stringContaining('from must be a calendar date'),
+    });
+    expect((await csv('not-a-key', `from=${today()}&to=${today()}`)).status).toBe(401);
+  });
+
   test('an unknown outcome is counted and has no charge', async ({ svc }) => {
     svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
     await svc.gql(BuyTitleMutation, buy('BLK1'));

@@ -9,6 +9,7 @@ import { CHARGEABLE_PRODUCTS, type ChargeableProduct, formatPence, penceOf } fro
 import { londonDate } from '../../register/contract/london-day';
 import type { JournalRecord } from '../../idempotency/store';
 import type { QuoteLine, SpendingAccountFigures } from '../../services/spend';
+import { statementRangeProblem, statementRecords } from '../../services/statements';
 import type { Context } from '../context';
 import { badUserInput } from '../mutations/user-errors';
 import { ChargeRecordType, dayOf } from './charge-records';
@@ -107,14 +108,8 @@ const ChargeStatementType = builder.objectRef<Statement>('ChargeStatement').impl
   }),
 });
 
-/** Register days a statement may cover at most. */
-export const STATEMENT_MAX_DAYS = 366;
-
 /** The register's day now (Europe/London), by the register's own clock. */
 const today = (ctx: Context) => londonDate(ctx.services.registerNow());
-
-const daysBetween = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
 builder.queryFields((t) => ({
   chargeQuote: t.field({
@@ -157,16 +152,12 @@ builder.queryFields((t) => ({
     resolve: async (_, args, ctx) => {
       const from = dayOf(args.from as string | Date);
       const to = dayOf(args.to as string | Date);
-      if (to < from)
-        throw badUserInput(`to (${to}) is before from (${from}): a statement runs from a day to the same or a later day.`, 'to');
-      if (daysBetween(from, to) > STATEMENT_MAX_DAYS) {
-        throw badUserInput(
-          `A statement covers at most ${STATEMENT_MAX_DAYS} register days (got ${daysBetween(from, to)}, ${from} to ${to}): ask for a shorter range.`,
-          'to',
-        );
-      }
+      const problem = statementRangeProblem(from, to);
+      if (problem) throw badUserInput(problem.message, problem.field);
       const scopes = ctx.services.spend.statementScopes(ctx.tenant);
-      const records = await ctx.services.idempotency.statement(scopes, from, to, args.reference ?? undefined);
+      const records: JournalRecord[] = [];
+      for await (const record of statementRecords(ctx.services.idempotency, scopes, from, to, args.reference ?? undefined))
+        records.push(record);
       return { from, to, records };
     },
   }),

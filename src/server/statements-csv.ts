@@ -1,0 +1,113 @@
+/**
+ * GET /statements.csv?from=YYYY-MM-DD&to=YYYY-MM-DD[&reference=…]: the charge statement as CSV
+ * for spreadsheets, with the same credentials and visibility as `chargeStatement`. Streamed page
+ * by page from the journal (RFC 4180: a header row, CRLF, quoted fields where needed), and cells
+ * that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) are prefixed
+ * with an apostrophe, as OWASP advises for CSV injection.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { Services } from '../graphql/context';
+import type { JournalRecord } from '../idempotency/store';
+import { statementRangeProblem, statementRecords } from '../services/statements';
+import { authFailureMessage } from '../services/tenants';
+
+export const STATEMENTS_CSV_PATH = '/statements.csv';
+
+const COLUMNS = [
+  'day',
+  'recorded_at',
+  'status',
+  'operation',
+  'idempotency_key',
+  'api_client',
+  'fas',
+  'title_number',
+  'reference',
+  'product',
+  'fee',
+  'transaction_number',
+] as const;
+
+const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+
+/** One CSV cell: defused if a spreadsheet would take it for a formula, quoted if it must be. */
+export function csvCell(value: string | null | undefined): string {
+  let text = value ?? '';
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const csvLine = (cells: (string | null | undefined)[]) => `${cells.map(csvCell).join(',')}\r\n`;
+
+const rowOf = (r: JournalRecord) =>
+  csvLine([
+    r.day,
+    new Date(r.recordedAt).toISOString(),
+    r.status,
+    r.operation,
+    r.idempotencyKey,
+    r.apiClient,
+    r.fas,
+    r.titleNumber,
+    r.reference,
+    r.charge?.productType,
+    r.charge?.fee,
+    r.charge?.transactionNumber,
+  ]);
+
+export async function handleStatementsCsv(services: Services, request: Request): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return problem(405, 'METHOD_NOT_ALLOWED', 'Statements are GET only.', { allow: 'GET, HEAD' });
+  }
+  const auth = services.tenants.authenticate(request.headers.get('authorization'));
+  if (!auth.ok) return problem(401, 'UNAUTHENTICATED', authFailureMessage(auth.reason), { 'www-authenticate': 'Bearer' });
+  const params = new URL(request.url).searchParams;
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  const range = statementRangeProblem(from, to);
+  if (range) return problem(400, 'BAD_USER_INPUT', range.message);
+  const reference = params.get('reference') ?? undefined;
+  const headers = {
+    'content-type': 'text/csv; charset=utf-8; header=present',
+    'content-disposition': `attachment; filename="statement-${from}-to-${to}.csv"`,
+    'cache-control': 'private, no-store',
+  };
+  if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+  const records = statementRecords(services.idempotency, services.spend.statementScopes(auth.tenant), from, to, reference);
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(csvLine([...COLUMNS])));
+    },
+    // Pulled as the caller reads: one page of the journal at a time, never the whole statement.
+    async pull(controller) {
+      const lines: string[] = [];
+      for (let next = await records.next(); ; next = await records.next()) {
+        if (next.done) {
+          if (lines.length > 0) controller.enqueue(encoder.encode(lines.join('')));
+          controller.close();
+          return;
+        }
+        lines.push(rowOf(next.value));
+        if (lines.length >= 200) break;
+      }
+      controller.enqueue(encoder.encode(lines.join('')));
+    },
+    async cancel() {
+      await records.return(undefined);
+    },
+  });
+  return new Response(body, { status: 200, headers });
+}
+
+export function useStatementsCsv(services: Services): Plugin {
+  return {
+    async onRequest({ request, url, endResponse }) {
+      if (url.pathname === STATEMENTS_CSV_PATH) endResponse(await handleStatementsCsv(services, request));
+    },
+  };
+}

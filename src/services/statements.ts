@@ -1,0 +1,49 @@
+/**
+ * Charge statements: the journal of a range of register days, for the clients a caller may see,
+ * read page by page so that a year of a large firm's charges is never held in memory at once.
+ * One reader for the GraphQL `chargeStatement` and the CSV download.
+ */
+import type { IdempotencyStore, JournalRecord, StatementPosition } from '../idempotency/store';
+
+/** Register days a statement may cover at most. */
+export const STATEMENT_MAX_DAYS = 366;
+
+const PAGE = 500;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+const validDay = (day: string) => DAY.test(day) && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/** What is wrong with a statement's range, in the caller's words; undefined when it is fine. */
+export function statementRangeProblem(from: string, to: string): { field: 'from' | 'to'; message: string } | undefined {
+  if (!validDay(from)) return { field: 'from', message: `from must be a calendar date, YYYY-MM-DD (got ${JSON.stringify(from)}).` };
+  if (!validDay(to)) return { field: 'to', message: `to must be a calendar date, YYYY-MM-DD (got ${JSON.stringify(to)}).` };
+  if (to < from)
+    return { field: 'to', message: `to (${to}) is before from (${from}): a statement runs from a day to the same or a later day.` };
+  const days = daysBetween(from, to);
+  if (days > STATEMENT_MAX_DAYS) {
+    return {
+      field: 'to',
+      message: `A statement covers at most ${STATEMENT_MAX_DAYS} register days (got ${days}, ${from} to ${to}): ask for a shorter range.`,
+    };
+  }
+  return undefined;
+}
+
+/** The statement's records, oldest first, fetched a page at a time as the reader asks for them. */
+export async function* statementRecords(
+  store: IdempotencyStore,
+  scopes: readonly string[],
+  from: string,
+  to: string,
+  reference?: string,
+): AsyncGenerator<JournalRecord> {
+  let after: StatementPosition | undefined;
+  for (;;) {
+    const page = await store.statementPage(scopes, from, to, reference, after, PAGE);
+    yield* page.records;
+    if (page.records.length < PAGE || !page.last) return;
+    after = page.last;
+  }
+}
