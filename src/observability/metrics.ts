@@ -16,6 +16,7 @@ import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Services } from '../graphql/context';
 import type { RegisterTransport } from '../register/client';
+import { penceOf } from '../register/contract/money';
 
 export interface MetricsOptions {
   /** Also collect prom-client's process metrics (CPU, memory, event loop, GC). Default false. */
@@ -93,9 +94,21 @@ export class ServiceMetrics {
       labelNames: ['product_type'],
       registers,
     });
+    const spendCharged = new Counter({
+      name: 'titlegraph_spend_charged_total',
+      help: 'Fees the register charged through this service, before VAT, in pounds, by organisation.',
+      labelNames: ['organisation'],
+      registers,
+    });
+    const spendRefusals = new Counter({
+      name: 'titlegraph_spend_refusals_total',
+      help: 'Chargeable calls refused by spend control before anything was sent, by organisation and reason (client_limit, organisation_limit, max_fee).',
+      labelNames: ['organisation', 'reason'],
+      registers,
+    });
     this.idempotency = new Counter({
       name: 'titlegraph_idempotency_outcomes_total',
-      help: 'What the idempotency layer did with each mutation request, by mutation and outcome (executed, replayed, key_reused, outcome_unknown, in_use, invalid_input).',
+      help: 'What the idempotency layer did with each mutation request, by mutation and outcome (executed, replayed, key_reused, outcome_unknown, in_use, invalid_input, spend_limit, above_max_fee).',
       labelNames: ['operation', 'outcome'],
       registers,
     });
@@ -129,6 +142,11 @@ export class ServiceMetrics {
       services.events.on('idempotency', (event) => {
         this.idempotency.inc({ operation: event.operation, outcome: event.outcome });
       }),
+      services.events.on('charges', (event) => {
+        const pounds = event.charges.reduce((sum, c) => sum + (penceOf(c.fee) ?? 0), 0) / 100;
+        if (pounds > 0) spendCharged.inc({ organisation: event.organisation }, pounds);
+      }),
+      services.events.on('spendRefused', (event) => spendRefusals.inc({ organisation: event.organisation, reason: event.reason })),
     );
   }
 

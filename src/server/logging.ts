@@ -188,6 +188,16 @@ export function logServiceEvents(events: EventHub, logger: Logger): void {
   events.on('charges', (e) => {
     for (const charge of e.charges) logger.info({ operation: e.operation, productType: charge.productType, fee: charge.fee }, 'charge');
   });
+  events.on('chargeAboveMaxFee', (e) =>
+    logger.warn(
+      { operation: e.operation, chargedPence: e.chargedPence, maxFeePence: e.maxFeePence },
+      'the register charged more than the caller allowed with maxFee (its fee changed); the charge was shown',
+    ),
+  );
+  events.on('spendRefused', (e) => logger.info({ reason: e.reason }, 'refused by spend control, nothing sent'));
+  events.on('journalDeferred', (e) =>
+    logger.warn({ waiting: e.waiting }, 'journal write failed after the register answered; retried until the database takes it'),
+  );
 }
 
 /** Yoga's own log lines (e.g. unexpected errors) as pino records: the error's name and stack, never request data. */

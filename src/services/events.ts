@@ -10,13 +10,15 @@ export interface ServiceEvents {
   /** One register HTTP attempt finished (or failed without an answer). */
   registerCall: RegisterCallEvent;
   /** A mutation executed at the register and the register returned these charges. */
-  charges: { tenant: string; operation: string; charges: readonly Charge[] };
+  charges: { tenant: string; organisation: string; operation: string; charges: readonly Charge[] };
   /** What the idempotency layer did with one mutation request. */
   idempotency: {
     tenant: string;
     operation: string;
     outcome: 'executed' | 'replayed' | 'key_reused' | 'outcome_unknown' | 'in_use' | 'invalid_input' | 'spend_limit' | 'above_max_fee';
   };
+  /** A chargeable call refused by spend control before anything was sent. */
+  spendRefused: { tenant: string; organisation: string; reason: 'client_limit' | 'organisation_limit' | 'max_fee' };
   /** A journal write failed after the register answered; it is retried until it lands. */
   journalDeferred: { waiting: number };
   /** The register charged more than the caller's maxFee allowed (its fee changed): shown, and logged as a warning. */

@@ -92,6 +92,9 @@ describe('daily spending limits', () => {
       });
       const quote = await svc.gql(ChargeQuoteQuery, { fas: '0877', titleNumber: 'BLK99', products: ['TITLE_DATA_AND_PLANS'] });
       expect(quote.data!.chargeQuote.withinLimits).toBe(false);
+      const metrics = await (await svc.get('/metrics')).text();
+      expect(metrics).toContain('titlegraph_spend_refusals_total{organisation="ORG-A",reason="client_limit"} 17');
+      expect(metrics).toContain('titlegraph_spend_charged_total{organisation="ORG-A"} 9');
       // the sibling client has its own allowance
       const sibling = await svc.gql(BuyTitleMutation, buy('BLK99'), 'dev-key-a2');
       expect(sibling.data!.purchaseTitleDetails.charges).toHaveLength(1);

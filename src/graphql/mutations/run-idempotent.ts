@@ -144,7 +144,12 @@ export async function runIdempotent<T>(ctx: Context, run: IdempotentRun<T>, opti
   }
   ctx.services.events.emit('idempotency', { tenant: ctx.tenant.id, operation: run.operation, outcome: kind });
   if (charges && charges.length > 0) {
-    ctx.services.events.emit('charges', { tenant: ctx.tenant.id, operation: run.operation, charges });
+    ctx.services.events.emit('charges', {
+      tenant: ctx.tenant.id,
+      organisation: ctx.tenant.organisation,
+      operation: run.operation,
+      charges,
+    });
   }
   return outcome;
 }
@@ -188,6 +193,8 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
       }
     }
     if (claim.refused) {
+      const reason = claim.refused.reason === 'maxFee' ? 'max_fee' : (`${claim.refused.reason}_limit` as const);
+      ctx.services.events.emit('spendRefused', { tenant: ctx.tenant.id, organisation: ctx.tenant.organisation, reason });
       return {
         outcome: { ok: false, userErrors: [spendRefusalError(claim.refused, intent!.day)] },
         kind: claim.refused.reason === 'maxFee' ? 'above_max_fee' : 'spend_limit',
