@@ -3,10 +3,12 @@
  * limits (reserved before anything is sent), maxFee, unknown outcomes, statements and their
  * visibility. Store-level races (two stores on one PostgreSQL) are in store-contract.test.ts.
  */
-import { describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { PgIdempotencyStore } from '../../src/idempotency/pg-store';
+import { createTestDatabase, postgresSuite, type TestDatabase } from '../idempotency/pg';
 import { londonDate } from '../../src/register/contract/london-day';
 import { BuyTitleMutation, ChargeQuoteQuery, ChargeStatementQuery, NodeQuery, SpendingQuery, TitleIdQuery } from './documents';
-import { newKey, startService, test } from './harness';
+import { newKey, replicaOf, startService, test } from './harness';
 
 const buy = (titleNumber: string, more: Record<string, unknown> = {}) => ({
   fas: '0877',
@@ -126,6 +128,39 @@ describe('daily spending limits', () => {
       await svc.stop();
     }
   });
+});
+
+const pgSuite = await postgresSuite();
+describe.skipIf(!pgSuite.run)(pgSuite.title('daily spending limits on two replicas sharing PostgreSQL'), () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('spend');
+  }, 60_000);
+  afterAll(() => database?.drop());
+
+  test('20 concurrent purchases split over two replicas, against a client limit that fits 3: exactly 3 charged', async () => {
+    const onDatabase = () => ({
+      idempotency: new PgIdempotencyStore({ connectionString: database.url }),
+      databaseUrl: database.url,
+      spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 900 },
+    });
+    const first = await startService({}, onDatabase());
+    const second = replicaOf(first, onDatabase());
+    try {
+      const replicas = [first, second];
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => replicas[i % 2]!.gql(BuyTitleMutation, buy(`BLK${i + 1}`))));
+      const payloads = results.map((r) => r.data!.purchaseTitleDetails);
+      expect(payloads.filter((p) => p.charges.length === 1)).toHaveLength(3);
+      expect(payloads.filter((p) => p.userErrors[0]?.code === 'SPEND_LIMIT_REACHED')).toHaveLength(17);
+      expect(first.emulator.ledger.count()).toBe(3);
+      expect(first.emulator.calls.count({ route: 'titleDetails' })).toBe(3);
+      const onSecond = await second.gql(SpendingQuery, {});
+      expect(onSecond.data!.spending.client).toEqual({ charged: '9.00', pending: '0.00', limit: '9.00', remaining: '0.00' });
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  }, 60_000);
 });
 
 describe('maxFee', () => {
