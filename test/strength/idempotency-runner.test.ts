@@ -170,6 +170,7 @@ describe('events', () => {
     expect(charges).toEqual([
       {
         tenant: 'client-a',
+        organisation: 'ORG-A',
         operation: 'purchaseTitleDetails',
         charges: [expect.objectContaining({ fee: first.data!.purchaseTitleDetails.charges[0]!.fee })],
       },

@@ -7,7 +7,7 @@ import { type Charge, ChargeQuery, Latin1Max } from '../../register/contract/wir
 import { LIMITS } from '../../register/contract/rules';
 import type { Context } from '../context';
 import { check, dottedFieldMapper, userErrorsOf } from './input-rules';
-import { runIdempotent, type Outcome } from './run-idempotent';
+import { runIdempotent } from './run-idempotent';
 import { AMOUNT_RULE, type ChargeableProduct, penceOf } from '../../register/contract/money';
 import { badUserInput, type UserError } from './user-errors';
 
@@ -38,19 +38,35 @@ function maxFeePenceOf(input: PurchaseTitleInputShape): number | undefined {
   return pence;
 }
 
+/** One chargeable mutation: what it calls, on which account, and what it may charge. */
+export interface ChargeableCall<T> {
+  operation: string;
+  fas: string;
+  input: PurchaseTitleInputShape;
+  /** The products the call may charge, reserved against the spending limits before it is sent. */
+  products: readonly ChargeableProduct[];
+  call: (query: ChargeQuery) => Promise<T>;
+  /** More input that the idempotency key binds (e.g. a document's parts), and what is wrong with it. */
+  extraInput?: object;
+  inputErrors?: UserError[];
+}
+
+/** What every chargeable payload is made of: the result, the charges and the userErrors. */
+export interface ChargeableResult<T> {
+  value: T | null;
+  charges: readonly Charge[];
+  userErrors: UserError[];
+}
+
 /**
  * Validates the charging query, then runs the register call once per idempotency key, with the
  * products it may charge reserved against the spending limits (and held to `maxFee`).
  */
 export async function runChargeable<T extends { charges: readonly Charge[] }>(
   ctx: Context,
-  operation: string,
-  fas: string,
-  input: PurchaseTitleInputShape,
-  products: readonly ChargeableProduct[],
-  call: (query: ChargeQuery) => Promise<T>,
-  extra: { input?: unknown; inputErrors?: UserError[] } = {},
-): Promise<Outcome<T>> {
+  run: ChargeableCall<T>,
+): Promise<ChargeableResult<T>> {
+  const { operation, fas, input } = run;
   const maxFeePence = maxFeePenceOf(input);
   const query = { fas, ...(input.reference != null ? { reference: input.reference } : {}) };
   const parsed = check(ChargeRequest, query);
@@ -58,7 +74,7 @@ export async function runChargeable<T extends { charges: readonly Charge[] }>(
     operation,
     effect: {
       charges: { fas, titleNumber: input.titleNumber, ...(input.reference != null ? { reference: input.reference } : {}) },
-      products,
+      products: run.products,
       ...(maxFeePence !== undefined ? { maxFeePence } : {}),
       chargesOf: (value) => value.charges,
     },
@@ -69,19 +85,21 @@ export async function runChargeable<T extends { charges: readonly Charge[] }>(
       titleNumber: input.titleNumber,
       reference: input.reference ?? null,
       ...(input.maxFee != null ? { maxFee: input.maxFee } : {}),
-      ...(extra.input as object),
+      ...run.extraInput,
     },
-    inputErrors: [...userErrorsOf(parsed, chargeFieldPath), ...(extra.inputErrors ?? [])],
+    inputErrors: [...userErrorsOf(parsed, chargeFieldPath), ...(run.inputErrors ?? [])],
     fieldFor: dottedFieldMapper(chargeFieldPath),
     callerInput: { fas, titleNumber: input.titleNumber },
-    execute: () => call(query),
+    execute: () => run.call(query),
   });
-  if (outcome.ok && maxFeePence !== undefined) {
-    const chargedPence = outcome.value.charges.reduce((sum, c) => sum + (penceOf(c.fee) ?? 0), 0);
+  if (!outcome.ok) return { value: null, charges: [], userErrors: outcome.userErrors };
+  const { value } = outcome;
+  if (maxFeePence !== undefined) {
+    const chargedPence = value.charges.reduce((sum, c) => sum + (penceOf(c.fee) ?? 0), 0);
     // The register's fee changed since the quote: the charge is shown as ever, and someone is told.
     if (chargedPence > maxFeePence) {
       ctx.services.events.emit('chargeAboveMaxFee', { tenant: ctx.tenant.id, operation, chargedPence, maxFeePence });
     }
   }
-  return outcome;
+  return { value, charges: value.charges, userErrors: [] };
 }

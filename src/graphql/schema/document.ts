@@ -1,11 +1,9 @@
 /** Ordered title documents (service-spec 4.4, 4.5): orderTitleDocument and the TitleDocument type. */
 import { builder } from '../builder';
 import type { Charge, OrderDocumentRequest } from '../../register/contract/wire';
-import { ChargeType } from './charge';
-import { chargeablePayload } from '../mutations/payloads';
-import { runChargeable } from '../mutations/run-chargeable';
+import { chargeableFields } from './chargeable';
+import { type ChargeableResult, runChargeable } from '../mutations/run-chargeable';
 import { downloadUrlOf, expiryOfIssue } from './download-links';
-import { UserErrorType } from './user-error';
 import { invalidInput, type UserError } from '../mutations/user-errors';
 
 interface OrderedDocument {
@@ -64,16 +62,13 @@ const OrderTitleDocumentInput = builder.inputType('OrderTitleDocumentInput', {
   }),
 });
 
-const OrderTitleDocumentPayload = builder
-  .objectRef<{ document: OrderedDocument | null; charges: Charge[]; userErrors: UserError[] }>('OrderTitleDocumentPayload')
-  .implement({
-    description: 'Result of orderTitleDocument.',
-    fields: (t) => ({
-      document: t.expose('document', { type: TitleDocumentType, nullable: true, description: 'The ordered document.' }),
-      charges: t.expose('charges', { type: [ChargeType], description: 'Charges made by this call.' }),
-      userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
-    }),
-  });
+const OrderTitleDocumentPayload = builder.objectRef<ChargeableResult<OrderedDocument>>('OrderTitleDocumentPayload').implement({
+  description: 'Result of orderTitleDocument.',
+  fields: (t) => ({
+    document: t.field({ type: TitleDocumentType, nullable: true, description: 'The ordered document.', resolve: (p) => p.value }),
+    ...chargeableFields(t),
+  }),
+});
 
 builder.mutationFields((t) => ({
   orderTitleDocument: t.field({
@@ -84,7 +79,7 @@ builder.mutationFields((t) => ({
       fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),
       input: t.arg({ type: OrderTitleDocumentInput, required: true, description: 'What to order.' }),
     },
-    resolve: async (_, { fas, input }, ctx) => {
+    resolve: (_, { fas, input }, ctx) => {
       const body: OrderDocumentRequest = {
         ...(input.titleSheet
           ? {
@@ -105,16 +100,15 @@ builder.mutationFields((t) => ({
                 'or input.applications.include must be true: a document needs at least one part.',
               ),
             ];
-      const outcome = await runChargeable(
-        ctx,
-        'orderTitleDocument',
+      return runChargeable(ctx, {
+        operation: 'orderTitleDocument',
         fas,
         input,
-        [
+        products: [
           ...(body.titleSheet?.include ? (['TITLE_DATA_AND_PLANS'] as const) : []),
           ...(body.applications?.include ? (['PENDING_APPLICATIONS'] as const) : []),
         ],
-        async (q): Promise<OrderedDocument> => {
+        call: async (q): Promise<OrderedDocument> => {
           const ordered = await ctx.register.orderDocument(input.titleNumber, q, body, ctx.callOptions);
           return {
             documentId: ordered.data.documentId,
@@ -124,10 +118,9 @@ builder.mutationFields((t) => ({
             charges: ordered.charges,
           };
         },
-        { input: body, inputErrors },
-      );
-      const { value, charges, userErrors } = chargeablePayload(outcome, (v) => v.charges);
-      return { document: value, charges, userErrors };
+        extraInput: body,
+        inputErrors,
+      });
     },
   }),
 }));

@@ -1,11 +1,10 @@
 /** Advance notices and pending applications (service-spec 2.7, chargeable). */
 import { builder } from '../builder';
 import type { PendingApplication, PendingApplicationsResponse } from '../../register/contract/wire';
-import { ChargeType, PurchaseTitleInput } from './charge';
-import { chargeablePayload } from '../mutations/payloads';
-import { runChargeable } from '../mutations/run-chargeable';
+import { PurchaseTitleInput } from './charge';
+import { chargeableFields } from './chargeable';
+import { type ChargeableResult, runChargeable } from '../mutations/run-chargeable';
 import { AddressType, CodeLabelType, PersonNameType } from './common';
-import { UserErrorType } from './user-error';
 
 const DeedTypeLabelType = builder.objectRef<{ code: number; prettyPrint?: string }>('DeedTypeLabel').implement({
   description: 'A deed type code with its label.',
@@ -59,23 +58,20 @@ const PendingApplicationsType = builder.objectRef<PendingApplicationsResponse['l
   }),
 });
 
-type Payload = {
-  pendingApplications: PendingApplicationsResponse['list'] | null;
-  charges: PendingApplicationsResponse['charges'];
-  userErrors: ReturnType<typeof chargeablePayload>['userErrors'];
-};
-const PurchasePendingApplicationsPayload = builder.objectRef<Payload>('PurchasePendingApplicationsPayload').implement({
-  description: 'Result of purchasePendingApplications.',
-  fields: (t) => ({
-    pendingApplications: t.expose('pendingApplications', {
-      type: PendingApplicationsType,
-      nullable: true,
-      description: 'The applications; null on userErrors.',
+const PurchasePendingApplicationsPayload = builder
+  .objectRef<ChargeableResult<PendingApplicationsResponse>>('PurchasePendingApplicationsPayload')
+  .implement({
+    description: 'Result of purchasePendingApplications.',
+    fields: (t) => ({
+      pendingApplications: t.field({
+        type: PendingApplicationsType,
+        nullable: true,
+        description: 'The applications; null on userErrors.',
+        resolve: (p) => p.value?.list ?? null,
+      }),
+      ...chargeableFields(t),
     }),
-    charges: t.expose('charges', { type: [ChargeType], description: 'Charges made by this call.' }),
-    userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
-  }),
-});
+  });
 
 builder.mutationFields((t) => ({
   purchasePendingApplications: t.field({
@@ -86,12 +82,13 @@ builder.mutationFields((t) => ({
       fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),
       input: t.arg({ type: PurchaseTitleInput, required: true, description: 'The title and idempotency key.' }),
     },
-    resolve: async (_, { fas, input }, ctx) => {
-      const outcome = await runChargeable(ctx, 'purchasePendingApplications', fas, input, ['PENDING_APPLICATIONS'], (q) =>
-        ctx.register.pendingApplications(input.titleNumber, q, ctx.callOptions),
-      );
-      const { value, charges, userErrors } = chargeablePayload(outcome, (v) => v.charges);
-      return { pendingApplications: value?.list ?? null, charges, userErrors };
-    },
+    resolve: (_, { fas, input }, ctx) =>
+      runChargeable(ctx, {
+        operation: 'purchasePendingApplications',
+        fas,
+        input,
+        products: ['PENDING_APPLICATIONS'],
+        call: (q) => ctx.register.pendingApplications(input.titleNumber, q, ctx.callOptions),
+      }),
   }),
 }));

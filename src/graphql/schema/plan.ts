@@ -1,12 +1,10 @@
 /** Purchased plans (service-spec 2.9, 4.6, 4.7): purchaseTitlePlans and the Plan type. */
 import { builder } from '../builder';
 import type { Charge, Plan as WirePlan } from '../../register/contract/wire';
-import { ChargeType, PurchaseTitleInput } from './charge';
-import { chargeablePayload } from '../mutations/payloads';
-import { runChargeable } from '../mutations/run-chargeable';
+import { PurchaseTitleInput } from './charge';
+import { chargeableFields } from './chargeable';
+import { type ChargeableResult, runChargeable } from '../mutations/run-chargeable';
 import { downloadUrlOf, expiryOfIssue } from './download-links';
-import { UserErrorType } from './user-error';
-import type { UserError } from '../mutations/user-errors';
 
 interface PurchasedPlan extends WirePlan {
   titleNumber: string;
@@ -35,16 +33,22 @@ const PlanType = builder.objectRef<PurchasedPlan>('Plan').implement({
   }),
 });
 
-const PurchaseTitlePlansPayload = builder
-  .objectRef<{ plans: PurchasedPlan[]; charges: Charge[]; userErrors: UserError[] }>('PurchaseTitlePlansPayload')
-  .implement({
-    description: 'Result of purchaseTitlePlans.',
-    fields: (t) => ({
-      plans: t.expose('plans', { type: [PlanType], description: 'The plans bought; empty when the title has none.' }),
-      charges: t.expose('charges', { type: [ChargeType], description: 'Charges made; none when the title has no plans.' }),
-      userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
+interface BoughtPlans {
+  plans: PurchasedPlan[];
+  charges: Charge[];
+}
+
+const PurchaseTitlePlansPayload = builder.objectRef<ChargeableResult<BoughtPlans>>('PurchaseTitlePlansPayload').implement({
+  description: 'Result of purchaseTitlePlans.',
+  fields: (t) => ({
+    plans: t.field({
+      type: [PlanType],
+      description: 'The plans bought; empty when the title has none.',
+      resolve: (p) => p.value?.plans ?? [],
     }),
-  });
+    ...chargeableFields(t, 'Charges made; none when the title has no plans.'),
+  }),
+});
 
 builder.mutationFields((t) => ({
   purchaseTitlePlans: t.field({
@@ -55,18 +59,18 @@ builder.mutationFields((t) => ({
       fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),
       input: t.arg({ type: PurchaseTitleInput, required: true, description: 'The title and idempotency key.' }),
     },
-    resolve: async (_, { fas, input }, ctx) => {
-      const outcome = await runChargeable(ctx, 'purchaseTitlePlans', fas, input, ['TITLE_DATA_AND_PLANS'], async (q) => {
-        const bought = await ctx.register.purchasePlans(input.titleNumber, q, ctx.callOptions);
-        // the register's day of issue, not ours: near midnight the two differ
-        const expiresAt = expiryOfIssue(ctx.services.registerNow());
-        return {
-          plans: bought.plans.map((p) => ({ ...p, titleNumber: input.titleNumber, expiresAt })),
-          charges: bought.charges,
-        };
-      });
-      const { value, charges, userErrors } = chargeablePayload(outcome, (v) => v.charges);
-      return { plans: value?.plans ?? [], charges, userErrors };
-    },
+    resolve: (_, { fas, input }, ctx) =>
+      runChargeable(ctx, {
+        operation: 'purchaseTitlePlans',
+        fas,
+        input,
+        products: ['TITLE_DATA_AND_PLANS'],
+        call: async (q): Promise<BoughtPlans> => {
+          const bought = await ctx.register.purchasePlans(input.titleNumber, q, ctx.callOptions);
+          // the register's day of issue, not ours: near midnight the two differ
+          const expiresAt = expiryOfIssue(ctx.services.registerNow());
+          return { plans: bought.plans.map((p) => ({ ...p, titleNumber: input.titleNumber, expiresAt })), charges: bought.charges };
+        },
+      }),
   }),
 }));

@@ -1,12 +1,11 @@
 /** Title details (service-spec 2.6, chargeable): the full title sheet, and purchaseTitleDetails. */
 import { builder } from '../builder';
-import type { TitleDetails } from '../../register/contract/wire';
-import { ChargeType, PurchaseTitleInput } from './charge';
-import { chargeablePayload } from '../mutations/payloads';
-import { runChargeable } from '../mutations/run-chargeable';
+import type { TitleDetails, TitleDetailsResponse } from '../../register/contract/wire';
+import { PurchaseTitleInput } from './charge';
+import { chargeableFields } from './chargeable';
+import { type ChargeableResult, runChargeable } from '../mutations/run-chargeable';
 import { AddressType, ConsiderationEntryType, PersonNameType } from './common';
 import { titleHeadingFields } from './title';
-import { UserErrorType } from './user-error';
 
 type Right = TitleDetails['right'];
 type Schedule = Right['schedules'][number];
@@ -169,17 +168,16 @@ const TitleDetailsType = builder.objectRef<TitleDetails>('TitleDetails').impleme
   }),
 });
 
-interface DetailsPayload {
-  details: TitleDetails | null;
-  charges: ReturnType<typeof chargeablePayload>['charges'];
-  userErrors: ReturnType<typeof chargeablePayload>['userErrors'];
-}
-const PurchaseTitleDetailsPayload = builder.objectRef<DetailsPayload>('PurchaseTitleDetailsPayload').implement({
+const PurchaseTitleDetailsPayload = builder.objectRef<ChargeableResult<TitleDetailsResponse>>('PurchaseTitleDetailsPayload').implement({
   description: 'Result of purchaseTitleDetails.',
   fields: (t) => ({
-    details: t.expose('details', { type: TitleDetailsType, nullable: true, description: 'The title sheet; null on userErrors.' }),
-    charges: t.expose('charges', { type: [ChargeType], description: 'Charges made by this call (empty if already bought today).' }),
-    userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
+    details: t.field({
+      type: TitleDetailsType,
+      nullable: true,
+      description: 'The title sheet; null on userErrors.',
+      resolve: (p) => p.value?.data ?? null,
+    }),
+    ...chargeableFields(t, 'Charges made by this call (empty if already bought today).'),
   }),
 });
 
@@ -192,12 +190,13 @@ builder.mutationFields((t) => ({
       fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),
       input: t.arg({ type: PurchaseTitleInput, required: true, description: 'The title and idempotency key.' }),
     },
-    resolve: async (_, { fas, input }, ctx) => {
-      const outcome = await runChargeable(ctx, 'purchaseTitleDetails', fas, input, ['TITLE_DATA_AND_PLANS'], (q) =>
-        ctx.register.titleDetails(input.titleNumber, q, ctx.callOptions),
-      );
-      const { value, charges, userErrors } = chargeablePayload(outcome, (v) => v.charges);
-      return { details: value?.data ?? null, charges, userErrors };
-    },
+    resolve: (_, { fas, input }, ctx) =>
+      runChargeable(ctx, {
+        operation: 'purchaseTitleDetails',
+        fas,
+        input,
+        products: ['TITLE_DATA_AND_PLANS'],
+        call: (q) => ctx.register.titleDetails(input.titleNumber, q, ctx.callOptions),
+      }),
   }),
 }));
