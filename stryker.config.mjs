@@ -41,7 +41,7 @@ export const GROUPS = {
     ],
   },
   stores: {
-    mutate: ['src/idempotency/sqlite-store.ts', 'src/idempotency/pg-store.ts'],
+    mutate: ['src/storage/idempotency/sqlite-store.ts', 'src/storage/idempotency/pg-store.ts'],
     tests: ['test/idempotency/store-contract.test.ts', 'test/strength/idempotency-runner.test.ts', 'test/strength/stores.test.ts'],
   },
   security: {
@@ -56,7 +56,7 @@ export const GROUPS = {
     ],
   },
   quota: {
-    mutate: ['src/services/quota.ts', 'src/services/quota-store.ts', 'src/services/quota-store-pg.ts'],
+    mutate: ['src/services/quota.ts', 'src/storage/quota/store.ts', 'src/storage/quota/pg-store.ts'],
     tests: [
       'test/resilience/org-quota.test.ts',
       'test/resilience/quota.test.ts',

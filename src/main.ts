@@ -10,7 +10,7 @@ import { createLogger, logServiceEvents, type Logger } from './server/logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
 import { loadPersistedOperations } from './server/persisted-operations';
-import { PgIdempotencyStore } from './idempotency/pg-store';
+import { PgIdempotencyStore } from './storage/idempotency/pg-store';
 import { createServices } from './services/create-services';
 import { DEV_ORGANISATIONS, DEV_TENANTS } from './services/tenants';
 import { formatPence } from './register/contract/money';

@@ -5,8 +5,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
 const resolveBin = (specifier: string) => createRequire(import.meta.url).resolve(specifier);
@@ -46,3 +47,32 @@ it('knip: no unused file, export or dependency', () => {
   const result = run(join(ROOT, 'node_modules/knip/bin/knip.js'), ['--no-progress']);
   expect(result.status, result.output).toBe(0);
 }, 250_000);
+
+/**
+ * Each layer's wrong-way import, written as a probe file where a newcomer would put it: lint must
+ * refuse it (biome.json's noRestrictedImports per layer, docs/architecture.md). The probes live
+ * only for the lint run of this test.
+ */
+describe('lint refuses an import that runs up a layer', () => {
+  it.for<[string, string]>([
+    ['src/graphql/layer-probe.ts', "import { requestIdOf } from '../server/logging';\nexport const probe = requestIdOf;\n"],
+    ['src/services/layer-probe.ts', "import { createContext } from '../graphql/context';\nexport const probe = createContext;\n"],
+    ['src/services/layer-probe-server.ts', "import { createApp } from '../server/app';\nexport const probe = createApp;\n"],
+    ['src/storage/layer-probe.ts', "import { SpendControl } from '../services/spend';\nexport const probe = SpendControl;\n"],
+    ['src/register/client/layer-probe.ts', "import { QuotaGuard } from '../../services/quota';\nexport const probe = QuotaGuard;\n"],
+    [
+      'src/emulator/layer-probe.ts',
+      "import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';\nexport const probe = SqliteIdempotencyStore;\n",
+    ],
+  ])('%s', { timeout: 60_000 }, ([path, source]) => {
+    const file = join(ROOT, path);
+    writeFileSync(file, source);
+    try {
+      const result = run(join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), ['lint', '--only=style/noRestrictedImports', path]);
+      expect(result.status, result.output).not.toBe(0);
+      expect(result.output).toContain('noRestrictedImports');
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+});

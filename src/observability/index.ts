@@ -1,6 +1,6 @@
 /** Health, readiness, Prometheus metrics and optional tracing, as yoga plugins for createApp. */
 import type { Plugin } from 'graphql-yoga';
-import type { Services } from '../graphql/context';
+import type { Services } from '../services/create-services';
 import type { RegisterTransport } from '../register/client';
 import { ReadinessProbe, type ReadinessOptions } from './health';
 import { ServiceMetrics, type MetricsOptions } from './metrics';

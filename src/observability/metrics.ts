@@ -14,7 +14,7 @@
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Services } from '../graphql/context';
+import type { Services } from '../services/create-services';
 import type { RegisterTransport } from '../register/client';
 import { penceOf } from '../register/contract/money';
 

@@ -8,13 +8,13 @@ import { useDownloads } from './downloads';
 import { useOperationNameHelp } from './operation-name';
 import { useQueryCaching } from './http-caching';
 import { useAutomaticPersistedQueries } from './automatic-persisted-queries';
-import type { ApqStore } from '../services/apq-store';
+import type { ApqStore } from '../storage/apq-store';
 import { graphQLErrorFromRegister, serviceUnavailableError } from '../graphql/errors';
-import { DatabaseUnavailableError } from '../services/pg-database';
+import { DatabaseUnavailableError } from '../storage/pg-database';
 import { useChargesInAnswer } from './charges-in-answer';
 import { useServiceUnavailableStatus } from './service-unavailable';
 import { useStatementsCsv } from './statements-csv';
-import { useRequestLogging, yogaLogger, type Logger } from './logging';
+import { requestIdOf, useRequestLogging, yogaLogger, type Logger } from './logging';
 import { useGraphiQLPage } from './graphiql';
 import { DEFAULT_COMPILE_AFTER, useJitExecution } from './jit';
 import { PERSISTED_OPERATION_PARAM_NAMES, usePersistedOperationList, type PersistedOperations } from './persisted-operations';
@@ -86,7 +86,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
   const note = options.graphiqlNote ? `# ${options.graphiqlNote.split('\n').join('\n# ')}\n` : '';
   return createYoga<object, Context>({
     schema: buildSchema(),
-    context: ({ request }) => createContext(services, request),
+    context: ({ request }) => createContext(services, request, requestIdOf(request)),
     graphqlEndpoint: '/graphql',
     landingPage: false,
     cors: corsOption(options.corsOrigins ?? []),

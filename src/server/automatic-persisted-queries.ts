@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import type { ApqStore } from '../services/apq-store';
+import type { ApqStore } from '../storage/apq-store';
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 

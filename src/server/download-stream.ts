@@ -5,13 +5,7 @@
  * `bodyTimeout` watch the sender (the register), not the reader.
  */
 import type { Readable } from 'node:stream';
-
-export interface DownloadLimits {
-  /** Close when the caller has read nothing for this long while bytes wait for it. */
-  idleMs: number;
-  /** Close after this long in all. */
-  maxMs: number;
-}
+import type { DownloadLimits } from '../services/downloads/slots';
 
 export class DownloadStalled extends Error {
   override name = 'DownloadStalled';

@@ -10,7 +10,7 @@ import { abandon, RegisterError, type RegisterDownload } from '../register/clien
 import { isTitleNumber } from '../register/contract/rules';
 import { requestIdOf } from './logging';
 import { authFailureMessage, type Tenant } from '../services/tenants';
-import type { FileKind } from './download-links';
+import type { FileKind } from '../services/downloads/links';
 import { watchedDownload } from './download-stream';
 
 const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;

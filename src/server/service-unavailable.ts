@@ -7,7 +7,7 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { serviceUnavailableError } from '../graphql/errors';
 import { RegisterError } from '../register/client';
-import { DatabaseUnavailableError } from '../services/pg-database';
+import { DatabaseUnavailableError } from '../storage/pg-database';
 
 const isSingleResult = (result: unknown): result is ExecutionResult =>
   typeof result === 'object' && result !== null && !(Symbol.asyncIterator in result);

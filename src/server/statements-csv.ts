@@ -7,7 +7,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../graphql/context';
-import type { JournalRecord } from '../idempotency/store';
+import type { JournalRecord } from '../storage/idempotency/store';
 import { statementRangeProblem, statementRecords } from '../services/statements';
 import { authFailureMessage } from '../services/tenants';
 

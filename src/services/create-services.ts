@@ -1,22 +1,56 @@
 /** Builds the process-wide services from configuration; tests build them the same way. */
-import type { IdempotencyTiming } from '../idempotency/store';
+import type { IdempotencyTiming } from '../storage/idempotency/store';
 import type { TenantConfig } from '../config';
-import type { Services } from '../graphql/context';
 import { EventHub } from './events';
+import type { DownloadLimits } from './downloads/slots';
 import { JournalOutbox } from './journal-outbox';
-import { DownloadSlots } from './download-slots';
-import { DownloadLinks } from '../server/download-links';
-import { PgApqStore, RememberedApqStore, SqliteApqStore } from './apq-store';
-import { SqliteIdempotencyStore } from '../idempotency/sqlite-store';
-import type { IdempotencyStore } from '../idempotency/store';
+import { DownloadSlots } from './downloads/slots';
+import { DownloadLinks } from './downloads/links';
+import { type ApqStore, PgApqStore, RememberedApqStore, SqliteApqStore } from '../storage/apq-store';
+import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';
+import type { IdempotencyStore } from '../storage/idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from '../register/client';
 import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
-import { SqliteQuotaStore, type QuotaStore } from './quota-store';
-import { PgQuotaStore } from './quota-store-pg';
+import { SqliteQuotaStore, type QuotaStore } from '../storage/quota/store';
+import { PgQuotaStore } from '../storage/quota/pg-store';
 import { ReferenceListCache } from './reference-lists';
 import { SummaryCaches } from './summary-cache';
 import { DEFAULT_FEES_PENCE, type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
 import { TenantDirectory } from './tenants';
+
+/** Process-wide parts, built once at start by createServices; every request shares them. */
+export interface Services {
+  tenants: TenantDirectory;
+  idempotency: IdempotencyStore;
+  /** Same-key mutations executing in this process, so concurrent duplicates wait for them. */
+  inflight: Map<string, Promise<unknown>>;
+  /** The idempotency runner's waits (tests shorten them). */
+  idempotencyTiming: IdempotencyTiming;
+  referenceLists: ReferenceListCache;
+  concurrency: number;
+  /** Optional short per-tenant cache of title summaries (off unless SUMMARY_CACHE_TTL_MS > 0). */
+  summaryCaches: SummaryCaches;
+  /** Fetch securities listings alongside summaries when selected (SECURITIES_PREFETCH). */
+  prefetchSecurities: boolean;
+  /** Register calls, charges and idempotency outcomes, for metrics, logs and the quota guard. */
+  events: EventHub;
+  /** Register calls per tenant and register day; fails fast after a 429. */
+  quota: QuotaGuard;
+  /** The register's clock (from its Date headers): its day decides charges and the journal. */
+  registerNow: () => Date;
+  /** Concurrent downloads per tenant (this replica). */
+  downloadSlots: DownloadSlots;
+  /** When a download is closed: its caller stopped reading, or it ran too long. */
+  downloadLimits: DownloadLimits;
+  /** Automatic persisted queries (hash → query), shared by the replicas. */
+  apq: ApqStore;
+  /** Signed, absolute links to documents and plans. */
+  downloadLinks: DownloadLinks;
+  /** List fees, spending limits and statement visibility. */
+  spend: SpendControl;
+  /** Journal writes that failed after the register answered, retried until they land. */
+  journalOutbox: JournalOutbox;
+}
 
 export interface ServiceOptions {
   registerBaseUrl: string;

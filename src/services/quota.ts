@@ -10,10 +10,10 @@
  */
 import type { EventHub } from './events';
 import { CLIENT_ERROR_CODES, RegisterError } from '../register/client';
-import { DatabaseUnavailableError } from './pg-database';
+import { DatabaseUnavailableError } from '../storage/pg-database';
 import { londonDate, secondsUntilLondonMidnight } from '../register/contract/london-day';
 import type { RouteDef } from '../register/contract/routes';
-import type { QuotaStore } from './quota-store';
+import type { QuotaStore } from '../storage/quota/store';
 
 export interface QuotaPolicy {
   /** The register's calls per organisation per day (2,000). */

@@ -5,7 +5,7 @@
  * module says what to check, and answers the free questions: a quote, today's spending, a
  * statement's scope.
  */
-import type { IdempotencyStore, SpendCheck } from '../idempotency/store';
+import type { IdempotencyStore, SpendCheck } from '../storage/idempotency/store';
 import { type ChargeableProduct, formatPence } from '../register/contract/money';
 
 /** What spend control needs of a caller (a Tenant). */

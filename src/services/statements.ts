@@ -3,7 +3,7 @@
  * read page by page so that a year of a large firm's charges is never held in memory at once.
  * One reader for the GraphQL `chargeStatement` and the CSV download.
  */
-import type { IdempotencyStore, JournalRecord, StatementPosition } from '../idempotency/store';
+import type { IdempotencyStore, JournalRecord, StatementPosition } from '../storage/idempotency/store';
 
 /** Register days a statement may cover at most. */
 export const STATEMENT_MAX_DAYS = 366;

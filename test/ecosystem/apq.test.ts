@@ -11,7 +11,7 @@ import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { Client as UrqlClient, fetchExchange, gql as urqlGql } from '@urql/core';
 import { persistedExchange } from '@urql/exchange-persisted';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { PgIdempotencyStore } from '../../src/idempotency/pg-store';
+import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../idempotency/pg';
 import { replicaOf, startService, type Service } from '../service/harness';
 

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { SqliteQuotaStore, type AdmitRequest, type QuotaStore } from '../../src/services/quota-store';
-import { PgQuotaStore } from '../../src/services/quota-store-pg';
+import { SqliteQuotaStore, type AdmitRequest, type QuotaStore } from '../../src/storage/quota/store';
+import { PgQuotaStore } from '../../src/storage/quota/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from './pg';
 
 const MIDNIGHT_MS = 3_600_000;

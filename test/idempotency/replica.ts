@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/server/app';
-import { PgIdempotencyStore } from '../../src/idempotency/pg-store';
+import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { createServices } from '../../src/services/create-services';
 import { DEV_TENANTS } from '../../src/services/tenants';
 

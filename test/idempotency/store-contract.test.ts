@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PgIdempotencyStore } from '../../src/idempotency/pg-store';
-import { SqliteIdempotencyStore } from '../../src/idempotency/sqlite-store';
-import type { IdempotencyStore, SpendCheck } from '../../src/idempotency/store';
+import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
+import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
+import type { IdempotencyStore, SpendCheck } from '../../src/storage/idempotency/store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from './pg';
 
 /** One storage location; open() gives another store on it (another process, in effect). */

@@ -6,7 +6,7 @@
  */
 import type { GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PgIdempotencyStore } from '../../src/idempotency/pg-store';
+import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { buildSchema } from '../../src/graphql/schema';
 import { createTestDatabase, postgresSuite, setDatabaseReachable, type TestDatabase } from '../idempotency/pg';
 import { newKey, startService } from '../service/harness';

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { SqliteIdempotencyStore } from '../../src/idempotency/sqlite-store';
+import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import { inputHash } from '../../src/graphql/mutations/run-idempotent';
 import { londonDate } from '../../src/register/contract/london-day';
 import { request } from 'undici';

@@ -4,7 +4,7 @@
  * refusal is judged on the emulator's call log: refused here means no register call.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { PgIdempotencyStore } from '../../src/idempotency/pg-store';
+import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { londonDate } from '../../src/register/contract/london-day';
 import type { ServiceOptions } from '../../src/services/create-services';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../idempotency/pg';

@@ -3,7 +3,7 @@
  * Authorization needed; tampered or expired links are refused before anything is fetched.
  */
 import { describe, expect, test } from 'vitest';
-import { DownloadLinks, LINK_VALIDITY_MS } from '../../src/server/download-links';
+import { DownloadLinks, LINK_VALIDITY_MS } from '../../src/services/downloads/links';
 import { OrderTitleDocumentMutation, PurchaseTitlePlansMutation } from './documents';
 import { newKey, replicaOf, startService, type Service } from './harness';
 

@@ -4,7 +4,7 @@
  * visibility. Store-level races (two stores on one PostgreSQL) are in store-contract.test.ts.
  */
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { PgIdempotencyStore } from '../../src/idempotency/pg-store';
+import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../idempotency/pg';
 import { londonDate } from '../../src/register/contract/london-day';
 import { BuyTitleMutation, ChargeQuoteQuery, ChargeStatementQuery, NodeQuery, SpendingQuery, TitleIdQuery } from './documents';

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { inputHash } from '../../src/graphql/mutations/run-idempotent';
-import { SqliteIdempotencyStore } from '../../src/idempotency/sqlite-store';
+import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import { londonDate } from '../../src/register/contract/london-day';
 import { FAULT_TEST_TRANSPORT } from '../resilience/transport';
 import { ChargeRecordsQuery, CreateCaseMutation, PurchaseTitleDetailsMutation, TitleQuery } from '../service/documents';

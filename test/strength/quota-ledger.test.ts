@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { type AdmitRequest, SqliteQuotaStore } from '../../src/services/quota-store';
+import { type AdmitRequest, SqliteQuotaStore } from '../../src/storage/quota/store';
 
 const dirs: string[] = [];
 const stores: SqliteQuotaStore[] = [];

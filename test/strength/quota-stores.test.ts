@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type AdmitRequest, type QuotaStore, SqliteQuotaStore } from '../../src/services/quota-store';
-import { PgQuotaStore } from '../../src/services/quota-store-pg';
+import { type AdmitRequest, type QuotaStore, SqliteQuotaStore } from '../../src/storage/quota/store';
+import { PgQuotaStore } from '../../src/storage/quota/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../idempotency/pg';
 
 const msToMidnight = () => 3_600_000;

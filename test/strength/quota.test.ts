@@ -12,7 +12,7 @@ import { londonDate } from '../../src/register/contract/london-day';
 import { ROUTES } from '../../src/register/contract/routes';
 import type { ServiceOptions } from '../../src/services/create-services';
 import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, QuotaRefusal, type QuotaPolicy } from '../../src/services/quota';
-import { SqliteQuotaStore } from '../../src/services/quota-store';
+import { SqliteQuotaStore } from '../../src/storage/quota/store';
 import { RegisterUsageQuery, TitleQuery } from '../service/documents';
 import { startService, type Service } from '../service/harness';
 

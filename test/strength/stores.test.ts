@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PgIdempotencyStore } from '../../src/idempotency/pg-store';
-import { SqliteIdempotencyStore } from '../../src/idempotency/sqlite-store';
-import type { IdempotencyStore } from '../../src/idempotency/store';
+import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
+import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
+import type { IdempotencyStore } from '../../src/storage/idempotency/store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../idempotency/pg';
 
 const HASH = 'c'.repeat(64);

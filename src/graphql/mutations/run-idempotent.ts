@@ -16,7 +16,7 @@ import type {
   IdempotencyTiming,
   ReportedCharges,
   SpendRefusal,
-} from '../../idempotency/store';
+} from '../../storage/idempotency/store';
 import { type ChargeableProduct, formatPence } from '../../register/contract/money';
 import type { ServiceEvents } from '../../services/events';
 import type { Context } from '../context';

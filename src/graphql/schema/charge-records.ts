@@ -1,6 +1,6 @@
 /** The charge journal: what a finance user reconciles with the register's invoice. */
 import { builder } from '../builder';
-import type { JournalRecord } from '../../idempotency/store';
+import type { JournalRecord } from '../../storage/idempotency/store';
 import { ChargeType } from './charge';
 
 const ChargeRecordStatusEnum = builder.enumType('ChargeRecordStatus', {

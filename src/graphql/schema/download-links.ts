@@ -1,7 +1,7 @@
-/** Until when a document or plan id is valid, and its link (signing: server/download-links.ts). */
+/** Until when a document or plan id is valid, and its link (signing: services/downloads/links.ts). */
 import type { Context } from '../context';
 import { endOfLondonDay } from '../../register/contract/london-day';
-import type { FileKind } from '../../server/download-links';
+import type { FileKind } from '../../services/downloads/links';
 
 /** Ids are valid until the end of the register's day of issue (Europe/London). */
 export function expiryOfIssue(issuedAt: Date): string {

@@ -7,7 +7,7 @@ import { GraphQLError } from 'graphql';
 import { builder } from '../builder';
 import { CHARGEABLE_PRODUCTS, type ChargeableProduct, formatPence, penceOf } from '../../register/contract/money';
 import { londonDate } from '../../register/contract/london-day';
-import type { JournalRecord } from '../../idempotency/store';
+import type { JournalRecord } from '../../storage/idempotency/store';
 import type { QuoteLine, SpendingAccountFigures } from '../../services/spend';
 import { statementRangeProblem, statementRecords } from '../../services/statements';
 import type { Context } from '../context';

@@ -8,8 +8,8 @@
  * trace), which becomes one CHARGED entry per charge the register reports, or OUTCOME_UNKNOWN,
  * or disappears when the register provably did nothing.
  */
-import { type ChargeableProduct, penceOf } from '../register/contract/money';
-import type { Charge } from '../register/contract/wire';
+import { type ChargeableProduct, penceOf } from '../../register/contract/money';
+import type { Charge } from '../../register/contract/wire';
 export type IdempotencyState = 'in_progress' | 'succeeded' | 'failed_final' | 'failed_retryable' | 'outcome_unknown';
 
 export interface IdempotencyRecord {

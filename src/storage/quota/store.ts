@@ -5,7 +5,7 @@
  * restarts. Backends: SQLite (one instance) and PostgreSQL (replicas), same semantics.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { openDataFile } from './sqlite-database';
+import { openDataFile } from '../sqlite-database';
 
 export interface AdmitRequest {
   organisation: string;

@@ -1,6 +1,6 @@
 /** The default idempotency backend: node:sqlite in the data folder, WAL, one row per (scope, key). */
 import type { DatabaseSync } from 'node:sqlite';
-import { openDataFile } from '../services/sqlite-database';
+import { openDataFile } from '../sqlite-database';
 import {
   JOURNAL_COLUMNS,
   journalRecordOfRow,

@@ -27,3 +27,11 @@ export class DownloadSlots {
     return this.active.get(tenant) ?? 0;
   }
 }
+
+/** When a download is closed: its caller stopped reading for `idleMs`, or it ran `maxMs` in all. */
+export interface DownloadLimits {
+  /** Close when the caller has read nothing for this long while bytes wait for it. */
+  idleMs: number;
+  /** Close after this long in all. */
+  maxMs: number;
+}

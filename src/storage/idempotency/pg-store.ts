@@ -27,7 +27,7 @@ import {
   chargePence,
   spendDecision,
 } from './store';
-import { PgDatabase, quoteIdent } from '../services/pg-database';
+import { PgDatabase, quoteIdent } from '../pg-database';
 
 export interface PgIdempotencyStoreOptions {
   connectionString: string;

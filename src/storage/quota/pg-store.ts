@@ -5,8 +5,8 @@
  * the same steps as `decide` in quota-store.ts.
  */
 import type pg from 'pg';
-import { PgDatabase, quoteIdent } from './pg-database';
-import type { Admission, AdmitRequest, QuotaStore, QuotaUsageRecord } from './quota-store';
+import { PgDatabase, quoteIdent } from '../pg-database';
+import type { Admission, AdmitRequest, QuotaStore, QuotaUsageRecord } from './store';
 
 /** Serialises the DDL of replicas starting together (a different key from the idempotency store's). */
 const DDL_LOCK = 0x71756f74; // 'quot'
