@@ -1,6 +1,7 @@
 /**
- * The only reader of process.env. Every setting is parsed with zod at start; a bad value
- * stops the process with a message naming the setting (never its value, which may be secret).
+ * The only reader of process.env. Every setting is parsed with zod at start; a bad value, or
+ * settings that contradict each other, stop the process with one sentence naming the setting,
+ * its rule and the value it got (never a secret's value).
  */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './server/serve';
@@ -11,7 +12,45 @@ import type { HardeningOptions } from './security/limits';
 import { AMOUNT_RULE, penceOf } from './register/contract/money';
 import { DEFAULT_FEES_PENCE, type OrganisationsConfig, type SpendSettings } from './services/spend';
 
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+/**
+ * The rules of the settings, each in words a person reads: the message completes "<SETTING> …",
+ * and the value is echoed back unless the setting is secret (see `SECRET_SETTINGS`).
+ */
+const whole = (min: number, max?: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, max === undefined ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine(
+      (n) => n >= min && (max === undefined || n <= max),
+      max === undefined ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}`,
+    );
+const decimal = (min: number, max?: number) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, max === undefined ? `must be a number of at least ${min}` : `must be a number from ${min} to ${max}`)
+    .transform(Number)
+    .refine(
+      (n) => n >= min && (max === undefined || n <= max),
+      max === undefined ? `must be a number of at least ${min}` : `must be a number from ${min} to ${max}`,
+    );
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: values.length === 1 ? `must be ${values[0]} or unset` : `must be one of ${values.join(', ')}` });
+const bool = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+const httpUrl = z.string().refine(isHttpUrl, 'must be an http:// or https:// address');
+/** The register's base address ends in /v1 (the register's own documentation); never appended silently. */
+const registerBaseUrl = httpUrl.refine(
+  (value) => !isHttpUrl(value) || /\/v1\/?$/.test(new URL(value).pathname),
+  'must end in /v1, the register API version, e.g. https://register.example/v1',
+);
 
 /** CORS_ORIGINS: comma-separated exact origins (scheme://host[:port], no path), or `*` alone. */
 const corsOrigins = z.string().transform((value, ctx) => {
@@ -81,16 +120,18 @@ const TenantFile = z.object({
 export type TenantConfig = z.infer<typeof TenantFile>['tenants'][number];
 
 const Env = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  NODE_ENV: oneOf(['development', 'production', 'test']).default('development'),
+  PORT: whole(0, 65535).default(4000),
   HOST: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('data'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL')
     .optional(),
-  SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(0).default(25_000),
-  REGISTER_BASE_URL: z.url().optional(),
+  SHUTDOWN_DEADLINE_MS: whole(0).default(25_000),
+  REGISTER_BASE_URL: registerBaseUrl.optional(),
+  /** `emulator`: run the embedded emulator on purpose (the only way in production); unset: the emulator in development only. */
+  REGISTER: oneOf(['emulator']).optional(),
   REGISTER_CLIENT_ID: z.string().min(1).optional(),
   REGISTER_CLIENT_SECRET: z.string().min(1).optional(),
   TITLEGRAPH_API_KEY_SHA256: z
@@ -98,45 +139,45 @@ const Env = z.object({
     .regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key')
     .optional(),
   TITLEGRAPH_TENANTS_FILE: z.string().min(1).optional(),
-  REGISTER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
-  REFERENCE_LIST_TTL_MS: z.coerce.number().int().min(0).default(60_000),
-  SUMMARY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(0),
+  REGISTER_CONCURRENCY: whole(1, 256).default(16),
+  REFERENCE_LIST_TTL_MS: whole(0).default(60_000),
+  SUMMARY_CACHE_TTL_MS: whole(0, 3_600_000).default(0),
   EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),
-  EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
-  EMULATOR_LATENCY_MS: z.coerce.number().int().min(0).default(0),
+  EMULATOR_PORT: whole(0, 65535).default(4010),
+  EMULATOR_LATENCY_MS: whole(0).default(0),
   GRAPHIQL: bool.optional(),
   SECURITIES_PREFETCH: bool.default(true),
   GRAPHQL_JIT: bool.default(true),
-  GRAPHQL_JIT_AFTER: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_COMPILE_AFTER),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GRAPHQL_JIT_AFTER: whole(1, 1_000_000).default(DEFAULT_COMPILE_AFTER),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INTROSPECTION: bool.optional(),
-  MAX_DEPTH: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxDepth),
-  MAX_ALIASES: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.maxAliases),
-  MAX_TOKENS: z.coerce.number().int().min(10).default(DEFAULT_LIMITS.maxTokens),
-  MAX_DIRECTIVES: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.maxDirectives),
-  MAX_COST: z.coerce.number().int().min(1).default(DEFAULT_LIMITS.maxCost),
-  MAX_DOCUMENT_BYTES: z.coerce.number().int().min(100).default(DEFAULT_LIMITS.maxDocumentBytes),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1000).default(DEFAULT_LIMITS.maxBodyBytes),
+  MAX_DEPTH: whole(1).default(DEFAULT_LIMITS.maxDepth),
+  MAX_ALIASES: whole(0).default(DEFAULT_LIMITS.maxAliases),
+  MAX_TOKENS: whole(10).default(DEFAULT_LIMITS.maxTokens),
+  MAX_DIRECTIVES: whole(0).default(DEFAULT_LIMITS.maxDirectives),
+  MAX_COST: whole(1).default(DEFAULT_LIMITS.maxCost),
+  MAX_DOCUMENT_BYTES: whole(100).default(DEFAULT_LIMITS.maxDocumentBytes),
+  MAX_BODY_BYTES: whole(1000).default(DEFAULT_LIMITS.maxBodyBytes),
   PERSISTED_OPERATIONS_FILE: z.string().min(1).optional(),
   PERSISTED_OPERATIONS_ONLY: bool.default(false),
   CORS_ORIGINS: corsOrigins.default([]),
   METRICS_ENABLED: bool.default(true),
-  READY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  READY_TIMEOUT_MS: whole(100, 60_000).default(2_000),
   OTEL_ENABLED: bool.default(false),
   OTEL_SDK_DISABLED: bool.optional(),
-  REGISTER_DAILY_QUOTA: z.coerce.number().int().min(1).default(2_000),
-  REGISTER_FREE_SHARE: z.coerce.number().min(0).max(1).default(0.9),
-  CLIENT_BUDGET_BURST: z.coerce.number().int().min(0).default(500),
-  CLIENT_BUDGET_PER_MINUTE: z.coerce.number().min(0.001).default(120),
-  DOWNLOADS_PER_TENANT: z.coerce.number().int().min(1).max(64).default(4),
-  DOWNLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-  DOWNLOAD_MAX_MS: z.coerce.number().int().min(1_000).default(600_000),
-  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(DEFAULT_HTTP_LIMITS.requestTimeoutMs),
+  REGISTER_DAILY_QUOTA: whole(1).default(2_000),
+  REGISTER_FREE_SHARE: decimal(0, 1).default(0.9),
+  CLIENT_BUDGET_BURST: whole(0).default(500),
+  CLIENT_BUDGET_PER_MINUTE: decimal(0.001).default(120),
+  DOWNLOADS_PER_TENANT: whole(1, 64).default(4),
+  DOWNLOAD_IDLE_TIMEOUT_MS: whole(100).default(30_000),
+  DOWNLOAD_MAX_MS: whole(1_000).default(600_000),
+  HTTP_REQUEST_TIMEOUT_MS: whole(100).default(DEFAULT_HTTP_LIMITS.requestTimeoutMs),
   // No default here: unset, it is 15 s or the request timeout if that is shorter (see loadConfig).
-  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).optional(),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs),
-  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(DEFAULT_HTTP_LIMITS.maxConnections),
-  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  HTTP_HEADERS_TIMEOUT_MS: whole(100).optional(),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: whole(0).default(DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs),
+  HTTP_MAX_CONNECTIONS: whole(1).default(DEFAULT_HTTP_LIMITS.maxConnections),
+  PUBLIC_URL: httpUrl.optional(),
   DOWNLOAD_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   FEE_TITLE_DATA_AND_PLANS: amount.default(DEFAULT_FEES_PENCE.TITLE_DATA_AND_PLANS),
   FEE_PENDING_APPLICATIONS: amount.default(DEFAULT_FEES_PENCE.PENDING_APPLICATIONS),
@@ -191,20 +232,52 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+/** Settings whose values are never repeated back, even when wrong. */
+const SECRET_SETTINGS = new Set(['REGISTER_CLIENT_SECRET', 'DOWNLOAD_LINK_SECRET', 'DATABASE_URL', 'TITLEGRAPH_API_KEY_SHA256']);
+
+/** "PORT must be a whole number from 0 to 65535 (got "abc")": the setting, its rule, what it got. */
+function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string>): string {
+  const setting = String(issue.path[0] ?? '');
+  const shown = setting in env && !SECRET_SETTINGS.has(setting) ? ` (got ${JSON.stringify(env[setting])})` : '';
+  return `${setting} ${issue.message}${shown}`;
+}
+
+/** Settings that only mean something with a register to talk to. */
+const REGISTER_SETTINGS = ['TITLEGRAPH_TENANTS_FILE', 'REGISTER_CLIENT_ID', 'REGISTER_CLIENT_SECRET', 'TITLEGRAPH_API_KEY_SHA256'] as const;
+
+export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
+  // An empty setting (PORT=) is an unset one: its default applies.
+  const env = Object.fromEntries(
+    Object.entries(rawEnv).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+  );
   const parsed = Env.safeParse(env);
   if (!parsed.success) {
-    const names = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration: ${names.join('; ')}`);
+    throw new ConfigError(`Invalid configuration: ${parsed.error.issues.map((i) => describeIssue(i, env)).join('; ')}.`);
   }
   const e = parsed.data;
   if (e.HTTP_HEADERS_TIMEOUT_MS !== undefined && e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     // Node refuses a server whose headers may take longer than the whole request.
-    throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
+    throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS.');
   }
   if (e.DATABASE_URL && !e.DOWNLOAD_LINK_SECRET) {
     throw new ConfigError(
-      'Invalid configuration: DOWNLOAD_LINK_SECRET: required when DATABASE_URL is set (replicas must sign download links with one key); at least 32 characters',
+      'Invalid configuration: DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set (replicas must sign download links with one key); at least 32 characters.',
+    );
+  }
+  if (e.REGISTER === 'emulator' && e.REGISTER_BASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration: REGISTER=emulator and REGISTER_BASE_URL are both set: unset REGISTER to use the register at REGISTER_BASE_URL, or unset REGISTER_BASE_URL to run the embedded emulator.',
+    );
+  }
+  const orphans = REGISTER_SETTINGS.filter((name) => e[name] !== undefined);
+  if (!e.REGISTER_BASE_URL && orphans.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: ${orphans.join(', ')} ${orphans.length === 1 ? 'is' : 'are'} set but REGISTER_BASE_URL is not: set REGISTER_BASE_URL to the register's address (ending in /v1), or unset ${orphans.length === 1 ? 'it' : 'them'} to run the embedded emulator.`,
+    );
+  }
+  if (e.NODE_ENV === 'production' && !e.REGISTER_BASE_URL && e.REGISTER !== 'emulator') {
+    throw new ConfigError(
+      'Invalid configuration: NODE_ENV is production but no register is set: set REGISTER_BASE_URL to the register (ending in /v1), or REGISTER=emulator to run the embedded emulator on purpose.',
     );
   }
   return {
@@ -280,26 +353,46 @@ function persistedOperations(e: z.infer<typeof Env>): Pick<AppConfig, 'persisted
   return { persistedOperations: { files, only: e.PERSISTED_OPERATIONS_ONLY } };
 }
 
+/** The tenants file, or a ConfigError naming TITLEGRAPH_TENANTS_FILE and what is wrong with it. */
+function readTenantsFile(path: string): z.infer<typeof TenantFile> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why =
+      code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'it may not be read' : code;
+    throw new ConfigError(`Invalid configuration: TITLEGRAPH_TENANTS_FILE ${JSON.stringify(path)} cannot be read: ${why}.`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration: TITLEGRAPH_TENANTS_FILE ${JSON.stringify(path)} is not JSON (${(error as Error).message}).`,
+    );
+  }
+  const file = TenantFile.safeParse(raw);
+  if (!file.success) {
+    const problems = file.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'the file'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration: TITLEGRAPH_TENANTS_FILE ${JSON.stringify(path)}: ${problems.join('; ')}.`);
+  }
+  return file.data;
+}
+
 function realTenants(e: z.infer<typeof Env>): { tenants: TenantConfig[]; organisations: OrganisationsConfig } {
   const tenants: TenantConfig[] = [];
   let organisations: OrganisationsConfig = {};
   if (e.TITLEGRAPH_TENANTS_FILE) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(e.TITLEGRAPH_TENANTS_FILE, 'utf8'));
-    } catch {
-      throw new ConfigError('TITLEGRAPH_TENANTS_FILE: cannot be read as JSON');
-    }
-    const file = TenantFile.safeParse(raw);
-    if (!file.success) {
-      throw new ConfigError(`TITLEGRAPH_TENANTS_FILE: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    }
-    tenants.push(...file.data.tenants);
-    organisations = file.data.organisations ?? {};
+    const file = readTenantsFile(e.TITLEGRAPH_TENANTS_FILE);
+    tenants.push(...file.tenants);
+    organisations = file.organisations ?? {};
   }
   if (e.REGISTER_CLIENT_ID || e.REGISTER_CLIENT_SECRET || e.TITLEGRAPH_API_KEY_SHA256) {
     if (!e.REGISTER_CLIENT_ID || !e.REGISTER_CLIENT_SECRET || !e.TITLEGRAPH_API_KEY_SHA256) {
-      throw new ConfigError('REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256 must be set together');
+      throw new ConfigError(
+        'Invalid configuration: REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256 must be set together (or use TITLEGRAPH_TENANTS_FILE).',
+      );
     }
     tenants.push({
       name: 'default',
@@ -310,7 +403,7 @@ function realTenants(e: z.infer<typeof Env>): { tenants: TenantConfig[]; organis
   }
   if (tenants.length === 0) {
     throw new ConfigError(
-      'REGISTER_BASE_URL is set but no tenant is: set TITLEGRAPH_TENANTS_FILE, or REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256',
+      'Invalid configuration: REGISTER_BASE_URL is set but no tenant is: set TITLEGRAPH_TENANTS_FILE, or REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256.',
     );
   }
   return { tenants, organisations };

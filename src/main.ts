@@ -5,8 +5,8 @@
  * meets a plain-text line.
  */
 import { createApp } from './server/app';
-import { serve, type Serving } from './server/serve';
-import { createLogger, logServiceEvents, type Logger } from './server/logging';
+import { serve, shutdownOnSignals, type Serving } from './server/serve';
+import { createLogger, exitProcess, logServiceEvents, type Logger } from './server/logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
 import { loadPersistedOperations } from './server/persisted-operations';
@@ -14,6 +14,7 @@ import { PgIdempotencyStore } from './storage/idempotency/pg-store';
 import { createServices } from './services/create-services';
 import { DEV_ORGANISATIONS, DEV_TENANTS } from './services/tenants';
 import { formatPence } from './register/contract/money';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 
 /** DATABASE_URL: idempotency records in PostgreSQL, shared by every replica (table created on start). */
 async function openPgStore(connectionString: string): Promise<PgIdempotencyStore> {
@@ -37,7 +38,39 @@ function busyPortError(error: unknown, setting: string, port: number): unknown {
     : error;
 }
 
+/** The data folder of the embedded stores must be a folder this process can write to. */
+function checkDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'it, or a part of its path, is a file'
+        : code === 'EACCES'
+          ? 'it may not be created here'
+          : code;
+    throw new ConfigError(`Invalid configuration: DATA_DIR ${JSON.stringify(dataDir)} cannot be used: ${why}.`);
+  }
+  if (!statSync(dataDir).isDirectory()) {
+    throw new ConfigError(`Invalid configuration: DATA_DIR ${JSON.stringify(dataDir)} cannot be used: it is a file, not a folder.`);
+  }
+  try {
+    accessSync(dataDir, constants.W_OK);
+  } catch {
+    throw new ConfigError(`Invalid configuration: DATA_DIR ${JSON.stringify(dataDir)} cannot be used: this process may not write to it.`);
+  }
+}
+
 async function main(config: AppConfig, logger: Logger) {
+  // With DATABASE_URL every store is in PostgreSQL; otherwise they live in DATA_DIR.
+  if (!config.databaseUrl) checkDataDir(config.dataDir);
+  if (config.env === 'production' && !config.publicUrl) {
+    logger.warn(
+      { event: 'start' },
+      "PUBLIC_URL is not set: download links take their address from each request's Host header; set PUBLIC_URL to the public address behind a gateway or proxy.",
+    );
+  }
   const idempotency = config.databaseUrl ? await openPgStore(config.databaseUrl) : undefined;
   const persistedOperations = config.persistedOperations
     ? loadPersistedOperations(config.persistedOperations.files, config.persistedOperations.only)
@@ -61,7 +94,8 @@ async function main(config: AppConfig, logger: Logger) {
     tenants: config.register?.tenants ?? DEV_TENANTS,
     organisations: config.register?.organisations ?? DEV_ORGANISATIONS,
     spend: config.spend,
-    ...(config.register ? {} : { anonymousTenant: 'dev-key-a' }),
+    // The emulator's keyless caller is a development convenience; in production every caller needs a key.
+    ...(config.register || config.env === 'production' ? {} : { anonymousTenant: 'dev-key-a' }),
     dataDir: config.dataDir,
     ...(idempotency ? { idempotency } : {}),
     concurrency: config.concurrency,
@@ -89,7 +123,7 @@ async function main(config: AppConfig, logger: Logger) {
       tracing: config.observability.tracing,
     },
     ...(persistedOperations ? { persistedOperations } : {}),
-    ...(emulator
+    ...(emulator && config.env !== 'production'
       ? {
           graphiqlNote:
             'Embedded register emulator: requests without credentials act as dev-key-a.\nOther callers: add the header {"Authorization": "Bearer dev-key-a2"} or dev-key-b.',
@@ -109,38 +143,15 @@ async function main(config: AppConfig, logger: Logger) {
   if (emulator) logger.info({ event: 'register', register: emulator.url }, `register: embedded emulator at ${emulator.url}`);
   else logger.info({ event: 'register' }, 'register: external (REGISTER_BASE_URL)');
 
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    // The drain has its own deadline; this one also covers closing the stores after it.
-    setTimeout(() => {
-      logger.error({ event: 'shutdown' }, 'titlegraph: shutdown did not finish in time; exiting');
-      process.exit(1);
-    }, config.shutdownDeadlineMs + 5_000).unref();
-    const drained = await serving.drain({
-      deadlineMs: config.shutdownDeadlineMs,
-      onListenerClosed: (inflight) =>
-        logger.info({ event: 'draining', signal, inflight }, `titlegraph: ${signal}: draining ${inflight} in-flight request(s)`),
-    });
-    if (!drained) {
-      const inflight = serving.inflightCount();
-      logger.error({ event: 'shutdown', inflight }, `titlegraph: requests still running after ${config.shutdownDeadlineMs} ms; exiting`);
-      process.exit(1);
-    }
-    try {
-      // In-flight requests (and the charges they record) have finished: the stores can close.
+  shutdownOnSignals({
+    serving,
+    deadlineMs: config.shutdownDeadlineMs,
+    logger,
+    close: async () => {
       await services.close();
       await emulator?.close();
-    } catch (error) {
-      logger.error({ event: 'shutdown', err: error }, 'titlegraph: shutdown failed');
-      process.exit(1);
-    }
-    logger.info({ event: 'stopped' }, 'titlegraph: stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+    },
+  });
 }
 
 // Before the configuration is read: its own LOG_LEVEL when that is valid, else info.
@@ -149,7 +160,10 @@ const logger = createLogger({ level: LEVELS.includes(process.env.LOG_LEVEL ?? ''
 try {
   await main(loadConfig(), logger);
 } catch (error) {
-  if (error instanceof ConfigError) logger.error({ event: 'start' }, error.message);
-  else logger.error({ event: 'start', err: error }, 'titlegraph failed to start');
-  process.exit(1);
+  // One line a person reads on stderr, and the same as one JSON line in the log; never a stack.
+  const reason =
+    error instanceof ConfigError ? error.message : `${(error as Error).name ?? 'Error'}: ${(error as Error).message ?? String(error)}`;
+  process.stderr.write(`titlegraph cannot start: ${reason}\n`);
+  logger.error({ event: 'start' }, `titlegraph cannot start: ${reason}`);
+  exitProcess(1);
 }

@@ -3,10 +3,12 @@
  *
  * - GET /health (graphql-yoga's built-in check): 200 as long as the process serves HTTP. It
  *   never looks at the register: restarting titlegraph does not fix a register outage.
- * - GET /ready: 200 when the register answers a cheap call (GET of its OpenAPI description:
- *   no token fetch, nothing charged) within `timeoutMs`, 503 otherwise. Any
- *   HTTP answer below 500 counts as "the register answers". A result is reused for `cacheMs`
- *   and concurrent probes share one call, so frequent probing cannot flood the register.
+ * - GET /ready: 200 when the register's token route answers within `timeoutMs`, 503 otherwise.
+ *   The probe sends no credentials (nothing is charged or counted, no token is made): the
+ *   register refuses it (401), which proves the address is the register's. A 404 means
+ *   REGISTER_BASE_URL points elsewhere (a missing /v1, say), and a 5xx that the register is
+ *   down: both are "not ready". A result is reused for `cacheMs` and concurrent probes share one
+ *   call, so frequent probing cannot flood the register.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { RegisterTransport } from '../register/client';
@@ -62,13 +64,13 @@ export class ReadinessProbe {
 
   private async call(): Promise<Omit<Readiness['register'], 'breaker'>> {
     try {
-      const response = await fetch(this.transport.url(ROUTES.openapi), {
-        method: 'GET',
+      const response = await fetch(this.transport.url(ROUTES.token), {
+        method: 'POST',
         signal: AbortSignal.timeout(this.timeoutMs),
         redirect: 'manual',
       });
       await response.body?.cancel().catch(() => undefined);
-      return { reachable: response.status < 500, status: response.status };
+      return { reachable: response.status < 500 && response.status !== 404, status: response.status };
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
       return { reachable: false, error: timedOut ? 'timeout' : 'unreachable' };

@@ -27,7 +27,44 @@ function isoTime(): string {
   return lastTimeText;
 }
 
+/** The stdout stream of createLogger's loggers (pino's SonicBoom), so that an exit can flush it safely. */
+let stdoutDestination: ReturnType<typeof pino.destination> | undefined;
+
+/** SonicBoom's own count of what is still buffered or being written (not in its typings). */
+const pending = (destination: object) => {
+  const state = destination as { _len?: unknown; _writing?: unknown };
+  return typeof state._len === 'number' ? state._len > 0 || state._writing === true : false;
+};
+
+/**
+ * Exits once stdout has taken what is buffered, waiting at most `timeoutMs`. pino flushes its
+ * stdout buffer synchronously on exit, and SonicBoom's synchronous flush retries a failed write
+ * forever (sonic-boom's flushSync sleeps and loops on any error): with stdout a pipe whose
+ * reader has gone (`npm start | head`) or stopped reading, the process then never exits, whatever
+ * timer it set. So the asynchronous writes get their chance first (a broken pipe then fails
+ * them, and pino stops writing), and the synchronous flush is switched off: the tail of the log
+ * may be lost, the exit never is.
+ */
+export function exitProcess(code: number, timeoutMs = 1_000): void {
+  const destination = stdoutDestination;
+  const exit = () => {
+    if (destination) destination.flushSync = () => undefined;
+    process.exit(code);
+  };
+  if (!destination) {
+    exit();
+    return;
+  }
+  const deadline = Date.now() + timeoutMs;
+  const wait = () => (pending(destination) && Date.now() < deadline ? setTimeout(wait, 10) : exit());
+  wait();
+}
+
 export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
+  // stdout written asynchronously: lines that pile up while a write is under way go out in one
+  // write, not one system call each. exitProcess flushes it on the way out.
+  if (!options.destination) stdoutDestination ??= pino.destination({ dest: 1, sync: false });
+  const destination = options.destination ?? stdoutDestination!;
   return pino(
     {
       level: options.level ?? 'info',
@@ -36,9 +73,7 @@ export function createLogger(options: { level?: string; destination?: Destinatio
       // A last line of defence; the records themselves never carry these.
       redact: { paths: ['authorization', 'headers', 'variables', 'fas', 'idempotencyKey'], censor: '[redacted]' },
     },
-    // stdout written asynchronously: lines that pile up while a write is under way go out in one
-    // write, not one system call each. pino flushes it synchronously when the process exits.
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    destination,
   );
 }
 

@@ -7,6 +7,7 @@
  * (see download-stream.ts for that limit).
  */
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse, type Server } from 'node:http';
+import { exitProcess, type Logger } from './logging';
 
 export interface HttpLimits {
   /** The whole request, headers and body, must arrive within this (ms). */
@@ -120,4 +121,60 @@ export async function serve(
     }
   };
   return { server, port, inflightCount: () => inflight.size, drain };
+}
+
+export interface ShutdownOptions {
+  serving: Serving;
+  /** Closes what requests use (stores, the embedded emulator), once every request has answered. */
+  close(): Promise<void>;
+  /** How long in-flight requests get to finish after the signal. */
+  deadlineMs: number;
+  logger: Logger;
+  /** Ends the process: exitProcess, which never hangs on a stdout nobody reads (tests pass their own). */
+  exit?: (code: number) => void;
+}
+
+/**
+ * What SIGTERM and SIGINT do: drain (requests in flight finish and record their charges), close
+ * the stores, then exit 0; exit 1 when requests are still running at the deadline, or when
+ * closing fails. A watchdog exits 1 should closing itself hang. Returns the handler (tests call it).
+ */
+export function shutdownOnSignals(options: ShutdownOptions): (signal: NodeJS.Signals) => Promise<void> {
+  const { serving, logger, deadlineMs } = options;
+  const exit = options.exit ?? ((code: number) => exitProcess(code));
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    // The drain has its own deadline; this one also covers closing the stores after it.
+    setTimeout(() => {
+      logger.error({ event: 'shutdown' }, 'titlegraph: shutdown did not finish in time; exiting');
+      exit(1);
+    }, deadlineMs + 5_000).unref();
+    const drained = await serving.drain({
+      deadlineMs,
+      onListenerClosed: (inflight) =>
+        logger.info({ event: 'draining', signal, inflight }, `titlegraph: ${signal}: draining ${inflight} in-flight request(s)`),
+    });
+    if (!drained) {
+      const inflight = serving.inflightCount();
+      logger.error({ event: 'shutdown', inflight }, `titlegraph: requests still running after ${deadlineMs} ms; exiting`);
+      return exit(1);
+    }
+    try {
+      // In-flight requests (and the charges they record) have finished: the stores can close.
+      await options.close();
+    } catch (error) {
+      logger.error(
+        { event: 'shutdown', err: { name: (error as Error).name, message: (error as Error).message } },
+        'titlegraph: shutdown failed',
+      );
+      return exit(1);
+    }
+    logger.info({ event: 'stopped' }, 'titlegraph: stopped');
+    exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  return stop;
 }

@@ -23,9 +23,33 @@ describe('loadConfig', () => {
     expect(config.observability).toEqual({ metrics: true, readyTimeoutMs: 2000, tracing: false });
   });
 
-  test.for([['abc'], ['70000'], ['-1'], ['4000.5']])('PORT=%s fails naming PORT', ([port]) => {
-    const message = fails({ PORT: port! });
-    expect(message).toMatch(/^Invalid configuration: PORT: /);
+  test.for([['abc'], ['70000'], ['-1'], ['4000.5']])('PORT=%s fails with a sentence naming PORT, its rule and the value', ([port]) => {
+    expect(fails({ PORT: port! })).toBe(`Invalid configuration: PORT must be a whole number from 0 to 65535 (got "${port}").`);
+  });
+
+  test('an empty setting is an unset one: PORT= means 4000', () => {
+    expect(loadConfig({ PORT: '' }).port).toBe(4000);
+  });
+
+  test("no setting is refused in the validator's own words", () => {
+    for (const env of <Record<string, string>[]>[
+      { NODE_ENV: 'prod' },
+      { METRICS_ENABLED: 'yes' },
+      { REGISTER_FREE_SHARE: 'half' },
+      { LOG_LEVEL: 'loud' },
+      { PUBLIC_URL: 'nope' },
+    ]) {
+      const message = fails(env);
+      expect(message).not.toMatch(/Invalid input|expected|received/i);
+      expect(message).toMatch(/\(got "/);
+    }
+    expect(fails({ NODE_ENV: 'prod' })).toBe('Invalid configuration: NODE_ENV must be one of development, production, test (got "prod").');
+  });
+
+  test('a secret is never repeated back', () => {
+    expect(fails({ DOWNLOAD_LINK_SECRET: 'short-secret' })).toBe(
+      'Invalid configuration: DOWNLOAD_LINK_SECRET must be at least 32 characters.',
+    );
   });
 
   test('CORS_ORIGINS: a comma-separated list of origins, spaces and a trailing slash tolerated', () => {
@@ -47,7 +71,7 @@ describe('loadConfig', () => {
     ['*,https://app.example.com'],
   ])('CORS_ORIGINS=%s fails naming CORS_ORIGINS, without echoing the value', ([origins]) => {
     const message = fails({ CORS_ORIGINS: origins! });
-    expect(message).toMatch(/^Invalid configuration: CORS_ORIGINS: /);
+    expect(message).toMatch(/^Invalid configuration: CORS_ORIGINS /);
     expect(message).not.toContain('not an origin,');
     if (!origins!.startsWith('*')) expect(message).toMatch(/entry \d is not an origin/);
   });
@@ -60,16 +84,16 @@ describe('loadConfig', () => {
     });
     // The standard OTEL_SDK_DISABLED wins.
     expect(loadConfig({ OTEL_ENABLED: 'true', OTEL_SDK_DISABLED: 'true' }).observability.tracing).toBe(false);
-    expect(fails({ METRICS_ENABLED: 'yes' })).toMatch(/METRICS_ENABLED: /);
-    expect(fails({ READY_TIMEOUT_MS: '10' })).toMatch(/READY_TIMEOUT_MS: /);
-    expect(fails({ OTEL_ENABLED: 'on' })).toMatch(/OTEL_ENABLED: /);
+    expect(fails({ METRICS_ENABLED: 'yes' })).toMatch(/METRICS_ENABLED must be true or false/);
+    expect(fails({ READY_TIMEOUT_MS: '10' })).toMatch(/READY_TIMEOUT_MS must be a whole number from 100 to 60000/);
+    expect(fails({ OTEL_ENABLED: 'on' })).toMatch(/OTEL_ENABLED must be true or false/);
   });
 
   test('several bad settings are all named at once', () => {
     const message = fails({ PORT: 'x', CORS_ORIGINS: 'nope', READY_TIMEOUT_MS: 'y' });
-    expect(message).toMatch(/PORT: /);
-    expect(message).toMatch(/CORS_ORIGINS: /);
-    expect(message).toMatch(/READY_TIMEOUT_MS: /);
+    expect(message).toMatch(/PORT must/);
+    expect(message).toMatch(/CORS_ORIGINS entry/);
+    expect(message).toMatch(/READY_TIMEOUT_MS must/);
   });
 });
 
@@ -90,7 +114,7 @@ describe('quota and download settings', () => {
     ['HTTP_REQUEST_TIMEOUT_MS', '5'],
     ['HTTP_MAX_CONNECTIONS', '0'],
   ])('%s=%s fails naming the setting', ([name, value]) => {
-    expect(fails({ [name!]: value! })).toMatch(new RegExp(`^Invalid configuration: ${name}: `));
+    expect(fails({ [name!]: value! })).toMatch(new RegExp(`^Invalid configuration: ${name} must be a (whole )?number`));
   });
 
   test('a tenants file entry may name its organisation; without one the client id stands for it', () => {
@@ -122,13 +146,75 @@ describe('download link settings', () => {
   const SECRET = 'a-test-signing-key-of-at-least-32-characters';
 
   test('replicas (DATABASE_URL) must share a signing key', () => {
-    expect(fails({ DATABASE_URL: 'postgres://db/titlegraph' })).toMatch(/DOWNLOAD_LINK_SECRET: required when DATABASE_URL is set/);
+    expect(fails({ DATABASE_URL: 'postgres://db/titlegraph' })).toMatch(/DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set/);
     expect(loadConfig({ DATABASE_URL: 'postgres://db/titlegraph', DOWNLOAD_LINK_SECRET: SECRET }).downloadLinkSecret).toBe(SECRET);
   });
 
   test('a short key, or a PUBLIC_URL that is not http(s), is refused naming the setting', () => {
-    expect(fails({ DOWNLOAD_LINK_SECRET: 'short' })).toMatch(/DOWNLOAD_LINK_SECRET: must be at least 32 characters/);
+    expect(fails({ DOWNLOAD_LINK_SECRET: 'short' })).toMatch(/DOWNLOAD_LINK_SECRET must be at least 32 characters/);
     expect(fails({ PUBLIC_URL: 'ftp://titlegraph.example.com' })).toMatch(/PUBLIC_URL/);
     expect(loadConfig({ PUBLIC_URL: 'https://titlegraph.example.com' }).publicUrl).toBe('https://titlegraph.example.com');
+  });
+});
+
+describe('the register: a deployment that forgets a setting stops instead of serving the emulator', () => {
+  test('production without REGISTER_BASE_URL stops unless REGISTER=emulator asks for the emulator', () => {
+    expect(fails({ NODE_ENV: 'production' })).toBe(
+      'Invalid configuration: NODE_ENV is production but no register is set: set REGISTER_BASE_URL to the register (ending in /v1), or REGISTER=emulator to run the embedded emulator on purpose.',
+    );
+    expect(loadConfig({ NODE_ENV: 'production', REGISTER: 'emulator' }).register).toBeUndefined();
+    expect(loadConfig({}).register).toBeUndefined();
+  });
+
+  test.for([
+    [{ TITLEGRAPH_TENANTS_FILE: '/etc/tenants.json' }, 'TITLEGRAPH_TENANTS_FILE is set but REGISTER_BASE_URL is not'],
+    [{ REGISTER_CLIENT_ID: 'c' }, 'REGISTER_CLIENT_ID is set but REGISTER_BASE_URL is not'],
+    [
+      { REGISTER_CLIENT_ID: 'c', REGISTER_CLIENT_SECRET: 's' },
+      'REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET are set but REGISTER_BASE_URL is not',
+    ],
+    [{ REGISTER: 'emulator', REGISTER_BASE_URL: 'https://register.example/v1' }, 'REGISTER=emulator and REGISTER_BASE_URL are both set'],
+    [{ REGISTER_BASE_URL: 'https://register.example' }, 'REGISTER_BASE_URL must end in /v1'],
+    [{ REGISTER_BASE_URL: 'https://register.example/v2' }, 'REGISTER_BASE_URL must end in /v1'],
+  ] as const)('%o stops: %s', ([env, expected]) => {
+    expect(fails(env as Record<string, string>)).toContain(expected);
+  });
+
+  test('a tenants file that is missing, not JSON or invalid stops, naming TITLEGRAPH_TENANTS_FILE and the reason', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-tenants-'));
+    const base = { REGISTER_BASE_URL: 'https://register.example/v1' };
+    try {
+      const missing = join(dir, 'missing.json');
+      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: missing })).toBe(
+        `Invalid configuration: TITLEGRAPH_TENANTS_FILE "${missing}" cannot be read: there is no such file.`,
+      );
+      const notJson = join(dir, 'not.json');
+      writeFileSync(notJson, '{ tenants: ');
+      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: notJson })).toMatch(
+        /^Invalid configuration: TITLEGRAPH_TENANTS_FILE ".*" is not JSON \(/,
+      );
+      const invalid = join(dir, 'invalid.json');
+      writeFileSync(invalid, JSON.stringify({ tenants: [{ name: 'x', apiKeySha256: 'nope', clientId: 'c', clientSecret: 's' }] }));
+      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: invalid })).toContain(
+        'tenants.0.apiKeySha256: must be the hex SHA-256 of the API key',
+      );
+      const badAmount = join(dir, 'amount.json');
+      writeFileSync(
+        badAmount,
+        JSON.stringify({
+          tenants: [{ name: 'x', apiKeySha256: 'a'.repeat(64), clientId: 'c', clientSecret: 's', dailySpendLimit: '3.001' }],
+        }),
+      );
+      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: badAmount })).toContain('tenants.0.dailySpendLimit: must be an amount in pounds');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a malformed amount in a spend setting stops, naming it', () => {
+    expect(fails({ CLIENT_DAILY_SPEND_LIMIT: '-1' })).toContain(
+      'CLIENT_DAILY_SPEND_LIMIT must be an amount in pounds with at most two decimals',
+    );
+    expect(loadConfig({ ORGANISATION_DAILY_SPEND_LIMIT: '25' }).spend.organisationLimitPence).toBe(2500);
   });
 });

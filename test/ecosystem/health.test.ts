@@ -25,9 +25,10 @@ describe('/ready', () => {
     const ready = await fetch(`${svc.origin}/ready`);
     expect(ready.status).toBe(200);
     expect(ready.headers.get('cache-control')).toBe('no-store');
-    expect(await ready.json()).toEqual({ ready: true, register: { reachable: true, status: 200, breaker: 'closed' } });
-    expect(svc.emulator.calls.count({ route: 'openapi' })).toBe(1);
-    expect(svc.emulator.calls.count({ route: 'token' })).toBe(0);
+    // The token route, asked without credentials: the register's refusal proves it is the register.
+    expect(await ready.json()).toEqual({ ready: true, register: { reachable: true, status: 401, breaker: 'closed' } });
+    expect(svc.emulator.calls.count({ route: 'token' })).toBe(1);
+    expect(svc.emulator.calls.count({ route: 'token', status: 200 })).toBe(0);
 
     await svc.emulator.close();
     const down = await fetch(`${svc.origin}/ready`);
@@ -37,12 +38,12 @@ describe('/ready', () => {
 
   test('is 503 when the register answers 5xx or not within the timeout', async () => {
     svc = await start();
-    svc.emulator.faults.inject('openapi', { kind: 'status', status: 503 }, 1);
+    svc.emulator.faults.inject('token', { kind: 'status', status: 503 }, 1);
     const failing = await fetch(`${svc.origin}/ready`);
     expect(failing.status).toBe(503);
     expect(await failing.json()).toMatchObject({ ready: false, register: { reachable: false, status: 503 } });
 
-    svc.emulator.faults.inject('openapi', { kind: 'hang' }, 1);
+    svc.emulator.faults.inject('token', { kind: 'hang' }, 1);
     const started = performance.now();
     const hung = await fetch(`${svc.origin}/ready`);
     expect(hung.status).toBe(503);
@@ -57,7 +58,15 @@ describe('/ready', () => {
     const statuses = await Promise.all(Array.from({ length: 10 }, () => fetch(`${svc!.origin}/ready`).then((r) => r.status)));
     expect(statuses).toEqual(Array(10).fill(200));
     expect((await fetch(`${svc.origin}/ready`, { method: 'HEAD' })).status).toBe(200);
-    expect(svc.emulator.calls.count({ route: 'openapi' })).toBe(1);
+    expect(svc.emulator.calls.count({ route: 'token' })).toBe(1);
+  });
+
+  test('is 503 when the token route answers 404: REGISTER_BASE_URL points somewhere that is not the register', async () => {
+    svc = await start();
+    svc.emulator.faults.inject('token', { kind: 'status', status: 404 }, 1);
+    const lost = await fetch(`${svc.origin}/ready`);
+    expect(lost.status).toBe(503);
+    expect(await lost.json()).toMatchObject({ ready: false, register: { reachable: false, status: 404 } });
   });
 
   test('is 503 once the service is shutting down (its register transport closed)', async () => {

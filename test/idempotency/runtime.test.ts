@@ -126,7 +126,7 @@ describe('a port that is taken', () => {
   };
 
   test.each(['PORT', 'EMULATOR_PORT'])(
-    '%s: one JSON line naming the setting, exit 1',
+    '%s: one line on stderr and one JSON line, naming the setting, exit 1',
     async (setting) => {
       const port = await hold();
       const child = spawnTs('src/start.ts', [], { ...environment({}), [setting]: String(port) } as Record<string, string>);
@@ -138,8 +138,12 @@ describe('a port that is taken', () => {
         .filter((l) => l.trim().startsWith('{'))
         .map((l) => JSON.parse(l) as { msg: string; level: number });
       expect(records.filter((r) => r.level >= 50)).toEqual([
-        expect.objectContaining({ level: 50, msg: `${setting} ${port} is already in use: set ${setting} to a free port (0 picks one)` }),
+        expect.objectContaining({
+          level: 50,
+          msg: `titlegraph cannot start: ${setting} ${port} is already in use: set ${setting} to a free port (0 picks one)`,
+        }),
       ]);
+      expect(child.output()).toMatch(new RegExp(`(^|\\n)titlegraph cannot start: ${setting} ${port} is already in use`));
       expect(child.output()).not.toMatch(/at .*\.ts:\d+|EADDRINUSE/);
     },
     60_000,

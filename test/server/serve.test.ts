@@ -5,7 +5,8 @@
 import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
-import { serve, type Serving } from '../../src/server/serve';
+import pino from 'pino';
+import { serve, shutdownOnSignals, type Serving } from '../../src/server/serve';
 
 const servings: Serving[] = [];
 const agents: Agent[] = [];
@@ -104,5 +105,65 @@ describe('serve(): drain', () => {
     const first = await serve(() => undefined, { port: 0, host: '127.0.0.1' });
     servings.push(first);
     await expect(serve(() => undefined, { port: first.port, host: '127.0.0.1' })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});
+
+describe('shutdownOnSignals: what SIGTERM does, in-process', () => {
+  const silent = pino({ level: 'silent' });
+
+  test('drains the request in flight, then closes the stores, then exits 0', async () => {
+    const gate = gatedHandler();
+    const serving = await serve(gate.handler, { port: 0, host: '127.0.0.1' });
+    servings.push(serving);
+    const steps: string[] = [];
+    const stop = shutdownOnSignals({
+      serving,
+      deadlineMs: 5_000,
+      logger: silent,
+      close: async () => {
+        steps.push('closed');
+      },
+      exit: (code) => steps.push(`exit ${code}`),
+    });
+    try {
+      const answered = fetch(`http://127.0.0.1:${serving.port}/`).then((r) => r.status);
+      await until(() => gate.started() === 1);
+      const stopping = stop('SIGTERM');
+      await until(() => serving.inflightCount() === 1);
+      expect(steps).toEqual([]); // nothing closes while the request runs
+      gate.release();
+      expect(await answered).toBe(200);
+      await stopping;
+      expect(steps).toEqual(['closed', 'exit 0']);
+    } finally {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+    }
+  });
+
+  test('a request still running at the deadline: exit 1, and the stores are not closed under it', async () => {
+    const gate = gatedHandler();
+    const serving = await serve(gate.handler, { port: 0, host: '127.0.0.1' });
+    servings.push(serving);
+    const steps: string[] = [];
+    const stop = shutdownOnSignals({
+      serving,
+      deadlineMs: 100,
+      logger: silent,
+      close: async () => {
+        steps.push('closed');
+      },
+      exit: (code) => steps.push(`exit ${code}`),
+    });
+    try {
+      void fetch(`http://127.0.0.1:${serving.port}/`).catch(() => undefined);
+      await until(() => gate.started() === 1);
+      await stop('SIGTERM');
+      expect(steps).toEqual(['exit 1']);
+    } finally {
+      gate.release();
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+    }
   });
 });
