@@ -72,29 +72,53 @@ const CSRF_MESSAGE = 'Required CSRF header(s) not present';
 /** graphql-js's hints ("Did you mean …?"), in validation and in variable coercion alike. */
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 
-type MutableError = { message: string; extensions?: Record<string, unknown> };
-
-function reword(error: MutableError, production: boolean): void {
-  if (error.message === CSRF_MESSAGE) {
-    error.message = `A GET request needs one of the headers ${CSRF_HEADERS.join(', ')} (or a POST with a JSON body): this guards against cross-site request forgery.`;
-    error.extensions = { ...error.extensions, code: 'CSRF_HEADER_REQUIRED' };
+/**
+ * The caller's version of an error: CSRF refusals in our words, and in production no hints
+ * and no internals. A new error is built whenever something changes: errors belong to whoever
+ * made them (graphql-jit's, for one, do not let their message be written), so none is mutated.
+ */
+export function reworded(error: GraphQLError, production: boolean): GraphQLError {
+  let message = error.message;
+  let extensions: Record<string, unknown> = { ...error.extensions };
+  if (message === CSRF_MESSAGE) {
+    message = `A GET request needs one of the headers ${CSRF_HEADERS.join(', ')} (or a POST with a JSON body): this guards against cross-site request forgery.`;
+    extensions = { ...extensions, code: 'CSRF_HEADER_REQUIRED' };
   }
-  if (!production) return;
-  error.message = error.message.replace(SUGGESTION, '');
-  if (error.extensions && 'originalError' in error.extensions) {
-    const { originalError: _internal, ...rest } = error.extensions;
-    error.extensions = rest;
+  if (production) {
+    message = message.replace(SUGGESTION, '');
+    if ('originalError' in extensions) {
+      const { originalError: _internal, ...rest } = extensions;
+      extensions = rest;
+    }
   }
+  const sameExtensions =
+    Object.keys(extensions).length === Object.keys(error.extensions ?? {}).length &&
+    Object.entries(extensions).every(([key, value]) => error.extensions?.[key] === value);
+  if (message === error.message && sameExtensions) return error;
+  return new GraphQLError(message, {
+    ...(error.nodes ? { nodes: error.nodes } : {}),
+    ...(error.source ? { source: error.source } : {}),
+    ...(error.positions ? { positions: error.positions } : {}),
+    ...(error.path ? { path: error.path } : {}),
+    ...(error.originalError ? { originalError: error.originalError } : {}),
+    extensions,
+  });
 }
 
 export function useRefusalWording({ production }: { production: boolean }): Plugin {
   return {
-    onResultProcess({ result }) {
-      const results = Array.isArray(result) ? result : [result];
-      for (const r of results) {
-        if (r && typeof r === 'object' && 'errors' in r) {
-          for (const error of (r.errors ?? []) as unknown as MutableError[]) reword(error, production);
-        }
+    onResultProcess({ result, setResult }) {
+      const reword = (r: unknown) => {
+        if (!r || typeof r !== 'object' || !('errors' in r) || !Array.isArray(r.errors) || r.errors.length === 0) return r;
+        const errors = (r.errors as GraphQLError[]).map((e) => (e instanceof GraphQLError ? reworded(e, production) : e));
+        return errors.every((e, i) => e === (r.errors as unknown[])[i]) ? r : { ...r, errors };
+      };
+      if (Array.isArray(result)) {
+        const next = result.map(reword);
+        if (next.some((r, i) => r !== result[i])) setResult(next as typeof result);
+      } else {
+        const next = reword(result);
+        if (next !== result) setResult(next as typeof result);
       }
     },
   };

@@ -56,24 +56,33 @@ query TitleWithSecurities {
 }
 `;
 
+/**
+ * A new error with `message` and `extensions`, in the place `error` was: its nodes (hence its
+ * locations) and its path. Errors are never written to: each stays as its maker made it.
+ */
+function inPlaceOf(error: unknown, message: string, extensions: Record<string, unknown> | undefined): GraphQLError {
+  const from = error instanceof GraphQLError ? error : undefined;
+  return new GraphQLError(message, {
+    ...(from?.nodes ? { nodes: from.nodes } : {}),
+    ...(from?.path ? { path: from.path } : {}),
+    ...(extensions ? { extensions } : {}),
+  });
+}
+
 /** Register failures become stable codes; anything unexpected is masked (no stack, URL, token or FAS). */
 function maskError(error: unknown, message: string): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (original instanceof DatabaseUnavailableError) {
-    return new GraphQLError(serviceUnavailableError().message, {
-      ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
-      extensions: serviceUnavailableError().extensions,
-    });
+    const refusal = serviceUnavailableError();
+    return inPlaceOf(error, refusal.message, refusal.extensions);
   }
   if (original instanceof RegisterError) {
     const mapped = graphQLErrorFromRegister(original);
-    return new GraphQLError(mapped.message, {
-      ...(error instanceof GraphQLError ? { nodes: error.nodes, path: error.path } : {}),
-      extensions: mapped.extensions,
-    });
+    return inPlaceOf(error, mapped.message, mapped.extensions);
   }
   // Never the dev variant: it would put the original message and stack in extensions.
-  return defaultMaskError(error, message, false);
+  const masked = defaultMaskError(error, message, false);
+  return masked instanceof GraphQLError ? inPlaceOf(error, masked.message, masked.extensions) : masked;
 }
 
 /** The APQ store, answering the allow-listed operations' hashes too. */

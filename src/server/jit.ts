@@ -16,8 +16,15 @@ import {
   BREAK,
   type DocumentNode,
   type ExecutionArgs,
+  type ExecutionResult,
+  type FieldNode,
+  type FragmentDefinitionNode,
   getOperationAST,
+  GraphQLError,
   type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
   type VariableDefinitionNode,
   visit,
 } from 'graphql';
@@ -32,6 +39,7 @@ interface Compiled {
   query: CompiledQuery;
   /** The operation's variable definitions, checked on every run before the compiled query. */
   variables: readonly VariableDefinitionNode[];
+  operation: OperationDefinitionNode;
 }
 
 /** A document's state: how many times it ran interpreted so far, compiled, or not compilable. */
@@ -60,6 +68,56 @@ function variablesCoerce(
   return !getVariableValues(schema, definitions, values ?? {}, { maxErrors: 1 }).errors;
 }
 
+/** The field a response path leads to (list indices skipped, aliases followed, fragments entered). */
+function fieldAt(operation: OperationDefinitionNode, document: DocumentNode, path: readonly (string | number)[]): FieldNode | undefined {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const find = (set: SelectionSetNode | undefined, key: string, seen: Set<string>): FieldNode | undefined => {
+    for (const selection of set?.selections ?? []) {
+      if (selection.kind === Kind.FIELD) {
+        if ((selection.alias ?? selection.name).value === key) return selection;
+        continue;
+      }
+      if (selection.kind === Kind.FRAGMENT_SPREAD && seen.has(selection.name.value)) continue;
+      if (selection.kind === Kind.FRAGMENT_SPREAD) seen.add(selection.name.value);
+      const inner = selection.kind === Kind.INLINE_FRAGMENT ? selection.selectionSet : fragments.get(selection.name.value)?.selectionSet;
+      const found = find(inner, key, seen);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  let field: FieldNode | undefined;
+  let set: SelectionSetNode | undefined = operation.selectionSet;
+  for (const segment of path) {
+    if (typeof segment === 'number') continue;
+    field = find(set, segment, new Set());
+    if (!field) return undefined;
+    set = field.selectionSet;
+  }
+  return field;
+}
+
+/**
+ * graphql-jit's field errors carry locations but not the AST nodes graphql-js gives them, and
+ * whatever rebuilds an error later (masking, Yoga's serialiser) rebuilds its locations from its
+ * nodes: each such error is made again here with the field's node, so its locations survive.
+ */
+function withFieldNodes(result: ExecutionResult, operation: OperationDefinitionNode, document: DocumentNode): ExecutionResult {
+  if (!result.errors?.length) return result;
+  const errors = result.errors.map((error) => {
+    if (error.nodes?.length || !error.path) return error;
+    const field = fieldAt(operation, document, error.path);
+    if (!field) return error;
+    return new GraphQLError(error.message, {
+      nodes: [field],
+      path: error.path,
+      ...(error.originalError ? { originalError: error.originalError } : {}),
+      ...(error.extensions ? { extensions: error.extensions } : {}),
+    });
+  });
+  return { ...result, errors };
+}
+
 export function useJitExecution({ compileAfter }: { compileAfter: number }): Plugin {
   // Keyed by the parsed document, which Yoga caches per query text: a document evicted from
   // its cache takes its compilation with it.
@@ -82,7 +140,8 @@ export function useJitExecution({ compileAfter }: { compileAfter: number }): Plu
     if (!usesIncrementalDelivery(args.document)) {
       const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
       if (isCompiledQuery(result)) {
-        compiled = { query: result, variables: getOperationAST(args.document, args.operationName)?.variableDefinitions ?? [] };
+        const operation = getOperationAST(args.document, args.operationName)!;
+        compiled = { query: result, variables: operation.variableDefinitions ?? [], operation };
       }
     }
     byOperation.set(operation, compiled);
@@ -93,7 +152,10 @@ export function useJitExecution({ compileAfter }: { compileAfter: number }): Plu
     onExecute({ args, setExecuteFn }) {
       const compiled = compilationFor(args);
       if (typeof compiled !== 'object' || !variablesCoerce(args.schema, compiled.variables, args.variableValues)) return;
-      setExecuteFn((run: ExecutionArgs) => compiled.query.query(run.rootValue, run.contextValue, run.variableValues));
+      setExecuteFn(async (run: ExecutionArgs) => {
+        const result = await compiled.query.query(run.rootValue, run.contextValue, run.variableValues);
+        return withFieldNodes(result as ExecutionResult, compiled.operation, run.document);
+      });
     },
   };
 }

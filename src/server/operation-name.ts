@@ -4,7 +4,7 @@
  * several operations, an operationName the document does not have, or no operation at all.
  * The document is parsed again only on that error path.
  */
-import { Kind, parse } from 'graphql';
+import { GraphQLError, Kind, parse } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 const RESOLUTION_FAILURE = 'OPERATION_RESOLUTION_FAILURE';
@@ -33,14 +33,17 @@ export function useOperationNameHelp(): Plugin {
     onParams({ params, request }) {
       paramsOf.set(request, params);
     },
-    onResultProcess({ request, result }) {
-      if (Array.isArray(result) || !result || typeof result !== 'object' || !('errors' in result)) return;
-      for (const error of (result.errors ?? []) as unknown as { message: string; extensions?: { code?: unknown } }[]) {
-        if (error.extensions?.code !== RESOLUTION_FAILURE) continue;
-        const params = paramsOf.get(request);
-        const help = params && operationNameHelp(params.query, params.operationName);
-        if (help) error.message = help;
-      }
+    onResultProcess({ request, result, setResult }) {
+      if (Array.isArray(result) || !result || typeof result !== 'object' || !('errors' in result) || !result.errors) return;
+      const errors = result.errors as readonly GraphQLError[];
+      const failure = errors.findIndex((e) => e.extensions?.code === RESOLUTION_FAILURE);
+      if (failure < 0) return;
+      const params = paramsOf.get(request);
+      const help = params && operationNameHelp(params.query, params.operationName);
+      if (!help) return;
+      // A new error in place of Yoga's: an error is never written to by anyone but its maker.
+      const helped = new GraphQLError(help, { extensions: errors[failure]!.extensions });
+      setResult({ ...result, errors: errors.map((e, i) => (i === failure ? helped : e)) });
     },
   };
 }

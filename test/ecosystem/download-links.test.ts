@@ -94,8 +94,10 @@ describe('download links over HTTP', () => {
     const { code } = await child.exited;
     expect(code).toBe(1);
     const lines = child.output().trim().split('\n');
-    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContainEqual(
-      expect.stringMatching(/DOWNLOAD_LINK_SECRET: required when DATABASE_URL is set/),
+    // one plain line on stderr, one JSON line in the log: both say it
+    expect(lines.filter((line) => !line.startsWith('{'))).toEqual([expect.stringMatching(/DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set/)]);
+    expect(lines.filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg: string }).msg)).toContainEqual(
+      expect.stringMatching(/DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set/),
     );
     expect(child.output()).not.toMatch(/listening/i);
   });

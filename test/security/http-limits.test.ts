@@ -148,7 +148,7 @@ describe('HTTP server settings', () => {
     [{ HTTP_MAX_CONNECTIONS: '1.5' }, 'HTTP_MAX_CONNECTIONS'],
   ])('%o fails naming %s', (env, name) => {
     expect(() => config(env)).toThrow(ConfigError);
-    expect(() => config(env)).toThrow(new RegExp(`^Invalid configuration: ${name}: `));
+    expect(() => config(env)).toThrow(new RegExp(`^Invalid configuration: ${name} must `));
   });
 
   test('the server src/start.ts runs (npm start) takes them: a slow body is cut at HTTP_REQUEST_TIMEOUT_MS', async () => {
