@@ -95,7 +95,9 @@ describe('download links over HTTP', () => {
     expect(code).toBe(1);
     const lines = child.output().trim().split('\n');
     // one plain line on stderr, one JSON line in the log: both say it
-    expect(lines.filter((line) => !line.startsWith('{'))).toEqual([expect.stringMatching(/DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set/)]);
+    expect(lines.filter((line) => !line.startsWith('{'))).toEqual([
+      expect.stringMatching(/DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set/),
+    ]);
     expect(lines.filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg: string }).msg)).toContainEqual(
       expect.stringMatching(/DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set/),
     );
