@@ -100,20 +100,35 @@ const TenantFile = z.object({
     .optional(),
   tenants: z
     .array(
-      z.object({
-        name: z.string().min(1),
-        apiKeySha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key'),
-        clientId: z.string().min(1),
-        clientSecret: z.string().min(1),
-        /** The register organisation owning the client (its quota is the organisation's); default: the client id. */
-        organisation: z.string().min(1).optional(),
-        /** A federation router's key: it may read `_service { sdl }` when introspection is off. */
-        router: z.boolean().optional(),
-        /** An accounts key: its charge statements cover every API client of its organisation. */
-        accounts: z.boolean().optional(),
-        /** This API client's daily spending limit, overriding CLIENT_DAILY_SPEND_LIMIT. */
-        dailySpendLimit: amount.optional(),
-      }),
+      z
+        .object({
+          name: z.string().min(1),
+          apiKeySha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key'),
+          /** The register API client this key acts as; none for a router. */
+          clientId: z.string().min(1).optional(),
+          clientSecret: z.string().min(1).optional(),
+          /** The register organisation owning the client (its quota is the organisation's); default: the client id. */
+          organisation: z.string().min(1).optional(),
+          /** A federation router's key: it reads the schema (`_service { sdl }`) and nothing else, so it has no register client. */
+          router: z.boolean().optional(),
+          /** An accounts key: its charge statements cover every API client of its organisation. */
+          accounts: z.boolean().optional(),
+          /** This API client's daily spending limit, overriding CLIENT_DAILY_SPEND_LIMIT. */
+          dailySpendLimit: amount.optional(),
+        })
+        .superRefine((tenant, ctx) => {
+          if (tenant.router && (tenant.clientId || tenant.clientSecret)) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `tenant "${tenant.name}" has router: true and register credentials: a router key only reads the schema, so remove its clientId and clientSecret (give the router's callers keys of their own)`,
+            });
+          } else if (!tenant.router && (!tenant.clientId || !tenant.clientSecret)) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `tenant "${tenant.name}" needs clientId and clientSecret (or router: true, for a federation router's key)`,
+            });
+          }
+        }),
     )
     .min(1),
 });

@@ -4,7 +4,7 @@ import type { Charge } from '../register/contract/wire';
 import { createLoaders, type Loaders } from './loaders';
 import type { CallOptions, RegisterClient } from '../register/client';
 import type { Services } from '../services/create-services';
-import { authFailureMessage, type Tenant } from '../services/tenants';
+import { authFailureMessage, RouterKeyNotAClient, type Tenant } from '../services/tenants';
 
 export type { Services } from '../services/create-services';
 
@@ -34,13 +34,21 @@ export function unauthenticated(message: string): GraphQLError {
   });
 }
 
+/** The register client of a router key: there is none, and any use of it is refused. */
+const NO_REGISTER_CLIENT = new Proxy({} as RegisterClient, {
+  get: () => {
+    throw new RouterKeyNotAClient();
+  },
+});
+
 /** The context of one request; `requestId` comes from the HTTP edge, which names every request. */
 export function createContext(services: Services, request: Request, requestId: string): Context {
   const auth = services.tenants.authenticate(request.headers.get('authorization'));
   if (!auth.ok) {
     throw unauthenticated(authFailureMessage(auth.reason));
   }
-  const register = services.tenants.clientFor(auth.tenant);
+  // A router key has no register client (security/router-key.ts refuses whatever would need one).
+  const register = auth.tenant.router ? NO_REGISTER_CLIENT : services.tenants.clientFor(auth.tenant);
   // No client abort signal: a disconnecting caller must not cut a chargeable call in half.
   const callOptions: CallOptions = { requestId };
   return {

@@ -8,6 +8,7 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import { useRouterKeyScope } from './router-key';
 import {
   type ASTNode,
   BREAK,
@@ -215,6 +216,7 @@ export function useHardening(options: HardeningOptions): Plugin[] {
     maxDirectivesPlugin({ exposeLimits: true, n: limits.maxDirectives, ...reported('DIRECTIVE_LIMIT_EXCEEDED') }) as Plugin,
     useIntrospectionDepthLimit(INTROSPECTION_MAX_DEPTH),
     useOneChargeableMutationRule(),
+    useRouterKeyScope(),
     useCostLimit(limits.maxCost),
     // Hints are cut from every error here, not only from validation errors (armor's
     // block-field-suggestions leaves those of variable coercion: enum values, input fields).

@@ -9,7 +9,7 @@ import type { Services } from '../graphql/context';
 import { abandon, RegisterError, type RegisterDownload } from '../register/client';
 import { isTitleNumber } from '../register/contract/rules';
 import { requestIdOf } from './logging';
-import { authFailureMessage, type Tenant } from '../services/tenants';
+import { authFailureMessage, ROUTER_KEY_MESSAGE, type Tenant } from '../services/tenants';
 import type { FileKind } from '../services/downloads/links';
 import { watchedDownload } from './download-stream';
 
@@ -63,6 +63,7 @@ export async function handleDownload(
         'www-authenticate': 'Bearer',
       });
     }
+    if (auth.tenant.router) return problem(403, 'ROUTER_KEY_NOT_A_CLIENT', ROUTER_KEY_MESSAGE);
     tenant = auth.tenant;
   }
   if (!titleNumber || !isTitleNumber(titleNumber)) {

@@ -9,7 +9,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../graphql/context';
 import type { JournalRecord } from '../storage/idempotency/store';
 import { statementRangeProblem, statementRecords } from '../services/statements';
-import { authFailureMessage } from '../services/tenants';
+import { authFailureMessage, ROUTER_KEY_MESSAGE } from '../services/tenants';
 
 export const STATEMENTS_CSV_PATH = '/statements.csv';
 
@@ -65,6 +65,7 @@ export async function handleStatementsCsv(services: Services, request: Request):
   }
   const auth = services.tenants.authenticate(request.headers.get('authorization'));
   if (!auth.ok) return problem(401, 'UNAUTHENTICATED', authFailureMessage(auth.reason), { 'www-authenticate': 'Bearer' });
+  if (auth.tenant.router) return problem(403, 'ROUTER_KEY_NOT_A_CLIENT', ROUTER_KEY_MESSAGE);
   const params = new URL(request.url).searchParams;
   const from = params.get('from') ?? '';
   const to = params.get('to') ?? '';

@@ -160,7 +160,11 @@ export function createServices(options: ServiceOptions): RunningServices {
     downloadSlots: new DownloadSlots(options.downloadsPerTenant ?? 4),
     downloadLimits: { idleMs: options.downloadIdleMs ?? 30_000, maxMs: options.downloadMaxMs ?? 10 * 60_000 },
     journalOutbox,
-    spend: new SpendControl(options.spend ?? { feesPence: DEFAULT_FEES_PENCE }, options.tenants, options.organisations),
+    spend: new SpendControl(
+      options.spend ?? { feesPence: DEFAULT_FEES_PENCE },
+      options.tenants.filter((t): t is TenantConfig & { clientId: string } => !t.router && !!t.clientId),
+      options.organisations,
+    ),
     async close() {
       clearInterval(purger);
       // A mutation whose caller went away still runs: let it record its outcome before the

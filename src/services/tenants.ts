@@ -65,7 +65,7 @@ export class TenantDirectory {
   ) {
     for (const t of tenants) {
       this.byKeyHash.set(t.apiKeySha256, t);
-      this.organisations.set(t.clientId, t.organisation ?? t.clientId);
+      if (t.clientId) this.organisations.set(t.clientId, t.organisation ?? t.clientId);
     }
   }
 
@@ -93,16 +93,16 @@ export class TenantDirectory {
 
   /** The tenant of an API client id (a signed download link names its client). */
   byClientId(clientId: string): Tenant | undefined {
-    const config = [...this.byKeyHash.values()].find((t) => t.clientId === clientId);
+    const config = [...this.byKeyHash.values()].find((t) => !t.router && t.clientId === clientId);
     return config ? toTenant(config) : undefined;
   }
 
-  /** The tenant's own register client, created on first use. */
+  /** The tenant's own register client, created on first use; a router has none. */
   clientFor(tenant: Tenant): RegisterClient {
     let client = this.clients.get(tenant.id);
     if (!client) {
-      const config = [...this.byKeyHash.values()].find((t) => t.clientId === tenant.id);
-      if (!config) throw new Error('unknown tenant');
+      const config = [...this.byKeyHash.values()].find((t) => !t.router && t.clientId === tenant.id);
+      if (!config?.clientId || !config.clientSecret) throw new RouterKeyNotAClient();
       client = new RegisterClient(
         this.transport,
         { clientId: config.clientId, clientSecret: config.clientSecret },
@@ -114,9 +114,22 @@ export class TenantDirectory {
   }
 }
 
+/** A router's key asked for something a register client would be needed for. */
+export class RouterKeyNotAClient extends Error {
+  override name = 'RouterKeyNotAClient';
+  constructor() {
+    super(ROUTER_KEY_MESSAGE);
+  }
+}
+
+/** What a router key is told when it asks for anything but the schema. */
+export const ROUTER_KEY_MESSAGE =
+  "This API key belongs to a federation router: it may read the schema (_service { sdl }) and answer a health check, and nothing else. Forward each caller's own API key (their Authorization header) to titlegraph for their requests.";
+
 const toTenant = (config: TenantConfig): Tenant => ({
-  id: config.clientId,
+  // A router key has no register client: its id can never be taken for one.
+  id: config.router || !config.clientId ? `router:${config.name}` : config.clientId,
   name: config.name,
-  organisation: config.organisation ?? config.clientId,
+  organisation: config.organisation ?? config.clientId ?? `router:${config.name}`,
   router: config.router ?? false,
 });

@@ -211,6 +211,37 @@ describe('the register: a deployment that forgets a setting stops instead of ser
     }
   });
 
+  test('a router tenant has no register credentials: with them, the start stops naming the tenant', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-tenants-'));
+    const base = { REGISTER_BASE_URL: 'https://register.example/v1' };
+    try {
+      const both = join(dir, 'both.json');
+      writeFileSync(
+        both,
+        JSON.stringify({ tenants: [{ name: 'gateway', apiKeySha256: 'a'.repeat(64), clientId: 'c', clientSecret: 's', router: true }] }),
+      );
+      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: both })).toContain(
+        'tenant "gateway" has router: true and register credentials: a router key only reads the schema',
+      );
+      const routerOnly = join(dir, 'router.json');
+      writeFileSync(
+        routerOnly,
+        JSON.stringify({
+          tenants: [
+            { name: 'gateway', apiKeySha256: 'a'.repeat(64), router: true },
+            { name: 'firm', apiKeySha256: 'b'.repeat(64), clientId: 'c', clientSecret: 's' },
+          ],
+        }),
+      );
+      expect(loadConfig({ ...base, TITLEGRAPH_TENANTS_FILE: routerOnly }).register!.tenants).toHaveLength(2);
+      const noClient = join(dir, 'no-client.json');
+      writeFileSync(noClient, JSON.stringify({ tenants: [{ name: 'firm', apiKeySha256: 'b'.repeat(64) }] }));
+      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: noClient })).toContain('tenant "firm" needs clientId and clientSecret');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a malformed amount in a spend setting stops, naming it', () => {
     expect(fails({ CLIENT_DAILY_SPEND_LIMIT: '-1' })).toContain(
       'CLIENT_DAILY_SPEND_LIMIT must be an amount in pounds with at most two decimals',

@@ -12,16 +12,9 @@ import { startService } from '../service/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;
-const ROUTER = {
-  name: 'router',
-  apiKeySha256: sha256Hex('router-key'),
-  clientId: 'client-a2',
-  clientSecret: 'secret-a2',
-  organisation: 'ORG-A',
-  router: true,
-};
+const ROUTER = { name: 'router', apiKeySha256: sha256Hex('router-key'), router: true };
 beforeAll(async () => {
-  svc = await startService({}, { tenants: [...DEV_TENANTS.filter((t) => t.clientId !== 'client-a2'), ROUTER] });
+  svc = await startService({}, { tenants: [...DEV_TENANTS, ROUTER] });
 });
 afterAll(() => svc.stop());
 

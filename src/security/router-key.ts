@@ -1,0 +1,42 @@
+/**
+ * A federation router's key (`router: true` in the tenants file) reads the schema and nothing
+ * else: `_service { sdl }`, `__typename` (the gateway's health check) and nothing that would
+ * need a register client. Anything else is refused before any resolver runs, saying to forward
+ * each caller's own key: a gateway that sends its router key on every subgraph request would
+ * otherwise act for every caller under one identity.
+ */
+import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../graphql/context';
+import { ROUTER_KEY_MESSAGE } from '../services/tenants';
+
+const ALLOWED_ROOT_FIELDS = new Set(['_service', '__typename']);
+
+/** 403 under application/graphql-response+json; 200 under application/json, where gateways read the error itself. */
+export const routerKeyRefusal = () =>
+  new GraphQLError(ROUTER_KEY_MESSAGE, { extensions: { code: 'ROUTER_KEY_NOT_A_CLIENT', http: { status: 403, spec: true } } });
+
+/** True when every root field of the operation (through fragments) is one a router may read. */
+function onlySchema(set: SelectionSetNode, document: DocumentNode, seen = new Set<string>()): boolean {
+  return set.selections.every((selection) => {
+    if (selection.kind === Kind.FIELD) return ALLOWED_ROOT_FIELDS.has(selection.name.value);
+    if (selection.kind === Kind.INLINE_FRAGMENT) return onlySchema(selection.selectionSet, document, seen);
+    if (seen.has(selection.name.value)) return true;
+    seen.add(selection.name.value);
+    const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
+    return fragment?.kind === Kind.FRAGMENT_DEFINITION ? onlySchema(fragment.selectionSet, document, seen) : true;
+  });
+}
+
+export function useRouterKeyScope(): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      if (!(args.contextValue as Partial<Context>).tenant?.router) return;
+      const document = args.document as DocumentNode;
+      const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+      const operation = args.operationName ? operations.find((o) => o.name?.value === args.operationName) : operations[0];
+      if (operation?.operation === 'query' && onlySchema(operation.selectionSet, document)) return;
+      setResultAndStopExecution({ errors: [routerKeyRefusal()] });
+    },
+  };
+}
