@@ -11,6 +11,7 @@ import { DEFAULT_LIMITS } from './security/limits';
 import type { HardeningOptions } from './security/limits';
 import { AMOUNT_RULE, penceOf } from './register/contract/money';
 import { DEFAULT_FEES_PENCE, type OrganisationsConfig, type SpendSettings } from './services/spend';
+import { type ApqLimits, DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from './storage/apq-store';
 
 /**
  * The rules of the settings, each in words a person reads: the message completes "<SETTING> …",
@@ -196,6 +197,9 @@ const Env = z.object({
   DOWNLOAD_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   FEE_TITLE_DATA_AND_PLANS: amount.default(DEFAULT_FEES_PENCE.TITLE_DATA_AND_PLANS),
   FEE_PENDING_APPLICATIONS: amount.default(DEFAULT_FEES_PENCE.PENDING_APPLICATIONS),
+  APQ_MAX_ENTRIES_PER_ORGANISATION: whole(1).default(DEFAULT_APQ_LIMITS.maxPerOrganisation),
+  APQ_MAX_TOTAL_BYTES: whole(1024).default(DEFAULT_APQ_LIMITS.maxTotalBytes),
+  APQ_REGISTRATIONS_PER_MINUTE: whole(0).default(DEFAULT_APQ_REGISTRATIONS_PER_MINUTE),
   CLIENT_DAILY_SPEND_LIMIT: amount.optional(),
   ORGANISATION_DAILY_SPEND_LIMIT: amount.optional(),
 });
@@ -213,6 +217,8 @@ export interface AppConfig {
   register?: { baseUrl: string; tenants: TenantConfig[]; organisations: OrganisationsConfig };
   /** List fees and the daily spending limits that apply to every tenant (src/services/spend.ts). */
   spend: SpendSettings;
+  /** The automatic persisted query store's bounds, and each API client's registrations a minute. */
+  apq: ApqLimits & { registrationsPerMinute: number };
   concurrency: number;
   referenceListTtlMs: number;
   /** Per-tenant cache of title summaries; 0 = off (src/services/summary-cache.ts). */
@@ -303,6 +309,11 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
     ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
     ...(e.REGISTER_BASE_URL ? { register: { baseUrl: e.REGISTER_BASE_URL, ...realTenants(e) } } : {}),
+    apq: {
+      maxPerOrganisation: e.APQ_MAX_ENTRIES_PER_ORGANISATION,
+      maxTotalBytes: e.APQ_MAX_TOTAL_BYTES,
+      registrationsPerMinute: e.APQ_REGISTRATIONS_PER_MINUTE,
+    },
     spend: {
       feesPence: { TITLE_DATA_AND_PLANS: e.FEE_TITLE_DATA_AND_PLANS, PENDING_APPLICATIONS: e.FEE_PENDING_APPLICATIONS },
       ...(e.CLIENT_DAILY_SPEND_LIMIT !== undefined ? { clientLimitPence: e.CLIENT_DAILY_SPEND_LIMIT } : {}),

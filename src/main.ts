@@ -93,6 +93,7 @@ async function main(config: AppConfig, logger: Logger) {
     registerBaseUrl: config.register?.baseUrl ?? emulator!.url,
     tenants: config.register?.tenants ?? DEV_TENANTS,
     organisations: config.register?.organisations ?? DEV_ORGANISATIONS,
+    apqLimits: config.apq,
     spend: config.spend,
     // The emulator's keyless caller is a development convenience; in production every caller needs a key.
     ...(config.register || config.env === 'production' ? {} : { anonymousTenant: 'dev-key-a' }),
@@ -115,6 +116,7 @@ async function main(config: AppConfig, logger: Logger) {
     logger,
     graphiql: config.graphiql,
     jit: config.jit,
+    apqRegistrationsPerMinute: config.apq.registrationsPerMinute,
     hardening: config.hardening,
     corsOrigins: config.corsOrigins,
     observability: {

@@ -39,6 +39,8 @@ export interface AppOptions {
   observability?: ObservabilityOptions;
   /** Structured request logs (allow-listed fields only); absent: Yoga's default console logging. */
   logger?: Logger;
+  /** Automatic persisted queries each API client may register a minute (APQ_REGISTRATIONS_PER_MINUTE). */
+  apqRegistrationsPerMinute?: number;
   /** Run a document as graphql-jit compiled it once it has run `compileAfter` times (default DEFAULT_COMPILE_AFTER; see jit.ts); false: never. */
   jit?: false | { compileAfter: number };
 }
@@ -85,10 +87,14 @@ function maskError(error: unknown, message: string): Error {
   return masked instanceof GraphQLError ? inPlaceOf(error, masked.message, masked.extensions) : masked;
 }
 
-/** The APQ store, answering the allow-listed operations' hashes too. */
+/** The APQ store, answering the allow-listed operations' hashes too (for every organisation). */
 function withListed(store: ApqStore, listed: PersistedOperations | undefined): ApqStore {
   if (!listed) return store;
-  return { ...store, get: async (hash) => listed.store.get(`sha256:${hash}`) ?? store.get(hash), set: (h, q) => store.set(h, q) };
+  return {
+    ...store,
+    get: async (organisation, hash) => listed.store.get(`sha256:${hash}`) ?? store.get(organisation, hash),
+    set: (organisation, hash, query) => store.set(organisation, hash, query),
+  };
 }
 
 export function createApp(services: Services, options: AppOptions = {}): YogaServerInstance<object, Context> {
@@ -132,7 +138,15 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
         fieldSuggestions: options.hardening?.fieldSuggestions ?? true,
       }),
       // Automatic persisted queries, unless only listed operations may run; listed ones are hits too.
-      ...(options.persistedOperations?.only ? [] : [useAutomaticPersistedQueries(withListed(services.apq, options.persistedOperations))]),
+      ...(options.persistedOperations?.only
+        ? []
+        : [
+            useAutomaticPersistedQueries(
+              withListed(services.apq, options.persistedOperations),
+              services.tenants,
+              options.apqRegistrationsPerMinute,
+            ),
+          ]),
       ...(options.persistedOperations ? [usePersistedOperationList(options.persistedOperations)] : []),
     ],
   });

@@ -6,7 +6,7 @@ import type { DownloadLimits } from './downloads/slots';
 import { JournalOutbox } from './journal-outbox';
 import { DownloadSlots } from './downloads/slots';
 import { DownloadLinks } from './downloads/links';
-import { type ApqStore, PgApqStore, RememberedApqStore, SqliteApqStore } from '../storage/apq-store';
+import { type ApqLimits, type ApqStore, DEFAULT_APQ_LIMITS, PgApqStore, RememberedApqStore, SqliteApqStore } from '../storage/apq-store';
 import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';
 import type { IdempotencyStore } from '../storage/idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from '../register/client';
@@ -84,6 +84,8 @@ export interface ServiceOptions {
   /** Close a download after this long in all; default 10 minutes. */
   downloadMaxMs?: number;
   idempotency?: IdempotencyStore;
+  /** Bounds of the automatic persisted query store (entries per organisation, total bytes). */
+  apqLimits?: Partial<ApqLimits>;
   /** List fees and the daily spending limits of every tenant; default: list fees 3.00, no limits. */
   spend?: SpendSettings;
   /** Per organisation (the tenants file): its spending limit and charging accounts. */
@@ -113,7 +115,10 @@ export function createServices(options: ServiceOptions): RunningServices {
   const idempotency = options.idempotency ?? new SqliteIdempotencyStore(options.dataDir);
   // Keys are kept at least 24 h (the promise to callers) and the charge journal at least 90
   // days (finance reconciles it with the register's invoices); older rows are purged hourly.
-  const apq = new RememberedApqStore(options.databaseUrl ? new PgApqStore(options.databaseUrl) : new SqliteApqStore(options.dataDir));
+  const apqLimits = { ...DEFAULT_APQ_LIMITS, ...options.apqLimits };
+  const apq = new RememberedApqStore(
+    options.databaseUrl ? new PgApqStore(options.databaseUrl, apqLimits) : new SqliteApqStore(options.dataDir, apqLimits),
+  );
   const purge = () => {
     void idempotency.purge(Date.now() - 2 * DAY).catch(() => undefined);
     // a purged query costs its next client one round trip to register it again

@@ -1,17 +1,39 @@
 /**
- * Automatic persisted queries (Apollo's protocol): hash → query text, registered by any client
- * and shared by every replica (SQLite alone, PostgreSQL with DATABASE_URL), so a hash registered
- * through one replica is a hit on the others. Entries are immutable, so each replica keeps the
- * ones it has seen in memory too (bounded).
+ * Automatic persisted queries (Apollo's protocol): hash → query text, per organisation, shared by
+ * every replica (SQLite alone, PostgreSQL with DATABASE_URL), so a hash registered through one
+ * replica is a hit on the others, and a hash one organisation registered is unknown to another
+ * (its probe would otherwise learn that the exact text was sent). Bounded: at most
+ * `maxPerOrganisation` entries each, the least recently used going first, and `maxTotalBytes` of
+ * query text in all, past which nothing new is kept (the request still runs). Entries are
+ * immutable, so each replica keeps the ones it has seen in memory too (bounded).
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { openDataFile } from './sqlite-database';
 import { PgDatabase } from './pg-database';
 
+export interface ApqLimits {
+  /** Entries one organisation may keep; the least recently used goes first. */
+  maxPerOrganisation: number;
+  /** Query text kept in all, in bytes; past it nothing new is stored. */
+  maxTotalBytes: number;
+}
+
+export const DEFAULT_APQ_LIMITS: ApqLimits = { maxPerOrganisation: 1_000, maxTotalBytes: 64 * 1024 * 1024 };
+
+/** Registrations each API client may make a minute, per replica (APQ_REGISTRATIONS_PER_MINUTE). */
+export const DEFAULT_APQ_REGISTRATIONS_PER_MINUTE = 60;
+
+/** Key of the advisory lock under which PostgreSQL registrations are decided, one at a time. */
+const APQ_WRITE_LOCK = 0x61707122; // 'apq"'
+
+/** A used entry's time is written again at most this often: reads stay reads. */
+const TOUCH_EVERY_MS = 60 * 60 * 1000;
+
 export interface ApqStore {
-  get(hash: string): Promise<string | undefined>;
-  set(hash: string, query: string): Promise<void>;
-  /** Forgets entries registered before the cut-off; a client re-registers on its next miss. */
+  get(organisation: string, hash: string): Promise<string | undefined>;
+  /** Keeps the query unless the store is full; false when it was not kept. */
+  set(organisation: string, hash: string, query: string): Promise<boolean>;
+  /** Forgets entries not used since the cut-off; a client re-registers on its next miss. */
   purge(olderThan: number): Promise<number>;
   close(): Promise<void>;
 }
@@ -25,22 +47,24 @@ export class RememberedApqStore implements ApqStore {
     private readonly max = 1_000,
   ) {}
 
-  async get(hash: string): Promise<string | undefined> {
-    const known = this.memory.get(hash);
+  async get(organisation: string, hash: string): Promise<string | undefined> {
+    const key = `${organisation}\u0000${hash}`;
+    const known = this.memory.get(key);
     if (known !== undefined) return known;
-    const query = await this.shared.get(hash);
-    if (query !== undefined) this.remember(hash, query);
+    const query = await this.shared.get(organisation, hash);
+    if (query !== undefined) this.remember(key, query);
     return query;
   }
 
-  async set(hash: string, query: string): Promise<void> {
-    this.remember(hash, query);
-    await this.shared.set(hash, query);
+  async set(organisation: string, hash: string, query: string): Promise<boolean> {
+    const kept = await this.shared.set(organisation, hash, query);
+    if (kept) this.remember(`${organisation}\u0000${hash}`, query);
+    return kept;
   }
 
-  private remember(hash: string, query: string) {
+  private remember(key: string, query: string) {
     if (this.memory.size >= this.max) this.memory.delete(this.memory.keys().next().value!);
-    this.memory.set(hash, query);
+    this.memory.set(key, query);
   }
 
   purge(olderThan: number): Promise<number> {
@@ -53,32 +77,71 @@ export class RememberedApqStore implements ApqStore {
   }
 }
 
+const TABLE = `CREATE TABLE IF NOT EXISTS persisted_query_by_org (
+  organisation TEXT NOT NULL, hash TEXT NOT NULL, query TEXT NOT NULL, bytes INTEGER NOT NULL,
+  registered_at BIGINT NOT NULL, used_at BIGINT NOT NULL, PRIMARY KEY (organisation, hash))`;
+// The store before organisations: every tenant shared its entries, which is the leak the scope closes.
+const DROP_UNSCOPED = 'DROP TABLE IF EXISTS persisted_query';
+
 export class SqliteApqStore implements ApqStore {
   private readonly db: DatabaseSync;
 
   constructor(
     dataDir: string,
+    private readonly limits: ApqLimits = DEFAULT_APQ_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
     this.db = openDataFile(
       dataDir,
-      'CREATE TABLE IF NOT EXISTS persisted_query (hash TEXT PRIMARY KEY, query TEXT NOT NULL, registered_at INTEGER NOT NULL);',
+      `${TABLE}; CREATE INDEX IF NOT EXISTS persisted_query_by_org_used ON persisted_query_by_org (organisation, used_at); ${DROP_UNSCOPED};`,
     );
   }
 
-  async get(hash: string): Promise<string | undefined> {
-    const row = this.db.prepare('SELECT query FROM persisted_query WHERE hash = ?').get(hash) as { query: string } | undefined;
+  async get(organisation: string, hash: string): Promise<string | undefined> {
+    const row = this.db
+      .prepare('SELECT query, used_at FROM persisted_query_by_org WHERE organisation = ? AND hash = ?')
+      .get(organisation, hash) as { query: string; used_at: number } | undefined;
+    if (row && this.now() - Number(row.used_at) > TOUCH_EVERY_MS) {
+      this.db
+        .prepare('UPDATE persisted_query_by_org SET used_at = ? WHERE organisation = ? AND hash = ?')
+        .run(this.now(), organisation, hash);
+    }
     return row?.query;
   }
 
-  async set(hash: string, query: string): Promise<void> {
-    this.db
-      .prepare('INSERT INTO persisted_query (hash, query, registered_at) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING')
-      .run(hash, query, this.now());
+  async set(organisation: string, hash: string, query: string): Promise<boolean> {
+    const bytes = Buffer.byteLength(query, 'utf8');
+    const at = this.now();
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const total = Number(
+        (this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS total FROM persisted_query_by_org').get() as { total: number }).total,
+      );
+      if (total + bytes > this.limits.maxTotalBytes) {
+        this.db.exec('ROLLBACK');
+        return false;
+      }
+      this.db
+        .prepare(
+          'INSERT INTO persisted_query_by_org (organisation, hash, query, bytes, registered_at, used_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+        )
+        .run(organisation, hash, query, bytes, at, at);
+      this.db
+        .prepare(
+          `DELETE FROM persisted_query_by_org WHERE organisation = ? AND hash IN (
+             SELECT hash FROM persisted_query_by_org WHERE organisation = ? ORDER BY used_at DESC, registered_at DESC LIMIT -1 OFFSET ?)`,
+        )
+        .run(organisation, organisation, this.limits.maxPerOrganisation);
+      this.db.exec('COMMIT');
+      return true;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   async purge(olderThan: number): Promise<number> {
-    return Number(this.db.prepare('DELETE FROM persisted_query WHERE registered_at < ?').run(olderThan).changes);
+    return Number(this.db.prepare('DELETE FROM persisted_query_by_org WHERE used_at < ?').run(olderThan).changes);
   }
 
   async close(): Promise<void> {
@@ -91,6 +154,7 @@ export class PgApqStore implements ApqStore {
 
   constructor(
     connectionString: string,
+    private readonly limits: ApqLimits = DEFAULT_APQ_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
     this.db = new PgDatabase({
@@ -98,9 +162,9 @@ export class PgApqStore implements ApqStore {
       maxConnections: 4,
       ddlLock: 0x61707121, // 'apq!'
       setup: async (client) => {
-        await client.query(
-          'CREATE TABLE IF NOT EXISTS persisted_query (hash TEXT PRIMARY KEY, query TEXT NOT NULL, registered_at BIGINT NOT NULL)',
-        );
+        await client.query(TABLE);
+        await client.query('CREATE INDEX IF NOT EXISTS persisted_query_by_org_used ON persisted_query_by_org (organisation, used_at)');
+        await client.query(DROP_UNSCOPED);
       },
     });
   }
@@ -109,21 +173,46 @@ export class PgApqStore implements ApqStore {
     return this.db.ready();
   }
 
-  async get(hash: string): Promise<string | undefined> {
-    const result = await this.db.query<{ query: string }>('SELECT query FROM persisted_query WHERE hash = $1', [hash]);
-    return result.rows[0]?.query;
+  async get(organisation: string, hash: string): Promise<string | undefined> {
+    const result = await this.db.query<{ query: string; used_at: string }>(
+      'SELECT query, used_at FROM persisted_query_by_org WHERE organisation = $1 AND hash = $2',
+      [organisation, hash],
+    );
+    const row = result.rows[0];
+    if (row && this.now() - Number(row.used_at) > TOUCH_EVERY_MS) {
+      await this.db.query('UPDATE persisted_query_by_org SET used_at = $3 WHERE organisation = $1 AND hash = $2', [
+        organisation,
+        hash,
+        this.now(),
+      ]);
+    }
+    return row?.query;
   }
 
-  async set(hash: string, query: string): Promise<void> {
-    await this.db.query('INSERT INTO persisted_query (hash, query, registered_at) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING', [
-      hash,
-      query,
-      this.now(),
-    ]);
+  async set(organisation: string, hash: string, query: string): Promise<boolean> {
+    const bytes = Buffer.byteLength(query, 'utf8');
+    const at = this.now();
+    return this.db.transaction(async (client) => {
+      // One registration at a time: the total and each organisation's count are decided in turn.
+      await client.query('SELECT pg_advisory_xact_lock($1)', [APQ_WRITE_LOCK]);
+      const total = await client.query<{ total: string }>('SELECT COALESCE(SUM(bytes), 0) AS total FROM persisted_query_by_org');
+      if (Number(total.rows[0]?.total ?? 0) + bytes > this.limits.maxTotalBytes) return false;
+      await client.query(
+        `INSERT INTO persisted_query_by_org (organisation, hash, query, bytes, registered_at, used_at) VALUES ($1, $2, $3, $4, $5, $5)
+         ON CONFLICT DO NOTHING`,
+        [organisation, hash, query, bytes, at],
+      );
+      await client.query(
+        `DELETE FROM persisted_query_by_org WHERE organisation = $1 AND hash IN (
+           SELECT hash FROM persisted_query_by_org WHERE organisation = $1 ORDER BY used_at DESC, registered_at DESC OFFSET $2)`,
+        [organisation, this.limits.maxPerOrganisation],
+      );
+      return true;
+    });
   }
 
   async purge(olderThan: number): Promise<number> {
-    return (await this.db.query('DELETE FROM persisted_query WHERE registered_at < $1', [olderThan])).rowCount ?? 0;
+    return (await this.db.query('DELETE FROM persisted_query_by_org WHERE used_at < $1', [olderThan])).rowCount ?? 0;
   }
 
   close(): Promise<void> {
