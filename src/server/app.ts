@@ -14,6 +14,7 @@ import { DatabaseUnavailableError } from '../storage/pg-database';
 import { useChargesInAnswer } from './charges-in-answer';
 import { useServiceUnavailableStatus } from './service-unavailable';
 import { useStatementsCsv } from './statements-csv';
+import { useCaseInsensitiveMediaTypes } from './media-types';
 import { requestIdOf, useRequestLogging, yogaLogger, type Logger } from './logging';
 import { useGraphiQLPage } from './graphiql';
 import { DEFAULT_COMPILE_AFTER, useJitExecution } from './jit';
@@ -74,6 +75,18 @@ function inPlaceOf(error: unknown, message: string, extensions: Record<string, u
 /** Register failures become stable codes; anything unexpected is masked (no stack, URL, token or FAS). */
 function maskError(error: unknown, message: string): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
+  // A refusal of the request itself (a body that is not JSON, a missing query): Yoga gave it its
+  // HTTP status and words, which production keeps; only the internals it carried are dropped.
+  // A body that is not JSON is no GraphQL response at all: 400 under application/json too, as
+  // the GraphQL-over-HTTP spec asks (Yoga marks it `spec`, which would make it 200 there).
+  if (error instanceof GraphQLError && error.extensions?.http && !(original instanceof RegisterError)) {
+    const { originalError: cause, ...extensions } = error.extensions as Record<string, unknown> & { http: object };
+    // Unchanged, it is returned as it is: Yoga logs every error that masking replaced, and a
+    // coercion error's message holds the value the caller sent (a FAS, say).
+    if (cause === undefined) return error;
+    const notJson = (cause as { name?: unknown }).name === 'SyntaxError';
+    return inPlaceOf(error, error.message, notJson ? { ...extensions, http: { ...extensions.http, spec: false } } : extensions);
+  }
   if (original instanceof DatabaseUnavailableError) {
     const refusal = serviceUnavailableError();
     return inPlaceOf(error, refusal.message, refusal.extensions);
@@ -84,7 +97,10 @@ function maskError(error: unknown, message: string): Error {
   }
   // Never the dev variant: it would put the original message and stack in extensions.
   const masked = defaultMaskError(error, message, false);
-  return masked instanceof GraphQLError ? inPlaceOf(error, masked.message, masked.extensions) : masked;
+  // An error Yoga's masking leaves alone (a GraphQL error of the caller's own making) stays as it
+  // is: a replaced one is logged, with the value the caller sent in its message.
+  if (masked === error || !(masked instanceof GraphQLError)) return masked;
+  return inPlaceOf(error, masked.message, masked.extensions);
 }
 
 /** The APQ store, answering the allow-listed operations' hashes too (for every organisation). */
@@ -126,6 +142,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       ...(options.logger ? [useRequestLogging(options.logger)] : []),
       ...useObservability(services, options.observability),
       ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),
+      useCaseInsensitiveMediaTypes(),
       useDownloads(services),
       useStatementsCsv(services),
       useChargesInAnswer(),

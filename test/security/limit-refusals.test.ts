@@ -189,3 +189,25 @@ describe('production: no hints, no internals', () => {
     expect((await send(appWith(), { query: '{ _service { sdl } }' })).body.errors).toBeUndefined();
   });
 });
+
+describe('media types are case-insensitive (RFC 9110 §8.3.1)', () => {
+  test.for(['application/JSON', 'Application/Json; charset=UTF-8'])('Content-Type: %s is JSON, answered 200', async (contentType) => {
+    const response = await appWith().fetch('http://titlegraph.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': contentType, authorization: 'Bearer dev-key-a' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  test('a body that is not JSON under such a spelling is 400, as under the lower-case one', async () => {
+    const response = await appWith().fetch('http://titlegraph.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/JSON', accept: 'application/json', authorization: 'Bearer dev-key-a' },
+      body: '{"query": ',
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe('POST body sent invalid JSON.');
+  });
+});

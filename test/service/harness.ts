@@ -9,6 +9,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type GraphQLFormattedError } from 'graphql';
 import { test as base } from 'vitest';
 import { createApp, type AppOptions } from '../../src/server/app';
+import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator';
 import { createServices, type RunningServices, type ServiceOptions } from '../../src/services/create-services';
 import { DEV_ORGANISATIONS, DEV_TENANTS } from '../../src/services/tenants';
@@ -46,7 +47,14 @@ function serviceOn(emulator: Emulator, dataDir: string, options: Partial<Service
     referenceListTtlMs: 0,
     ...options,
   });
-  const yoga = createApp(services, { graphiql: true, ...appOptions });
+  // Under NODE_ENV=production (the vitest project of that name) the app is built as a production
+  // start builds it: no introspection, no hints, no GraphiQL.
+  const production = process.env.NODE_ENV === 'production';
+  const yoga = createApp(services, {
+    graphiql: !production,
+    ...(production ? { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } } : {}),
+    ...appOptions,
+  });
   const service: Service = {
     emulator,
     services,
