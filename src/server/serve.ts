@@ -18,6 +18,11 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
   /** Open connections at most; more are refused at once. */
   maxConnections: number;
+  /**
+   * Open connections from one client address at most; more from it are closed at once, so one
+   * client cannot hold every connection (behind a proxy every client has the proxy's address).
+   */
+  maxConnectionsPerAddress: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
@@ -25,6 +30,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 15_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1_024,
+  maxConnectionsPerAddress: 256,
 };
 
 export function createHttpServer(listener: RequestListener, limits: HttpLimits = DEFAULT_HTTP_LIMITS): Server {
@@ -43,6 +49,22 @@ export function createHttpServer(listener: RequestListener, limits: HttpLimits =
     listener,
   );
   server.maxConnections = limits.maxConnections;
+  // Node has no per-address cap (server.maxConnections is global); counted by hand, at accept.
+  const perAddress = new Map<string, number>();
+  server.on('connection', (socket) => {
+    const address = socket.remoteAddress ?? '';
+    const open = (perAddress.get(address) ?? 0) + 1;
+    if (open > limits.maxConnectionsPerAddress) {
+      socket.destroy();
+      return;
+    }
+    perAddress.set(address, open);
+    socket.once('close', () => {
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left <= 0) perAddress.delete(address);
+      else perAddress.set(address, left);
+    });
+  });
   return server;
 }
 

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../src/server/serve';
 import { EMBEDDED_ENV, spawnTs } from '../idempotency/processes';
@@ -130,11 +130,51 @@ describe('HTTP server limits', () => {
   });
 });
 
+describe('one address cannot take every connection', () => {
+  test('1,100 sockets from 127.0.0.2: past the per-address limit they are closed at once, and /health from 127.0.0.3 answers 200', async () => {
+    const port = await listen({});
+    const from = (localAddress: string) => {
+      const socket = connect({ port, host: '127.0.0.1', localAddress });
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      return new Promise<void>((resolve) => {
+        socket.once('connect', () => resolve());
+        socket.once('close', () => resolve());
+      });
+    };
+    await Promise.all(Array.from({ length: 1_100 }, () => from('127.0.0.2')));
+    // The server keeps the limit's worth from that address; the rest it closed on arrival.
+    const open = () => new Promise<number>((resolve, reject) => server!.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+    await vi.waitFor(async () => expect(await open()).toBe(DEFAULT_HTTP_LIMITS.maxConnectionsPerAddress), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    const health = await new Promise<number>((resolve, reject) => {
+      const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.3' }, () =>
+        socket.write('GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n'),
+      );
+      sockets.push(socket);
+      let text = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0)));
+    });
+    expect(health).toBe(200);
+  }, 60_000);
+});
+
 describe('HTTP server settings', () => {
   const config = (env: Record<string, string>) => loadConfig({ ...EMBEDDED_ENV, ...env } as NodeJS.ProcessEnv).http;
 
-  test('defaults: 30 s for a request, 15 s for its headers, 5 s keep-alive, 1024 connections', () => {
-    expect(config({})).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 15_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_024 });
+  test('defaults: 30 s for a request, 15 s for its headers, 5 s keep-alive, 1024 connections, 256 from one address', () => {
+    expect(config({})).toEqual({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 15_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1_024,
+      maxConnectionsPerAddress: 256,
+    });
+    expect(config({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '64' }).maxConnectionsPerAddress).toBe(64);
   });
 
   test('a request timeout shorter than 15 s shortens the default headers timeout with it', () => {
