@@ -19,8 +19,13 @@ export const USER_ERROR_CODES = [
   'DEED_RULE_VIOLATION',
   'OUTCOME_UNKNOWN',
   'IDEMPOTENCY_KEY_IN_USE',
+  'DOCUMENT_EXPIRED',
 ] as const;
 export type UserErrorCode = (typeof USER_ERROR_CODES)[number];
+
+/** Why a document or plan cannot come back: said alike by a replay's userError and by its link's refusal. */
+export const EXPIRED_WITH_ITS_DAY =
+  'expired with its day (documents and plans last until midnight, London time): order it again with a new idempotencyKey.';
 
 export interface UserError {
   code: UserErrorCode;

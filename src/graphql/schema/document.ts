@@ -4,7 +4,7 @@ import type { Charge, OrderDocumentRequest } from '../../register/contract/wire'
 import { ChargeType } from './charge';
 import { chargeablePayload } from '../mutations/payloads';
 import { runChargeable } from '../mutations/run-chargeable';
-import { downloadUrlOf, expiryOfIssue } from './download-links';
+import { downloadUrlOf, expiredOnReplay, expiryOfIssue } from './download-links';
 import { UserErrorType } from './user-error';
 import { invalidInput, type UserError } from '../mutations/user-errors';
 
@@ -123,6 +123,8 @@ builder.mutationFields((t) => ({
         { input: body, inputErrors },
       );
       const { value, charges, userErrors } = chargeablePayload(outcome, (v) => v.charges);
+      const expired = value && expiredOnReplay(ctx, 'documents', value.expiresAt);
+      if (expired) return { document: null, charges, userErrors: [expired] };
       return { document: value, charges, userErrors };
     },
   }),

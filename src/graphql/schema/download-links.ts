@@ -2,6 +2,7 @@
 import type { Context } from '../context';
 import { endOfLondonDay } from '../../register/contract/london-day';
 import type { FileKind } from '../../server/download-links';
+import { EXPIRED_WITH_ITS_DAY, type UserError } from '../mutations/user-errors';
 
 /** Ids are valid until the end of the register's day of issue (Europe/London). */
 export function expiryOfIssue(issuedAt: Date): string {
@@ -18,4 +19,18 @@ export function downloadUrlOf(ctx: Context, kind: FileKind, titleNumber: string,
   const registerLeadMs = ctx.services.registerNow().getTime() - Date.now();
   const fileExpiresHere = new Date(Date.parse(expiresAt) - registerLeadMs);
   return ctx.services.downloadLinks.link(ctx.origin, { tenant: ctx.tenant.id, titleNumber, kind, id }, fileExpiresHere);
+}
+
+/**
+ * A replay after the file's day has ended: its link could only be refused, and asking again
+ * would bring the same dead link back, so the answer says to order again instead.
+ */
+export function expiredOnReplay(ctx: Context, kind: FileKind, expiresAt: string): UserError | undefined {
+  if (ctx.services.registerNow().getTime() < Date.parse(expiresAt)) return undefined;
+  const what = kind === 'documents' ? 'The document ordered with this idempotency key' : 'The plans bought with this idempotency key';
+  return {
+    code: 'DOCUMENT_EXPIRED',
+    message: `${what} ${EXPIRED_WITH_ITS_DAY} The charges shown are those of the original order.`,
+    field: ['input', 'idempotencyKey'],
+  };
 }

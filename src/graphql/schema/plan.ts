@@ -4,7 +4,7 @@ import type { Charge, Plan as WirePlan } from '../../register/contract/wire';
 import { ChargeType, PurchaseTitleInput } from './charge';
 import { chargeablePayload } from '../mutations/payloads';
 import { runChargeable } from '../mutations/run-chargeable';
-import { downloadUrlOf, expiryOfIssue } from './download-links';
+import { downloadUrlOf, expiredOnReplay, expiryOfIssue } from './download-links';
 import { UserErrorType } from './user-error';
 import type { UserError } from '../mutations/user-errors';
 
@@ -66,6 +66,8 @@ builder.mutationFields((t) => ({
         };
       });
       const { value, charges, userErrors } = chargeablePayload(outcome, (v) => v.charges);
+      const expired = value?.plans[0] && expiredOnReplay(ctx, 'plans', value.plans[0].expiresAt);
+      if (expired) return { plans: [], charges, userErrors: [expired] };
       return { plans: value?.plans ?? [], charges, userErrors };
     },
   }),

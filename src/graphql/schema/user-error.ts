@@ -17,6 +17,8 @@ const CODE_DESCRIPTIONS: Record<UserErrorCode, string> = {
   OUTCOME_UNKNOWN:
     'The request reached the register but no answer came back, so it may have been charged or created. It is never re-sent automatically: check before retrying with a new key.',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this idempotency key is still in progress; retry shortly.',
+  DOCUMENT_EXPIRED:
+    'A replay of an order whose document or plans expired with their day (midnight, London time): the charges are those of the original order. Order again with a new idempotency key.',
 };
 
 export const UserErrorCodeEnum = builder.enumType('UserErrorCode', {
