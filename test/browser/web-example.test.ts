@@ -173,7 +173,7 @@ suite(`example front end in headless Chromium${browserSkipReason ? ` (skipped: $
     }
   });
 
-  it('with the service down behind the page\'s proxy (502), the page says to start it', { timeout: 120_000 }, async () => {
+  it("with the service down behind the page's proxy (502), the page says to start it", { timeout: 120_000 }, async () => {
     const dist = join(out, 'no-service');
     // what Vite's proxy answers when nothing listens at TITLEGRAPH_URL
     const site = await listen(staticFiles(dist, (_req, res) => res.writeHead(502).end()));

@@ -16,8 +16,7 @@ let current: string | undefined;
 const ORDER_LABEL = order.textContent ?? 'Order title document';
 
 /** The register's day of issue in UK form (25/11/2026): expiresAt is the midnight that ends it. */
-const ukDayEndingAt = (expiresAt: string) =>
-  new Date(Date.parse(expiresAt) - 1).toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
+const ukDayEndingAt = (expiresAt: string) => new Date(Date.parse(expiresAt) - 1).toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string) {
   const el = document.createElement(tag);
