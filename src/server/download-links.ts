@@ -8,7 +8,7 @@
  * tells the caller to order again rather than to ask for a link that could never work.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { EXPIRED_WITH_ITS_DAY } from '../graphql/mutations/user-errors';
+import { expiredWithItsDay } from '../graphql/mutations/user-errors';
 
 export type FileKind = 'documents' | 'plans';
 
@@ -78,8 +78,8 @@ export class DownloadLinks {
     }
     if (Number(expiresText) * 1000 <= this.now()) {
       if (endsWithDay) {
-        const what = file.kind === 'documents' ? 'This document' : 'This plan';
-        return { ok: false, code: 'DOCUMENT_EXPIRED', message: `${what} ${EXPIRED_WITH_ITS_DAY}` };
+        const what = file.kind === 'documents' ? 'document' : 'plan';
+        return { ok: false, code: 'DOCUMENT_EXPIRED', message: `This ${what} ${expiredWithItsDay(what)}` };
       }
       return {
         ok: false,

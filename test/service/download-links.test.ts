@@ -263,6 +263,43 @@ describe('signed download links', () => {
     }
   });
 
+  test('plans too: after the London midnight a replay answers DOCUMENT_EXPIRED with its charges, and the old link 410', async () => {
+    const clock = movableClock();
+    const svc = await startService({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    try {
+      const buy = (idempotencyKey: string) =>
+        svc.gql(PurchaseTitlePlansMutation, { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey } }, 'dev-key-b');
+      svc.emulator.clock.set(new Date('2026-01-15T23:50:00Z'));
+      const key = newKey('plans-after-midnight');
+      const first = (await buy(key)).data!.purchaseTitlePlans;
+      expect(first.plans.length).toBeGreaterThan(0);
+      expect(first.charges.length).toBeGreaterThan(0);
+      const link = new URL(first.plans[0]!.downloadUrl);
+      svc.emulator.clock.set(new Date('2026-01-16T00:01:00Z'));
+      await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
+      clock.advance(Number(link.searchParams.get('expires')) * 1000 - clock.now());
+
+      const replay = (await buy(key)).data!.purchaseTitlePlans;
+      expect(replay.plans).toEqual([]);
+      expect(replay.charges).toEqual(first.charges);
+      expect(replay.userErrors.map((e) => [e.code, e.message, e.field])).toEqual([
+        [
+          'DOCUMENT_EXPIRED',
+          'The plans bought with this idempotency key expired with their day (documents and plans last until midnight, London time): buy them again with a new idempotencyKey. The charges shown are those of the original order.',
+          ['input', 'idempotencyKey'],
+        ],
+      ]);
+      const { status, body } = await refusal(await svc.get(link.pathname + link.search, null));
+      expect([status, body.error.code, body.error.message]).toEqual([
+        410,
+        'DOCUMENT_EXPIRED',
+        'This plan expired with its day (documents and plans last until midnight, London time): buy it again with a new idempotencyKey.',
+      ]);
+    } finally {
+      await svc.stop();
+    }
+  });
+
   test('a link that ends with its day cannot pass for one that does not', () => {
     const now = Date.parse('2026-03-10T23:55:00Z');
     const links = new DownloadLinks(SECRET, undefined, () => now);

@@ -24,8 +24,10 @@ export const USER_ERROR_CODES = [
 export type UserErrorCode = (typeof USER_ERROR_CODES)[number];
 
 /** Why a document or plan cannot come back: said alike by a replay's userError and by its link's refusal. */
-export const EXPIRED_WITH_ITS_DAY =
-  'expired with its day (documents and plans last until midnight, London time): order it again with a new idempotencyKey.';
+export function expiredWithItsDay(what: 'document' | 'plan' | 'plans'): string {
+  const again = what === 'document' ? 'order it' : what === 'plan' ? 'buy it' : 'buy them';
+  return `expired with ${what === 'plans' ? 'their' : 'its'} day (documents and plans last until midnight, London time): ${again} again with a new idempotencyKey.`;
+}
 
 export interface UserError {
   code: UserErrorCode;

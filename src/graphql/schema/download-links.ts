@@ -2,7 +2,7 @@
 import type { Context } from '../context';
 import { endOfLondonDay } from '../../register/contract/london-day';
 import type { FileKind } from '../../server/download-links';
-import { EXPIRED_WITH_ITS_DAY, type UserError } from '../mutations/user-errors';
+import { expiredWithItsDay, type UserError } from '../mutations/user-errors';
 
 /** Ids are valid until the end of the register's day of issue (Europe/London). */
 export function expiryOfIssue(issuedAt: Date): string {
@@ -27,10 +27,13 @@ export function downloadUrlOf(ctx: Context, kind: FileKind, titleNumber: string,
  */
 export function expiredOnReplay(ctx: Context, kind: FileKind, expiresAt: string): UserError | undefined {
   if (ctx.services.registerNow().getTime() < Date.parse(expiresAt)) return undefined;
-  const what = kind === 'documents' ? 'The document ordered with this idempotency key' : 'The plans bought with this idempotency key';
+  const what =
+    kind === 'documents'
+      ? `The document ordered with this idempotency key ${expiredWithItsDay('document')}`
+      : `The plans bought with this idempotency key ${expiredWithItsDay('plans')}`;
   return {
     code: 'DOCUMENT_EXPIRED',
-    message: `${what} ${EXPIRED_WITH_ITS_DAY} The charges shown are those of the original order.`,
+    message: `${what} The charges shown are those of the original order.`,
     field: ['input', 'idempotencyKey'],
   };
 }
