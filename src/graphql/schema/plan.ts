@@ -28,7 +28,7 @@ const PlanType = builder.objectRef<PurchasedPlan>('Plan').implement({
     }),
     downloadUrl: t.string({
       description:
-        'Absolute link that streams the PDF with a plain GET (no Authorization header): signed for the API client that bought the plan, valid for 15 minutes and never past expiresAt. Ask again for a fresh one.',
+        'Absolute link that streams the PDF with a plain GET (no Authorization header): signed for the API client that bought the plan, valid for 15 minutes and never past expiresAt. Replay the purchase for a fresh one; after expiresAt the plans must be bought again with a new idempotency key.',
       // Made now, for every answer (replays too): a signed link lives 15 minutes.
       resolve: (p, _, ctx) => downloadUrlOf(ctx, 'plans', p.titleNumber, p.planId, p.expiresAt),
     }),
