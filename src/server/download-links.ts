@@ -84,7 +84,7 @@ export class DownloadLinks {
       return {
         ok: false,
         code: 'DOWNLOAD_LINK_EXPIRED',
-        message: 'This download link has expired (links last 15 minutes): ask the API for a new one.',
+        message: 'This download link has expired (links last 15 minutes): replay the order with the same idempotencyKey for a new one.',
       };
     }
     return { ok: true, tenant };
