@@ -1,5 +1,6 @@
 // A download link in a page: `downloadUrl` is absolute and signed, so a plain <a href> works,
-// with no Authorization header, for 15 minutes (ask the API again for a fresh one after that).
+// with no Authorization header, for 15 minutes (replay the order for a fresh one); the document
+// itself lasts until the end of its London day, after which it must be ordered again with a new key.
 interface OrderedDocument {
   titleNumber: string;
   downloadUrl: string;

@@ -53,7 +53,8 @@ export async function handleDownload(
     const known = checked?.ok ? services.tenants.byClientId(checked.tenant) : undefined;
     if (!checked?.ok || !known) {
       const refusal = checked && !checked.ok ? checked : { code: 'DOWNLOAD_LINK_INVALID', message: 'This download link is not valid.' };
-      return problem(403, refusal.code, refusal.message);
+      // Gone, not forbidden: no link to this file will work again; it must be ordered anew.
+      return problem(refusal.code === 'DOCUMENT_EXPIRED' ? 410 : 403, refusal.code, refusal.message);
     }
     tenant = known;
   } else {

@@ -82,13 +82,16 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /**
- * Serves GraphiQL at GET `endpoint` for a browser (Accept: text/html, no `query` parameter), in
- * place of Yoga's own rendering, which sends the 9 MB uncompressed and without a validator.
+ * Serves GraphiQL at GET `endpoint` for a browser (Accept: text/html), in place of Yoga's own
+ * rendering, which sends the 9 MB uncompressed and without a validator. A deep link
+ * (`/graphql?query=…`) gets the page too, which reads the query from its own address: a browser
+ * sends no CSRF header, so running it as an API GET could only answer 403. API clients ask for
+ * JSON, and their GETs still need a CSRF header.
  */
 export function useGraphiQLPage(endpoint: string, options: GraphiQLOptions): Plugin {
   return {
     onRequest({ request, url, endResponse, fetchAPI }) {
-      if (request.method !== 'GET' || url.pathname !== endpoint || url.searchParams.has('query')) return;
+      if (request.method !== 'GET' || url.pathname !== endpoint) return;
       if (!(request.headers.get('accept') ?? '').includes('text/html')) return;
       const page = pageFor(options);
       const encoding = encodingFor(request.headers.get('accept-encoding'));

@@ -60,4 +60,17 @@ suite(`GraphiQL in headless Chromium${browserSkipReason ? ` (skipped: ${browserS
     expect(external).toEqual([]);
     expect(browser.problems.filter((p) => !/favicon/.test(p))).toEqual([]);
   });
+
+  it('a deep link (/graphql?query=…) opens GraphiQL with that query in the editor', { timeout: 120_000 }, async () => {
+    const { page } = browser;
+    const query = 'query DeepLinked { title(titleNumber: "MID1234") { titleNumber status } }';
+    const response = await page.goto(`${http.url}/graphql?query=${encodeURIComponent(query)}`, { waitUntil: 'load', timeout: 60_000 });
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-type']).toMatch(/^text\/html/);
+    const editor = page.locator('.graphiql-query-editor');
+    await expect.poll(() => editor.innerText(), { timeout: 30_000 }).toContain('DeepLinked');
+    await page.locator('.graphiql-execute-button').click();
+    const result = page.locator('.graphiql-response');
+    await expect.poll(() => result.innerText(), { timeout: 30_000 }).toContain('MID1234');
+  });
 });

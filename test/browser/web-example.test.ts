@@ -3,7 +3,8 @@
  * - served from its own origin, calling the service cross-origin (CORS allows that origin);
  * - built with VITE_PERSISTED_OPERATIONS=true and served from the service's origin, against a
  *   service that accepts only the example's persisted operations.
- * Both look up a title, order its title document and follow the download link to a PDF.
+ * Both look up a title, order its title document, say how long the link and the document last,
+ * follow the download link to a PDF, and refuse to order for a draft or unknown title.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -58,13 +59,20 @@ async function buildExample(outDir: string, env: Record<string, string>) {
   });
 }
 
-async function lookUpAndOrder(browser: Browser, pageUrl: string, screenshot: string) {
+/** Looks a title up and waits for the page to finish with it (a card or a refusal). */
+async function lookUp(browser: Browser, titleNumber: string) {
+  const { page } = browser;
+  await page.fill('#title-number', titleNumber);
+  await page.click('#lookup-button');
+  await page.locator('#result :is([data-testid="title"], .error)').waitFor({ timeout: 20_000 });
+}
+
+/** `serviceUrl`: where the page sends its requests; '' when that is the page's own origin. */
+async function lookUpAndOrder(browser: Browser, pageUrl: string, serviceUrl: string, screenshot: string) {
   const { page } = browser;
   await page.goto(pageUrl, { waitUntil: 'load' });
-  await page.fill('#title-number', 'mid15313');
-  await page.click('#lookup-button');
+  await lookUp(browser, 'mid15313');
   const card = page.locator('[data-testid="title"]');
-  await card.waitFor({ timeout: 20_000 });
   const text = await card.innerText();
   expect(text).toContain('MID15313');
   expect(text).toContain('REGISTERED');
@@ -75,13 +83,17 @@ async function lookUpAndOrder(browser: Browser, pageUrl: string, screenshot: str
   const link = page.locator('a#download');
   await link.waitFor({ timeout: 20_000 });
   const href = await link.getAttribute('href');
-  expect(href).toMatch(/\/downloads\/titles\/MID15313\/documents\//);
-  // The first order of the day is charged; a repeat for the same FAS and title is not.
-  expect(await page.locator('#order-result').innerText()).toMatch(/Charged: (.*£\d+\.\d\d|nothing)/);
+  // through the service the page talks to: its own origin (the page's proxy) when same-origin
+  expect(href?.startsWith(`${serviceUrl}/downloads/titles/MID15313/documents/`)).toBe(true);
+  // The first order of the day is charged; a repeat for the same FAS and title is not. The
+  // register's clock is at 10 June 2026, so the document's day is that one, in UK form.
+  expect(await page.locator('#order-result').innerText()).toMatch(
+    /Charged: (.*£\d+\.\d\d|nothing).*\. The link works for 15 minutes; the document until the end of 10\/06\/2026 \(midnight, London time\)\./,
+  );
   await page.screenshot({ path: artifactPath(screenshot), fullPage: true });
 
-  // The link is the service's: with the dev key it is the PDF.
-  const download = await fetch(new URL(href!, pageUrl), { headers: { authorization: 'Bearer dev-key-a' } });
+  // The link is signed: with no Authorization header, as a browser follows it, it is the PDF.
+  const download = await fetch(new URL(href!, pageUrl));
   expect(download.status).toBe(200);
   expect(download.headers.get('content-type')).toMatch(/application\/pdf/);
   expect(
@@ -89,6 +101,16 @@ async function lookUpAndOrder(browser: Browser, pageUrl: string, screenshot: str
       .subarray(0, 5)
       .toString('latin1'),
   ).toBe('%PDF-');
+
+  // A draft title is shown, but documents cannot be ordered for it; an unknown title resets the button.
+  await lookUp(browser, 'GLA5001');
+  expect(await page.locator('[data-testid="title"]').innerText()).toContain('DRAFT');
+  expect(await page.locator('#order').isDisabled()).toBe(true);
+  expect(await page.locator('#order').innerText()).toBe('Title documents are for registered titles only (GLA5001 is draft)');
+  await lookUp(browser, 'ZZZ999');
+  expect(await page.locator('#result').innerText()).toContain('No title ZZZ999 in the register.');
+  expect(await page.locator('#order').isDisabled()).toBe(true);
+  expect(await page.locator('#order').innerText()).toBe('Order title document');
   expect(browser.problems.filter((p) => !/favicon/.test(p))).toEqual([]);
 }
 
@@ -99,6 +121,8 @@ suite(`example front end in headless Chromium${browserSkipReason ? ` (skipped: $
 
   beforeAll(async () => {
     svc = await startService();
+    // a fixed register day, so that the page's UK date is known
+    svc.emulator.clock.set(new Date('2026-06-10T12:00:00Z'));
   });
   afterAll(async () => {
     for (const close of closers.reverse()) await close();
@@ -122,7 +146,7 @@ suite(`example front end in headless Chromium${browserSkipReason ? ` (skipped: $
     closers.push(browser.close);
     const graphqlRequests: string[] = [];
     browser.page.on('request', (r) => r.url().endsWith('/graphql') && graphqlRequests.push(r.url()));
-    await lookUpAndOrder(browser, site.url, 'web-example.png');
+    await lookUpAndOrder(browser, site.url, api.url, 'web-example.png');
     expect(graphqlRequests.length).toBeGreaterThanOrEqual(2);
     expect(graphqlRequests.every((u) => u === `${api.url}/graphql`)).toBe(true);
   });
@@ -141,11 +165,26 @@ suite(`example front end in headless Chromium${browserSkipReason ? ` (skipped: $
     browser.page.on('request', (r) => {
       if (r.url().endsWith('/graphql') && r.method() === 'POST') bodies.push(JSON.parse(r.postData() ?? '{}'));
     });
-    await lookUpAndOrder(browser, site.url, 'web-example-persisted.png');
+    await lookUpAndOrder(browser, site.url, '', 'web-example-persisted.png');
     expect(bodies.length).toBeGreaterThanOrEqual(2);
     for (const body of bodies) {
       expect(body.documentId).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(body.query).toBeUndefined();
     }
+  });
+
+  it("with the service down behind the page's proxy (502), the page says to start it", { timeout: 120_000 }, async () => {
+    const dist = join(out, 'no-service');
+    // what Vite's proxy answers when nothing listens at TITLEGRAPH_URL
+    const site = await listen(staticFiles(dist, (_req, res) => res.writeHead(502).end()));
+    closers.push(site.close);
+    await buildExample(dist, {});
+
+    const browser = await launchBrowser();
+    closers.push(browser.close);
+    await browser.page.goto(site.url, { waitUntil: 'load' });
+    await lookUp(browser, 'MID15313');
+    expect(await browser.page.locator('#result').innerText()).toBe('The service did not answer: is `npm start` running?');
+    expect(await browser.page.locator('#order').isDisabled()).toBe(true);
   });
 });

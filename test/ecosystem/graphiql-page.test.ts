@@ -81,3 +81,14 @@ test('a GET with a query is still a GraphQL request, not the page', async () => 
   });
   expect(await response.json()).toEqual({ data: { __typename: 'Query' } });
 });
+
+test('a deep link opened in a browser is the page, while an API GET without a CSRF header stays refused', async () => {
+  const deepLink = `${svc.url}?query=${encodeURIComponent('{ __typename }')}`;
+  const page = await fetch(deepLink, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(await page.text()).toContain('<title>titlegraph</title>');
+  const api = await fetch(deepLink, { headers: { accept: 'application/json' } });
+  expect(api.status).toBe(403);
+  expect(((await api.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('CSRF_HEADER_REQUIRED');
+});

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { DownloadLinks, LINK_VALIDITY_MS } from '../../src/services/downloads/links';
-import { OrderTitleDocumentMutation, PurchaseTitlePlansMutation } from './documents';
+import { OrderTitleDocumentMutation, PurchaseTitlePlansMutation, TitleQuery } from './documents';
 import { newKey, replicaOf, startService, type Service } from './harness';
 
 const SECRET = 'a-test-signing-key-of-at-least-32-characters';
@@ -124,7 +124,11 @@ describe('signed download links', () => {
       const first = await order(svc, 'dev-key-b', '5555', key);
       const firstLink = new URL(first.downloadUrl);
       clock.advance(Number(firstLink.searchParams.get('expires')) * 1000 - clock.now());
-      expect((await refusal(await svc.get(firstLink.pathname + firstLink.search, null))).body.error.code).toBe('DOWNLOAD_LINK_EXPIRED');
+      // within the document's day, the refusal sends the caller to the replay that follows
+      expect((await refusal(await svc.get(firstLink.pathname + firstLink.search, null))).body.error).toEqual({
+        code: 'DOWNLOAD_LINK_EXPIRED',
+        message: 'This download link has expired (links last 15 minutes): replay the order with the same idempotencyKey for a new one.',
+      });
       const replay = await order(svc, 'dev-key-b', '5555', key);
       expect(replay.documentId).toBe(first.documentId);
       expect(svc.emulator.calls.count({ route: 'orderDocument' })).toBe(1); // a replay: not ordered again
@@ -204,5 +208,109 @@ describe('signed download links', () => {
     } finally {
       await svc.stop();
     }
+  });
+
+  test('after the London midnight, a replay and the old link both say the document expired with its day: order again with a new key', async () => {
+    const clock = movableClock();
+    const svc = await startService({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    try {
+      const orderWith = (idempotencyKey: string) =>
+        svc.gql(
+          OrderTitleDocumentMutation,
+          { fas: '5555', input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey } },
+          'dev-key-b',
+        );
+      svc.emulator.clock.set(new Date('2026-01-15T23:50:00Z'));
+      const key = newKey('after-midnight');
+      const first = (await orderWith(key)).data!.orderTitleDocument;
+      expect(first.charges.length).toBeGreaterThan(0);
+      const link = new URL(first.document!.downloadUrl);
+      // cut short by the file's own end, and signed as such
+      expect(link.searchParams.get('ends')).toBe('day');
+
+      // past the register's midnight; the service learns the register's time from its next answer
+      svc.emulator.clock.set(new Date('2026-01-16T00:01:00Z'));
+      await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
+      clock.advance(Number(link.searchParams.get('expires')) * 1000 - clock.now());
+
+      const replay = (await orderWith(key)).data!.orderTitleDocument;
+      expect(replay.document).toBeNull();
+      expect(replay.charges).toEqual(first.charges); // the original order's charges, never hidden
+      expect(replay.userErrors).toEqual([
+        {
+          code: 'DOCUMENT_EXPIRED',
+          message:
+            'The document ordered with this idempotency key expired with its day (documents and plans last until midnight, London time): order it again with a new idempotencyKey. The charges shown are those of the original order.',
+          field: ['input', 'idempotencyKey'],
+        },
+      ]);
+      expect(svc.emulator.calls.count({ route: 'orderDocument' })).toBe(1);
+
+      svc.emulator.calls.reset();
+      const { status, body } = await refusal(await svc.get(link.pathname + link.search, null));
+      expect({ status, ...body.error }).toEqual({
+        status: 410,
+        code: 'DOCUMENT_EXPIRED',
+        message:
+          'This document expired with its day (documents and plans last until midnight, London time): order it again with a new idempotencyKey.',
+      });
+      expect(svc.emulator.calls.count()).toBe(0);
+
+      // what the answers say to do works: a new key orders it again, with a working link
+      const again = (await orderWith(newKey('after-midnight-again'))).data!.orderTitleDocument;
+      expect(again.userErrors).toEqual([]);
+      const fresh = new URL(again.document!.downloadUrl);
+      expect(fresh.searchParams.get('ends')).toBeNull();
+      expect((await svc.get(fresh.pathname + fresh.search, null)).status).toBe(200);
+    } finally {
+      await svc.stop();
+    }
+  });
+
+  test('plans too: after the London midnight a replay answers DOCUMENT_EXPIRED with its charges, and the old link 410', async () => {
+    const clock = movableClock();
+    const svc = await startService({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    try {
+      const buy = (idempotencyKey: string) =>
+        svc.gql(PurchaseTitlePlansMutation, { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey } }, 'dev-key-b');
+      svc.emulator.clock.set(new Date('2026-01-15T23:50:00Z'));
+      const key = newKey('plans-after-midnight');
+      const first = (await buy(key)).data!.purchaseTitlePlans;
+      expect(first.plans.length).toBeGreaterThan(0);
+      expect(first.charges.length).toBeGreaterThan(0);
+      const link = new URL(first.plans[0]!.downloadUrl);
+      svc.emulator.clock.set(new Date('2026-01-16T00:01:00Z'));
+      await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
+      clock.advance(Number(link.searchParams.get('expires')) * 1000 - clock.now());
+
+      const replay = (await buy(key)).data!.purchaseTitlePlans;
+      expect(replay.plans).toEqual([]);
+      expect(replay.charges).toEqual(first.charges);
+      expect(replay.userErrors.map((e) => [e.code, e.message, e.field])).toEqual([
+        [
+          'DOCUMENT_EXPIRED',
+          'The plans bought with this idempotency key expired with their day (documents and plans last until midnight, London time): buy them again with a new idempotencyKey. The charges shown are those of the original order.',
+          ['input', 'idempotencyKey'],
+        ],
+      ]);
+      const { status, body } = await refusal(await svc.get(link.pathname + link.search, null));
+      expect([status, body.error.code, body.error.message]).toEqual([
+        410,
+        'DOCUMENT_EXPIRED',
+        'This plan expired with its day (documents and plans last until midnight, London time): buy it again with a new idempotencyKey.',
+      ]);
+    } finally {
+      await svc.stop();
+    }
+  });
+
+  test('a link that ends with its day cannot pass for one that does not', () => {
+    const now = Date.parse('2026-03-10T23:55:00Z');
+    const links = new DownloadLinks(SECRET, undefined, () => now);
+    const file = { tenant: 'client-a', titleNumber: 'MID15313', kind: 'documents' as const, id: 'abc' };
+    const params = new URL(links.link('http://x', file, new Date(now + 5 * 60_000))).searchParams;
+    expect(params.get('ends')).toBe('day');
+    params.delete('ends');
+    expect(links.check(file, params)).toMatchObject({ ok: false, code: 'DOWNLOAD_LINK_INVALID' });
   });
 });

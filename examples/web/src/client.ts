@@ -40,6 +40,7 @@ export async function execute<Result, Variables>(document: TypedDocumentString<R
   };
   const error = body.errors?.[0];
   if (error) throw new GraphQLRequestError(error.message, error.extensions?.code);
-  if (!response.ok || !body.data) throw new GraphQLRequestError(`HTTP ${response.status}`);
+  // No GraphQL answer at all: a proxy's 502/504 or an empty error page, not the service speaking.
+  if (!response.ok || !body.data) throw new GraphQLRequestError('The service did not answer: is `npm start` running?');
   return body.data;
 }

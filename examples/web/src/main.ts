@@ -1,5 +1,5 @@
 /** titlegraph example front end: look up a title, order its title document, download the PDF. */
-import { execute, GraphQLRequestError } from './client';
+import { execute, GraphQLRequestError, serviceUrl } from './client';
 import { OrderDocumentMutation, TitleLookupQuery } from './operations';
 import './style.css';
 
@@ -13,6 +13,10 @@ const order = $<HTMLButtonElement>('#order');
 const orderResult = $<HTMLElement>('#order-result');
 
 let current: string | undefined;
+const ORDER_LABEL = order.textContent ?? 'Order title document';
+
+/** The register's day of issue in UK form (25/11/2026): expiresAt is the midnight that ends it. */
+const ukDayEndingAt = (expiresAt: string) => new Date(Date.parse(expiresAt) - 1).toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string) {
   const el = document.createElement(tag);
@@ -25,7 +29,7 @@ function showError(target: HTMLElement, error: unknown) {
   const message =
     error instanceof GraphQLRequestError
       ? `${error.code ? `${error.code}: ` : ''}${error.message}`
-      : `The service could not be reached (${error instanceof Error ? error.message : String(error)}).`;
+      : 'The service did not answer: is `npm start` running?';
   target.replaceChildren(element('p', message, 'error'));
 }
 
@@ -34,6 +38,7 @@ form.addEventListener('submit', async (event) => {
   const titleNumber = input.value.trim().toUpperCase();
   current = undefined;
   order.disabled = true;
+  order.textContent = ORDER_LABEL;
   orderResult.replaceChildren();
   result.replaceChildren(element('p', 'Looking up…', 'muted'));
   try {
@@ -62,6 +67,11 @@ form.addEventListener('submit', async (event) => {
     if (title.plans.length === 0) plans.append(element('li', 'No plans', 'muted'));
     card.append(element('h3', 'Plans'), plans);
     result.replaceChildren(card);
+    if (title.status !== 'REGISTERED') {
+      // the register issues title documents for registered titles only
+      order.textContent = `Title documents are for registered titles only (${title.titleNumber} is ${title.status.toLowerCase()})`;
+      return;
+    }
     current = title.titleNumber;
     order.disabled = false;
     order.textContent = `Order title document for ${current} (FAS ${FAS})`;
@@ -86,19 +96,26 @@ order.addEventListener('click', async () => {
     }
     const { document: doc, charges } = orderTitleDocument;
     const link = element('a', `Download ${doc.titleNumber} title document (PDF)`);
-    // a signed, absolute link: it works as a plain link, with no Authorization header
-    link.href = doc.downloadUrl;
+    // A signed link works as a plain link, with no Authorization header. Its path and query go to
+    // the service this page talks to (its own proxy when same-origin), not to the address the
+    // service saw, which behind the page's proxy is one the browser cannot reach.
+    const signed = new URL(doc.downloadUrl);
+    link.href = `${serviceUrl}${signed.pathname}${signed.search}`;
     link.id = 'download';
     link.target = '_blank';
     link.rel = 'noopener';
     const charged = charges.map((c) => `${c.productType ?? 'charge'} £${c.fee}`).join(', ') || 'nothing (already charged today)';
     orderResult.replaceChildren(
       link,
-      element('p', `Charged: ${charged}. The link works until ${new Date(doc.expiresAt).toLocaleString()}.`, 'muted'),
+      element(
+        'p',
+        `Charged: ${charged}. The link works for 15 minutes; the document until the end of ${ukDayEndingAt(doc.expiresAt)} (midnight, London time).`,
+        'muted',
+      ),
     );
   } catch (error) {
     showError(orderResult, error);
   } finally {
-    order.disabled = false;
+    order.disabled = !current;
   }
 });

@@ -21,6 +21,7 @@ export const USER_ERROR_CODES = [
   'IDEMPOTENCY_KEY_IN_USE',
   'SPEND_LIMIT_REACHED',
   'CHARGE_ABOVE_MAXIMUM',
+  'DOCUMENT_EXPIRED',
 ] as const;
 export type UserErrorCode = (typeof USER_ERROR_CODES)[number];
 

@@ -3,7 +3,7 @@ import { builder } from '../builder';
 import type { Charge, OrderDocumentRequest } from '../../register/contract/wire';
 import { chargeableFields } from './chargeable';
 import { type ChargeableResult, runChargeable } from '../mutations/run-chargeable';
-import { downloadUrlOf, expiryOfIssue } from './download-links';
+import { downloadUrlOf, expiredOnReplay, expiryOfIssue } from './download-links';
 import { invalidInput, type UserError } from '../mutations/user-errors';
 
 interface OrderedDocument {
@@ -79,7 +79,7 @@ builder.mutationFields((t) => ({
       fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),
       input: t.arg({ type: OrderTitleDocumentInput, required: true, description: 'What to order.' }),
     },
-    resolve: (_, { fas, input }, ctx) => {
+    resolve: async (_, { fas, input }, ctx) => {
       const body: OrderDocumentRequest = {
         ...(input.titleSheet
           ? {
@@ -100,7 +100,7 @@ builder.mutationFields((t) => ({
                 'or input.applications.include must be true: a document needs at least one part.',
               ),
             ];
-      return runChargeable(ctx, {
+      const result = await runChargeable(ctx, {
         operation: 'orderTitleDocument',
         fas,
         input,
@@ -121,6 +121,9 @@ builder.mutationFields((t) => ({
         extraInput: body,
         inputErrors,
       });
+      // A replay after the document's day ended: no dead link, the charges still shown.
+      const expired = result.value && expiredOnReplay(ctx, 'documents', result.value.expiresAt);
+      return expired ? { ...result, value: null, userErrors: [expired] } : result;
     },
   }),
 }));

@@ -1,7 +1,8 @@
 /** Until when a document or plan id is valid, and its link (signing: services/downloads/links.ts). */
 import type { Context } from '../context';
 import { endOfLondonDay } from '../../register/contract/london-day';
-import type { FileKind } from '../../services/downloads/links';
+import { expiredWithItsDay, type FileKind } from '../../services/downloads/links';
+import type { UserError } from '../mutations/user-errors';
 
 /** Ids are valid until the end of the register's day of issue (Europe/London). */
 export function expiryOfIssue(issuedAt: Date): string {
@@ -18,4 +19,21 @@ export function downloadUrlOf(ctx: Context, kind: FileKind, titleNumber: string,
   const registerLeadMs = ctx.services.registerNow().getTime() - Date.now();
   const fileExpiresHere = new Date(Date.parse(expiresAt) - registerLeadMs);
   return ctx.services.downloadLinks.link(ctx.origin, { tenant: ctx.tenant.id, titleNumber, kind, id }, fileExpiresHere);
+}
+
+/**
+ * A replay after the file's day has ended: its link could only be refused, and asking again
+ * would bring the same dead link back, so the answer says to order again instead.
+ */
+export function expiredOnReplay(ctx: Context, kind: FileKind, expiresAt: string): UserError | undefined {
+  if (ctx.services.registerNow().getTime() < Date.parse(expiresAt)) return undefined;
+  const what =
+    kind === 'documents'
+      ? `The document ordered with this idempotency key ${expiredWithItsDay('document')}`
+      : `The plans bought with this idempotency key ${expiredWithItsDay('plans')}`;
+  return {
+    code: 'DOCUMENT_EXPIRED',
+    message: `${what} The charges shown are those of the original order.`,
+    field: ['input', 'idempotencyKey'],
+  };
 }

@@ -4,7 +4,7 @@ import type { Charge, Plan as WirePlan } from '../../register/contract/wire';
 import { PurchaseTitleInput } from './charge';
 import { chargeableFields } from './chargeable';
 import { type ChargeableResult, runChargeable } from '../mutations/run-chargeable';
-import { downloadUrlOf, expiryOfIssue } from './download-links';
+import { downloadUrlOf, expiredOnReplay, expiryOfIssue } from './download-links';
 
 interface PurchasedPlan extends WirePlan {
   titleNumber: string;
@@ -26,7 +26,7 @@ const PlanType = builder.objectRef<PurchasedPlan>('Plan').implement({
     }),
     downloadUrl: t.string({
       description:
-        'Absolute link that streams the PDF with a plain GET (no Authorization header): signed for the API client that bought the plan, valid for 15 minutes and never past expiresAt. Ask again for a fresh one.',
+        'Absolute link that streams the PDF with a plain GET (no Authorization header): signed for the API client that bought the plan, valid for 15 minutes and never past expiresAt. Replay the purchase for a fresh one; after expiresAt the plans must be bought again with a new idempotency key.',
       // Made now, for every answer (replays too): a signed link lives 15 minutes.
       resolve: (p, _, ctx) => downloadUrlOf(ctx, 'plans', p.titleNumber, p.planId, p.expiresAt),
     }),
@@ -59,8 +59,8 @@ builder.mutationFields((t) => ({
       fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),
       input: t.arg({ type: PurchaseTitleInput, required: true, description: 'The title and idempotency key.' }),
     },
-    resolve: (_, { fas, input }, ctx) =>
-      runChargeable(ctx, {
+    resolve: async (_, { fas, input }, ctx) => {
+      const result = await runChargeable(ctx, {
         operation: 'purchaseTitlePlans',
         fas,
         input,
@@ -71,6 +71,10 @@ builder.mutationFields((t) => ({
           const expiresAt = expiryOfIssue(ctx.services.registerNow());
           return { plans: bought.plans.map((p) => ({ ...p, titleNumber: input.titleNumber, expiresAt })), charges: bought.charges };
         },
-      }),
+      });
+      // A replay after the plans' day ended: no dead links, the charges still shown.
+      const expired = result.value?.plans[0] && expiredOnReplay(ctx, 'plans', result.value.plans[0].expiresAt);
+      return expired ? { ...result, value: null, userErrors: [expired] } : result;
+    },
   }),
 }));

@@ -20,6 +20,8 @@ const CODE_DESCRIPTIONS: Record<UserErrorCode, string> = {
   SPEND_LIMIT_REACHED:
     "The API client's or organisation's spending limit for the day leaves no room for this call; nothing was sent. The message says which limit, what remains and when it resets.",
   CHARGE_ABOVE_MAXIMUM: "The expected charge is above the caller's maxFee; nothing was sent.",
+  DOCUMENT_EXPIRED:
+    'A replay of an order whose document or plans expired with their day (midnight, London time): the charges are those of the original order. Order again with a new idempotency key.',
 };
 
 export const UserErrorCodeEnum = builder.enumType('UserErrorCode', {

@@ -4,6 +4,8 @@
  * the API client, the file and the expiry, so a link works only for the client that got it,
  * only for that file, and not after a quarter of an hour (nor after the file's own expiry).
  * Links are made when `downloadUrl` is resolved, so every answer (a replay too) has fresh ones.
+ * A link cut short by the file's own expiry says so (`ends=day`, signed), so that its refusal
+ * tells the caller to order again rather than to ask for a link that could never work.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -21,7 +23,7 @@ export const LINK_VALIDITY_MS = 15 * 60 * 1000;
 
 export type LinkCheck =
   | { ok: true; tenant: string }
-  | { ok: false; code: 'DOWNLOAD_LINK_INVALID' | 'DOWNLOAD_LINK_EXPIRED'; message: string };
+  | { ok: false; code: 'DOWNLOAD_LINK_INVALID' | 'DOWNLOAD_LINK_EXPIRED' | 'DOCUMENT_EXPIRED'; message: string };
 
 export class DownloadLinks {
   private readonly secret: Buffer;
@@ -37,18 +39,23 @@ export class DownloadLinks {
 
   // Over the expiry's text as it appears in the link, so that no other spelling of the same
   // time (leading zeros, 1e9) passes as the signed one.
-  private signature(file: FileRef, expires: string): string {
-    return createHmac('sha256', this.secret)
-      .update(['v1', file.tenant, file.kind, file.titleNumber, file.id, expires].join('\n'))
-      .digest('base64url');
+  private signature(file: FileRef, expires: string, endsWithDay: boolean): string {
+    const fields = ['v1', file.tenant, file.kind, file.titleNumber, file.id, expires, ...(endsWithDay ? ['day'] : [])];
+    return createHmac('sha256', this.secret).update(fields.join('\n')).digest('base64url');
   }
 
   /** An absolute, signed link to the file, valid for 15 minutes at most and never past `fileExpiresAt`. */
   link(origin: string, file: FileRef, fileExpiresAt: Date): string {
+    const endsWithDay = fileExpiresAt.getTime() <= this.now() + LINK_VALIDITY_MS;
     const expires = Math.floor(Math.min(this.now() + LINK_VALIDITY_MS, fileExpiresAt.getTime()) / 1000);
     const base = (this.publicUrl ?? origin).replace(/\/+$/, '');
     const path = `/downloads/titles/${encodeURIComponent(file.titleNumber)}/${file.kind}/${encodeURIComponent(file.id)}`;
-    const query = new URLSearchParams({ client: file.tenant, expires: String(expires), signature: this.signature(file, String(expires)) });
+    const query = new URLSearchParams({
+      client: file.tenant,
+      expires: String(expires),
+      ...(endsWithDay ? { ends: 'day' } : {}),
+      signature: this.signature(file, String(expires), endsWithDay),
+    });
     return `${base}${path}?${query}`;
   }
 
@@ -59,7 +66,8 @@ export class DownloadLinks {
     // The text is compared, not the decoded bytes: base64url decoding forgives a changed last
     // character (its low bits are padding) and stray characters, so a changed link would pass.
     const given = Buffer.from(params.get('signature') ?? '', 'utf8');
-    const expected = Buffer.from(this.signature({ ...file, tenant }, expiresText), 'utf8');
+    const endsWithDay = params.get('ends') === 'day';
+    const expected = Buffer.from(this.signature({ ...file, tenant }, expiresText, endsWithDay), 'utf8');
     if (!tenant || !/^\d{1,12}$/.test(expiresText) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return {
         ok: false,
@@ -68,12 +76,22 @@ export class DownloadLinks {
       };
     }
     if (Number(expiresText) * 1000 <= this.now()) {
+      if (endsWithDay) {
+        const what = file.kind === 'documents' ? 'document' : 'plan';
+        return { ok: false, code: 'DOCUMENT_EXPIRED', message: `This ${what} ${expiredWithItsDay(what)}` };
+      }
       return {
         ok: false,
         code: 'DOWNLOAD_LINK_EXPIRED',
-        message: 'This download link has expired (links last 15 minutes): ask the API for a new one.',
+        message: 'This download link has expired (links last 15 minutes): replay the order with the same idempotencyKey for a new one.',
       };
     }
     return { ok: true, tenant };
   }
+}
+
+/** Why a document or plan cannot come back: said alike by a replay's userError and by its link's refusal. */
+export function expiredWithItsDay(what: 'document' | 'plan' | 'plans'): string {
+  const again = what === 'document' ? 'order it' : what === 'plan' ? 'buy it' : 'buy them';
+  return `expired with ${what === 'plans' ? 'their' : 'its'} day (documents and plans last until midnight, London time): ${again} again with a new idempotencyKey.`;
 }

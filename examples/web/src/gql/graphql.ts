@@ -64,6 +64,8 @@ export type UserErrorCode =
   | 'CREDIT_LIMIT_EXCEEDED'
   /** A deed rule that depends on the register's state was broken, e.g. a discharge of a security the title does not have; `field` names the input. */
   | 'DEED_RULE_VIOLATION'
+  /** A replay of an order whose document or plans expired with their day (midnight, London time): the charges are those of the original order. Order again with a new idempotency key. */
+  | 'DOCUMENT_EXPIRED'
   /** Not a charging account of the caller's organisation, or the wrong kind of account. */
   | 'FAS_NOT_AUTHORISED'
   /** A request with this idempotency key is still in progress; retry shortly. */
