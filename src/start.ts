@@ -1,5 +1,5 @@
 /**
- * What `npm start` runs: checks the Node.js version before anything that needs Node 24 is
+ * What `npm start` runs: checks the Node.js version before anything that needs Node 26 is
  * loaded (node:sqlite, the embedded store), so an old Node fails with one line that names the
  * fix instead of a module error from deep inside the start-up. Only node-version.ts may be
  * imported statically here: every other import would load before the check.

@@ -3,8 +3,8 @@ import { buildPath, matchRoute, ROUTES } from '../src/register/contract/routes';
 import { isLatin1Text } from '../src/register/contract/rules';
 
 describe('foundation', () => {
-  it('runs on Node 24 LTS, as the README says', () => {
-    expect(Number(process.versions.node.split('.')[0])).toBe(24);
+  it('runs on Node 26 LTS, as the README says', () => {
+    expect(Number(process.versions.node.split('.')[0])).toBe(26);
   });
 
   it('keeps reference-list slashes in the URL and matches them back', () => {

@@ -151,14 +151,14 @@ describe('a port that is taken', () => {
 });
 
 describe('the Node.js version', () => {
-  test('Node 24 and later start; older ones get one line naming the fix', () => {
-    expect(nodeVersionProblem('24.0.0')).toBeUndefined();
-    expect(nodeVersionProblem('25.1.0')).toBeUndefined();
-    expect(nodeVersionProblem('v24.21.0')).toBeUndefined();
-    for (const old of ['20.20.2', '23.11.1', 'v18.19.0']) {
+  test('Node 26 and later start; older ones get one line naming the fix, for npm 11 and 12 alike', () => {
+    expect(nodeVersionProblem('26.0.0')).toBeUndefined();
+    expect(nodeVersionProblem('27.1.0')).toBeUndefined();
+    expect(nodeVersionProblem('v26.10.0')).toBeUndefined();
+    for (const old of ['20.20.2', '24.21.0', 'v18.19.0']) {
       expect(nodeVersionProblem(old)).toBe(
-        `titlegraph needs Node.js 24 or later, and this is ${old}. ` +
-          "Run 'npm install' (without --ignore-scripts): it installs the project's own Node 24, which npm start then uses; or install Node 24.",
+        `titlegraph needs Node.js 26 or later, and this is ${old}. ` +
+          "Run 'npm install' without --ignore-scripts: it installs the project's own Node 26 (package.json's allowScripts lets its install script run, under npm 11 and 12 alike), which npm start then uses; or install Node 26.",
       );
     }
   });
@@ -170,7 +170,7 @@ describe('the Node.js version', () => {
     .filter(Boolean)
     .find((path) => {
       const version = spawnSync(path, ['--version'], { encoding: 'utf8' });
-      return version.status === 0 && Number(version.stdout.trim().slice(1).split('.')[0]) < 24;
+      return version.status === 0 && Number(version.stdout.trim().slice(1).split('.')[0]) < 26;
     });
   test.skipIf(!older)('the start script under the machine’s older Node: exit 1 with that line, no module error', () => {
     // What npm start runs when `node` on the PATH is the older one (npm puts node_modules/.bin
@@ -185,7 +185,7 @@ describe('the Node.js version', () => {
     expect(JSON.parse(line!)).toMatchObject({
       level: 60,
       msg: expect.stringMatching(
-        /^titlegraph needs Node\.js 24 or later, and this is 2\d\.\d+\.\d+\. Run 'npm install' \(without --ignore-scripts\)/,
+        /^titlegraph needs Node\.js 26 or later, and this is 2\d\.\d+\.\d+\. Run 'npm install' without --ignore-scripts/,
       ),
     });
   });
