@@ -78,6 +78,8 @@ async function lookUpAndOrder(browser: Browser, pageUrl: string, serviceUrl: str
   expect(text).toContain('REGISTERED');
   expect(text).toContain('Dalhousie Road, Dalkeith, EH22 3AB');
   expect(text).toContain('Title plan');
+  // The price before the click: the list fee, or nothing when this FAS bought the title today.
+  expect(await page.locator('#quote').innerText()).toMatch(/^Title document: (£3\.00 \+ VAT|already bought today: no charge)\.$/);
 
   await page.click('#order');
   const link = page.locator('a#download');
@@ -90,6 +92,8 @@ async function lookUpAndOrder(browser: Browser, pageUrl: string, serviceUrl: str
   expect(await page.locator('#order-result').innerText()).toMatch(
     /Charged: (.*£\d+\.\d\d|nothing).*\. The link works for 15 minutes; the document until the end of 10\/06\/2026 \(midnight, London time\)\./,
   );
+  // Bought now: ordering it again today would be free, and the page says so.
+  await page.locator('#quote', { hasText: 'already bought today: no charge' }).waitFor({ timeout: 20_000 });
   await page.screenshot({ path: artifactPath(screenshot), fullPage: true });
 
   // The link is signed: with no Authorization header, as a browser follows it, it is the PDF.
@@ -171,6 +175,28 @@ suite(`example front end in headless Chromium${browserSkipReason ? ` (skipped: $
       expect(body.documentId).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(body.query).toBeUndefined();
     }
+  });
+
+  it('a spent daily limit: the quote says so and the order button is off', { timeout: 120_000 }, async () => {
+    const limited = await startService(
+      {},
+      { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 100 } },
+    );
+    closers.push(() => limited.stop());
+    const dist = join(out, 'limited');
+    const site = await listen(staticFiles(dist, createApp(limited.services)));
+    closers.push(site.close);
+    await buildExample(dist, {});
+    const browser = await launchBrowser();
+    closers.push(browser.close);
+    await browser.page.goto(site.url, { waitUntil: 'load' });
+    await lookUp(browser, 'MID1234');
+    await browser.page.locator('#quote', { hasText: 'limit' }).waitFor({ timeout: 20_000 });
+    expect(await browser.page.locator('#quote').innerText()).toBe(
+      "Title document: £3.00 + VAT, but today's spending limit has no room for it: ordering is off until midnight (London time).",
+    );
+    expect(await browser.page.locator('#order').isDisabled()).toBe(true);
+    expect(limited.emulator.calls.count({ route: 'orderDocument' })).toBe(0);
   });
 
   it("with the service down behind the page's proxy (502), the page says to start it", { timeout: 120_000 }, async () => {

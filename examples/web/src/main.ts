@@ -1,6 +1,6 @@
 /** titlegraph example front end: look up a title, order its title document, download the PDF. */
 import { execute, GraphQLRequestError, serviceUrl } from './client';
-import { OrderDocumentMutation, TitleLookupQuery } from './operations';
+import { OrderDocumentMutation, OrderQuoteQuery, TitleLookupQuery } from './operations';
 import './style.css';
 
 const FAS = '0877';
@@ -11,9 +11,24 @@ const input = $<HTMLInputElement>('#title-number');
 const result = $<HTMLElement>('#result');
 const order = $<HTMLButtonElement>('#order');
 const orderResult = $<HTMLElement>('#order-result');
+const quote = $<HTMLElement>('#quote');
 
 let current: string | undefined;
 const ORDER_LABEL = order.textContent ?? 'Order title document';
+
+/**
+ * The price before the click (chargeQuote makes no register call): the list fee, or nothing when
+ * the title was bought today on this account; ordering is off when the day's limit has no room.
+ */
+async function showQuote(titleNumber: string): Promise<boolean> {
+  const { chargeQuote } = await execute(OrderQuoteQuery, { fas: FAS, titleNumber });
+  const free = chargeQuote.lines.every((line) => line.alreadyChargedToday);
+  const price = free ? 'already bought today: no charge' : `£${chargeQuote.expectedTotal} + VAT`;
+  quote.textContent = chargeQuote.withinLimits
+    ? `Title document: ${price}.`
+    : `Title document: ${price}, but today's spending limit has no room for it: ordering is off until midnight (London time).`;
+  return chargeQuote.withinLimits;
+}
 
 /** The register's day of issue in UK form (25/11/2026): expiresAt is the midnight that ends it. */
 const ukDayEndingAt = (expiresAt: string) => new Date(Date.parse(expiresAt) - 1).toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
@@ -40,6 +55,7 @@ form.addEventListener('submit', async (event) => {
   order.disabled = true;
   order.textContent = ORDER_LABEL;
   orderResult.replaceChildren();
+  quote.textContent = '';
   result.replaceChildren(element('p', 'Looking up…', 'muted'));
   try {
     const { title } = await execute(TitleLookupQuery, { titleNumber });
@@ -73,8 +89,8 @@ form.addEventListener('submit', async (event) => {
       return;
     }
     current = title.titleNumber;
-    order.disabled = false;
     order.textContent = `Order title document for ${current} (FAS ${FAS})`;
+    order.disabled = !(await showQuote(current));
   } catch (error) {
     showError(result, error);
   }
@@ -92,6 +108,7 @@ order.addEventListener('click', async () => {
     const problem = orderTitleDocument.userErrors[0];
     if (problem || !orderTitleDocument.document) {
       orderResult.replaceChildren(element('p', problem ? `${problem.code}: ${problem.message}` : 'No document', 'error'));
+      order.disabled = !(await showQuote(current));
       return;
     }
     const { document: doc, charges } = orderTitleDocument;
@@ -113,9 +130,10 @@ order.addEventListener('click', async () => {
         'muted',
       ),
     );
+    // what ordering again today would charge now
+    order.disabled = !(await showQuote(doc.titleNumber));
   } catch (error) {
     showError(orderResult, error);
-  } finally {
     order.disabled = !current;
   }
 });

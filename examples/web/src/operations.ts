@@ -21,3 +21,13 @@ export const OrderDocumentMutation = graphql(`
     }
   }
 `);
+
+export const OrderQuoteQuery = graphql(`
+  query OrderQuote($fas: FasNumber!, $titleNumber: TitleNumber!) {
+    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: [TITLE_DATA_AND_PLANS]) {
+      lines { alreadyChargedToday }
+      expectedTotal
+      withinLimits
+    }
+  }
+`);

@@ -17,10 +17,12 @@ import * as types from './graphql';
 type Documents = {
     "\n  query TitleLookup($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      right { description addresses { street town postcode } }\n      plans { description paperSize }\n    }\n  }\n": typeof types.TitleLookupDocument,
     "\n  mutation OrderDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { productType fee }\n      userErrors { code message field }\n    }\n  }\n": typeof types.OrderDocumentDocument,
+    "\n  query OrderQuote($fas: FasNumber!, $titleNumber: TitleNumber!) {\n    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: [TITLE_DATA_AND_PLANS]) {\n      lines { alreadyChargedToday }\n      expectedTotal\n      withinLimits\n    }\n  }\n": typeof types.OrderQuoteDocument,
 };
 const documents: Documents = {
     "\n  query TitleLookup($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      right { description addresses { street town postcode } }\n      plans { description paperSize }\n    }\n  }\n": types.TitleLookupDocument,
     "\n  mutation OrderDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { productType fee }\n      userErrors { code message field }\n    }\n  }\n": types.OrderDocumentDocument,
+    "\n  query OrderQuote($fas: FasNumber!, $titleNumber: TitleNumber!) {\n    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: [TITLE_DATA_AND_PLANS]) {\n      lines { alreadyChargedToday }\n      expectedTotal\n      withinLimits\n    }\n  }\n": types.OrderQuoteDocument,
 };
 
 /**
@@ -31,6 +33,10 @@ export function graphql(source: "\n  query TitleLookup($titleNumber: TitleNumber
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation OrderDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { productType fee }\n      userErrors { code message field }\n    }\n  }\n"): typeof import('./graphql').OrderDocumentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query OrderQuote($fas: FasNumber!, $titleNumber: TitleNumber!) {\n    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: [TITLE_DATA_AND_PLANS]) {\n      lines { alreadyChargedToday }\n      expectedTotal\n      withinLimits\n    }\n  }\n"): typeof import('./graphql').OrderQuoteDocument;
 
 
 export function graphql(source: string) {

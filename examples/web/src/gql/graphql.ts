@@ -102,6 +102,14 @@ export type OrderDocumentMutationVariables = Exact<{
 
 export type OrderDocumentMutation = { orderTitleDocument: { document: { documentId: string, titleNumber: string, expiresAt: string, downloadUrl: string } | null, charges: Array<{ productType: string | null, fee: string }>, userErrors: Array<{ code: UserErrorCode, message: string, field: Array<string> | null }> } };
 
+export type OrderQuoteQueryVariables = Exact<{
+  fas: string;
+  titleNumber: string;
+}>;
+
+
+export type OrderQuoteQuery = { chargeQuote: { expectedTotal: string, withinLimits: boolean, lines: Array<{ alreadyChargedToday: boolean }> } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -162,3 +170,18 @@ export const OrderDocumentDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:560fc8970cb5b716143c5ac9489e5758572dd1072459668af2620b17a180aeb9"}) as unknown as TypedDocumentString<OrderDocumentMutation, OrderDocumentMutationVariables>;
+export const OrderQuoteDocument = new TypedDocumentString(`
+    query OrderQuote($fas: FasNumber!, $titleNumber: TitleNumber!) {
+  chargeQuote(
+    fas: $fas
+    titleNumber: $titleNumber
+    products: [TITLE_DATA_AND_PLANS]
+  ) {
+    lines {
+      alreadyChargedToday
+    }
+    expectedTotal
+    withinLimits
+  }
+}
+    `, {"hash":"sha256:d6370cde973e36d1485db64b19eae0237b7e6d6b16868f229cd684fe91bb1f04"}) as unknown as TypedDocumentString<OrderQuoteQuery, OrderQuoteQueryVariables>;
