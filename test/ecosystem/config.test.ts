@@ -102,7 +102,13 @@ describe('quota and download settings', () => {
     const config = loadConfig({});
     expect(config.quota).toEqual({ dailyQuota: 2000, freeShare: 0.9, clientBurst: 500, clientPerMinute: 120 });
     expect(config.downloads).toEqual({ perTenant: 4, idleMs: 30_000, maxMs: 600_000 });
-    expect(config.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 15_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_024 });
+    expect(config.http).toEqual({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 15_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1_024,
+      maxConnectionsPerAddress: 256,
+    });
   });
 
   test.for([
