@@ -20,6 +20,7 @@ export default defineConfig({
             'test/security/limit-refusals.test.ts',
             'test/security/router-key.test.ts',
             'test/server/production-errors.test.ts',
+            'test/server/input-errors.test.ts',
             'test/server/jit.test.ts',
             'test/service/actionable-errors.test.ts',
             'test/resilience/charges-in-answer.test.ts',

@@ -15,6 +15,7 @@ import { useChargesInAnswer } from './charges-in-answer';
 import { useServiceUnavailableStatus } from './service-unavailable';
 import { useStatementsCsv } from './statements-csv';
 import { useCaseInsensitiveMediaTypes } from './media-types';
+import { useInputErrorWording } from './input-errors';
 import { requestIdOf, useRequestLogging, yogaLogger, type Logger } from './logging';
 import { useGraphiQLPage } from './graphiql';
 import { DEFAULT_COMPILE_AFTER, useJitExecution } from './jit';
@@ -143,6 +144,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       ...useObservability(services, options.observability),
       ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),
       useCaseInsensitiveMediaTypes(),
+      useInputErrorWording(),
       useDownloads(services),
       useStatementsCsv(services),
       useChargesInAnswer(),

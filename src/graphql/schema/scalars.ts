@@ -1,38 +1,45 @@
 /**
  * The contract's custom scalars. Register identifiers are validated at parse time, so a
  * malformed value never reaches a resolver (and never costs a register call). Messages name
- * the rule but never echo a FAS number.
+ * the rule; the caller's own value is shown back to them by the HTTP edge, never logged.
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { DateResolver, DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
 import { isCaseId, isFas, isTitleNumber } from '../../register/contract/rules';
-import { badUserInput } from '../mutations/user-errors';
+
+/**
+ * A value that breaks a scalar's rule. A plain error, not a GraphQLError: graphql-js then reports
+ * it with the value's place in the document (its locations), which the HTTP edge words as
+ * `Argument "fas" has invalid value "087": FasNumber must be 4 to 6 digits.` (server/input-errors.ts).
+ */
+export class ScalarRuleError extends Error {
+  override name = 'ScalarRuleError';
+}
 
 function stringScalar(options: {
   name: string;
   description: string;
   rule: string;
   test: (value: string) => boolean;
-  echo: boolean;
 }): GraphQLScalarType<string, string> {
-  const reject = (value: unknown): never => {
-    const shown = options.echo && typeof value === 'string' && value.length <= 40 ? ` (got "${value}")` : '';
-    throw badUserInput(`${options.name} ${options.rule}${shown}.`);
-  };
-  const check = (value: unknown): string => {
-    if (typeof value !== 'string' || !options.test(value)) return reject(value);
-    return value;
-  };
+  const valid = (value: unknown): value is string => typeof value === 'string' && options.test(value);
+  const broken = () => new ScalarRuleError(`${options.name} ${options.rule}.`);
   return new GraphQLScalarType<string, string>({
     name: options.name,
     description: options.description,
-    serialize: (value) => check(value),
-    parseValue: (value) => check(value),
+    serialize: (value) => {
+      if (valid(value)) return value;
+      // Our own output breaking its rule: a fault of ours, never shown with the value.
+      throw new GraphQLError(`${options.name} ${options.rule}.`);
+    },
+    parseValue: (value) => {
+      if (!valid(value)) throw broken();
+      return value;
+    },
     parseLiteral: (ast: ValueNode) => {
-      if (ast.kind !== Kind.STRING) {
-        throw badUserInput(`${options.name} must be given as a string.`);
-      }
-      return check(ast.value);
+      if (ast.kind !== Kind.STRING) throw new ScalarRuleError(`${options.name} must be given as a string.`);
+      if (!valid(ast.value)) throw broken();
+      return ast.value;
     },
   });
 }
@@ -42,15 +49,13 @@ export const TitleNumberScalar = stringScalar({
   description: 'Title number: 3 uppercase letters then 1 to 8 digits (e.g. MID15313).',
   rule: 'must be 3 uppercase letters then 1 to 8 digits, e.g. MID15313',
   test: isTitleNumber,
-  echo: true,
 });
 
 export const FasNumberScalar = stringScalar({
   name: 'FasNumber',
   description: 'Charging account number: 4 to 6 digits, kept as a string (leading zeros matter).',
-  rule: 'must be a string of 4 to 6 digits',
+  rule: 'must be 4 to 6 digits',
   test: isFas,
-  echo: false,
 });
 
 export const CaseIdScalar = stringScalar({
@@ -58,7 +63,6 @@ export const CaseIdScalar = stringScalar({
   description: 'Case identifier as issued by the register (currently RLP, 2 digits, 8 uppercase letters).',
   rule: 'must be RLP, 2 digits and 8 uppercase letters, e.g. RLP01ABCDEFGH',
   test: isCaseId,
-  echo: true,
 });
 
 /** A reference-list value exactly as the register gives it: strings stay strings, numbers stay numbers. */
@@ -71,12 +75,12 @@ export const ReferenceValueScalar = new GraphQLScalarType<string | number, strin
   },
   parseValue: (value) => {
     if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return value;
-    throw badUserInput('ReferenceValue must be a string or a number.');
+    throw new ScalarRuleError('ReferenceValue must be a string or a number.');
   },
   parseLiteral: (ast) => {
     if (ast.kind === Kind.STRING) return ast.value;
     if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return Number(ast.value);
-    throw badUserInput('ReferenceValue must be a string or a number.');
+    throw new ScalarRuleError('ReferenceValue must be a string or a number.');
   },
 });
 
