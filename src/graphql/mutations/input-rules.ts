@@ -4,6 +4,7 @@
  * rules live in one place. Every broken field is reported at once, once, in our own words.
  */
 import type { z } from 'zod';
+import { LATIN1_RULE, latin1Problem } from '../../register/contract/rules';
 import { invalidInput, onePerField, type UserError } from './user-errors';
 
 export type FieldMapper = (wirePath: readonly PropertyKey[]) => string[];
@@ -45,19 +46,20 @@ function ourWords(issue: Issue): string {
   }
 }
 
-/** Validates `data` with a wire schema, in our words. */
+/** Validates `data` with a wire schema, in our words (the values come back, to point at a character). */
 export function check<S extends z.ZodType>(schema: S, data: unknown): z.ZodSafeParseResult<z.output<S>> {
-  return schema.safeParse(data, { error: (issue) => ourWords(issue as Issue) }) as z.ZodSafeParseResult<z.output<S>>;
+  return schema.safeParse(data, { error: (issue) => ourWords(issue as Issue), reportInput: true }) as z.ZodSafeParseResult<z.output<S>>;
+}
+
+/** The rule's words, or, for the ISO-8859-1 rule, which character breaks it and what to type instead. */
+function wordsFor(issue: z.core.$ZodIssue): string {
+  const input = (issue as { input?: unknown }).input;
+  return issue.message === LATIN1_RULE && typeof input === 'string' ? (latin1Problem(input) ?? issue.message) : issue.message;
 }
 
 export function userErrorsOf(result: z.ZodSafeParseResult<unknown>, toField: FieldMapper): UserError[] {
   if (result.success) return [];
-  return onePerField(
-    result.error.issues.map((issue) => {
-      const field = toField(issue.path);
-      return invalidInput(field, `${issue.message}.`);
-    }),
-  );
+  return onePerField(result.error.issues.map((issue) => invalidInput(toField(issue.path), `${wordsFor(issue)}.`)));
 }
 
 /** The register names a field as a dotted path; map it to the GraphQL input path. */

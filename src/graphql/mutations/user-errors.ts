@@ -41,13 +41,28 @@ export function badUserInput(message: string, field?: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', ...(field ? { field } : {}) } });
 }
 
-/** The first problem of each field: a caller fixes one field at a time, told once. */
+/** One error per field, saying every rule it breaks: a caller is told once per field, and all of it. */
 export function onePerField(errors: readonly UserError[]): UserError[] {
-  const seen = new Set<string>();
-  return errors.filter((error) => {
-    const key = JSON.stringify(error.field ?? null);
-    if (error.field && seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  // A field that breaks two rules is one error saying both: "input.reference must be at most 75
+  // characters; character 9 ’ (U+2019) is not allowed; use ' instead."
+  const byField = new Map<string, UserError>();
+  const out: UserError[] = [];
+  for (const error of errors) {
+    if (!error.field) {
+      out.push(error);
+      continue;
+    }
+    const key = JSON.stringify(error.field);
+    const first = byField.get(key);
+    if (!first) {
+      const copy = { ...error };
+      byField.set(key, copy);
+      out.push(copy);
+      continue;
+    }
+    const prefix = `${error.field.join('.')} `;
+    const rule = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    if (!first.message.includes(rule.replace(/\.$/, ''))) first.message = `${first.message.replace(/\.$/, '')}; ${rule}`;
+  }
+  return out;
 }

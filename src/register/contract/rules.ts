@@ -39,6 +39,39 @@ export function isLatin1Text(value: string): boolean {
   return LATIN1_TEXT_PATTERN.test(value);
 }
 
+/** What to type instead of the characters word processors put in text (curly quotes, dashes, …). */
+const LATIN1_STAND_INS: Record<string, string> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201A': "'",
+  '\u201C': '"',
+  '\u201D': '"',
+  '\u201E': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2026': '...',
+  '\u00A0': 'a plain space',
+  '\u00AD': 'nothing (a soft hyphen)',
+  '\t': 'a space',
+};
+
+/**
+ * The first character of `value` that breaks the ISO-8859-1 printable rule, said so a person can
+ * fix it: `character 9 ’ (U+2019) is not allowed; use ' instead`. Undefined when there is none.
+ */
+export function latin1Problem(value: string): string | undefined {
+  let position = 0;
+  for (const char of value) {
+    position += 1;
+    if (LATIN1_TEXT_PATTERN.test(char)) continue;
+    const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    const shown = /[\p{L}\p{N}\p{P}\p{S}]/u.test(char) ? `${char} ` : '';
+    const standIn = LATIN1_STAND_INS[char];
+    return `character ${position} ${shown}(${code}) is not allowed; ${standIn ? `use ${standIn} instead` : 'only ISO-8859-1 printable characters are'}`;
+  }
+  return undefined;
+}
+
 export function isTitleNumber(value: string): boolean {
   return TITLE_NUMBER_PATTERN.test(value);
 }
