@@ -85,7 +85,11 @@ describe('createCase', () => {
     if (accepted) expect(data!.createCase.userErrors).toEqual([]);
     else
       expect(data!.createCase.userErrors).toEqual([
-        expect.objectContaining({ code: 'INVALID_INPUT', field: ['input', 'reference'], message: expect.stringMatching(/input\.reference character \d+ .*is not allowed/) }),
+        expect.objectContaining({
+          code: 'INVALID_INPUT',
+          field: ['input', 'reference'],
+          message: expect.stringMatching(/input\.reference character \d+ .*is not allowed/),
+        }),
       ]);
   });
 
