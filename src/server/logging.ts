@@ -5,7 +5,7 @@
  * keys or personal data.
  */
 import { randomUUID } from 'node:crypto';
-import type { DefinitionNode, DocumentNode } from 'graphql';
+import { type DocumentNode, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { EventHub } from '../services/events';
@@ -158,8 +158,9 @@ export function useRequestLogging(logger: Logger): Plugin {
     },
     onExecute({ args }) {
       const request = (args.contextValue as { request?: Request }).request;
-      const operation = (args.document as DocumentNode).definitions.find((d: DefinitionNode) => d.kind === 'OperationDefinition');
-      if (request && operation && operation.kind === 'OperationDefinition') {
+      // The operation that runs: the one operationName names when the document has several.
+      const operation = getOperationAST(args.document as DocumentNode, args.operationName);
+      if (request && operation) {
         operations.set(request, {
           ...operations.get(request),
           type: operation.operation,

@@ -115,6 +115,19 @@ function strings(value: unknown, out: string[] = []): string[] {
 }
 
 describe('structured logs', () => {
+  it('name the operation that ran, also in a document holding two', async () => {
+    const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a', 'x-request-id': 'two-operations' },
+      body: JSON.stringify({ query: 'query First { __typename } mutation Second { __typename }', operationName: 'Second' }),
+    });
+    expect(response.status).toBe(200);
+    const line = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((r) => r.msg === 'request' && r.requestId === 'two-operations');
+    expect(line).toMatchObject({ operationName: 'Second', operationType: 'mutation' });
+  });
+
   it('log every request with its register calls, and every register call once', () => {
     const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const requests = records.filter((r) => r.msg === 'request');

@@ -144,6 +144,8 @@ builder.mutationFields((t) => ({
       const offset = creditor.length;
       const deedField: FieldMapper = (path) => {
         const [head, index, ...rest] = path.map(String);
+        // the case's titles ("subjects" on the wire) are the case's, named by the caseId the caller sent
+        if (head === 'subjects') return ['input', 'caseId'];
         // the register speaks of "applicants" when the creditor is unknown: that is the creditorApplicant's code
         if (head === 'applicants' && index === undefined && offset > 0) return ['input', 'creditorApplicant', 'creditorCode'];
         if (head === 'applicants' && index !== undefined) {
