@@ -9,11 +9,14 @@
 import {
   GraphQLError,
   Kind,
+  valueFromASTUntyped,
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
+
+import { distinctTitles } from './entities';
 
 export const REGISTER_CALL = 10;
 export const FIELD = 1;
@@ -58,6 +61,10 @@ function listLength(node: ValueNode | undefined, variables: Record<string, unkno
   return 1;
 }
 
+function distinctTitleCount(node: ValueNode | undefined, variables: Record<string, unknown>): number {
+  return node ? distinctTitles(valueFromASTUntyped(node, variables)).size : 0;
+}
+
 export function operationCost(
   operation: OperationDefinitionNode,
   fragments: Record<string, FragmentDefinitionNode>,
@@ -75,7 +82,9 @@ export function operationCost(
         const key = `${parentType}.${name}`;
         const childType = TITLE_FIELDS.has(name) ? 'Title' : 'Other';
         const listArgument = LISTS[key];
-        const items = listArgument ? listLength(selection.arguments?.find((a) => a.name.value === listArgument)?.value, variables) : 1;
+        const argument = listArgument ? selection.arguments?.find((a) => a.name.value === listArgument)?.value : undefined;
+        // `_entities` costs a call per distinct title (its loader resolves repeats once), as `titles` would for them.
+        const items = !listArgument ? 1 : name === '_entities' ? distinctTitleCount(argument, variables) : listLength(argument, variables);
         total += FIELD + times * ((CALLS[key] ?? 0) + (listArgument ? items : 0)) * REGISTER_CALL;
         total += costOf(selection.selectionSet, childType, times * items);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {

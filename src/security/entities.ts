@@ -1,7 +1,9 @@
 /**
- * `_entities` (federation) asks for Titles by representation, one register call each: it gets
- * the same cap as `titles`, and every representation is checked before any of them is looked
- * up. A bad one is refused by index, and nothing of the request reaches the register; nothing
+ * `_entities` (federation) asks for Titles by representation: one register call per distinct
+ * title (the request's loader resolves duplicates once), so the cap counts distinct titles, not
+ * representations: a gateway sends every reference, repeats included, and merges its clients'
+ * lists into one batch it never splits. Every representation is checked before any is looked
+ * up; a bad one is refused by index, and nothing of the request reaches the register. Nothing
  * the caller typed into a representation is echoed but its position and rule.
  */
 import {
@@ -12,21 +14,37 @@ import {
   type SelectionSetNode,
   type FragmentDefinitionNode,
 } from 'graphql';
-import { isTitleNumber, LIMITS } from '../register/contract/rules';
+import { isTitleNumber } from '../register/contract/rules';
 
 /** The entity types of this subgraph, and the key each must carry. */
 const ENTITY_KEYS: Record<string, string> = { Title: 'titleNumber' };
 
 const refuse = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', field: 'representations' } });
 
+/** The distinct title numbers among representations (those that carry one). */
+export function distinctTitles(given: unknown): Set<string> {
+  const representations = Array.isArray(given) ? given : given == null ? [] : [given];
+  const titles = new Set<string>();
+  for (const r of representations) {
+    const value = r && typeof r === 'object' ? (r as Record<string, unknown>).titleNumber : undefined;
+    if (typeof value === 'string') titles.add(value);
+  }
+  return titles;
+}
+
 /** Problems with one `_entities` call's representations, in order; empty when all are fine. */
-export function representationErrors(given: unknown): GraphQLError[] {
+export function representationErrors(given: unknown, maxTitles: number): GraphQLError[] {
   if (given == null) return [refuse('representations must be a list of entity representations.')];
   // GraphQL's input coercion: a single value where a list is expected is a list of one.
   const representations = Array.isArray(given) ? given : [given];
-  const max = LIMITS.titlesPerRequest.max;
-  if (representations.length > max) {
-    return [refuse(`representations must have at most ${max} items (got ${representations.length}), like titles.`)];
+  const titles = distinctTitles(representations).size;
+  if (titles > maxTitles) {
+    // In the words of the client whose query the gateway turned into this request.
+    return [
+      refuse(
+        `This query needs ${titles} different titles from the register in one request; the limit is ${maxTitles}. Ask for fewer titles at once (a gateway sends all of one query's title references together).`,
+      ),
+    ];
   }
   const errors: GraphQLError[] = [];
   representations.forEach((representation, index) => {

@@ -14,6 +14,12 @@ export interface AbuseLimits {
   maxDocumentBytes: number;
   /** Bytes of the HTTP request body. */
   maxBodyBytes: number;
+  /**
+   * Distinct titles one `_entities` request may ask for (duplicates cost nothing). A gateway
+   * merges its clients' references into one batch and never splits it to fit, so this is above
+   * `titles`' 100; the cost limit still holds the operation as a whole.
+   */
+  maxEntityTitles: number;
 }
 
 /** What the hardening plugins are given: the limits, and what production turns off. */
@@ -33,4 +39,5 @@ export const DEFAULT_LIMITS: AbuseLimits = {
   maxCost: 5000,
   maxDocumentBytes: 16 * 1024,
   maxBodyBytes: 64 * 1024,
+  maxEntityTitles: 500,
 };

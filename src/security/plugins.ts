@@ -107,7 +107,7 @@ interface CostPlan {
  * Both are worked out once per parsed document (Yoga hands back the same document for the same
  * text) unless a variable decides a list's length or an `_entities` representation.
  */
-function useCostLimit(maxCost: number): Plugin {
+function useCostLimit(maxCost: number, maxEntityTitles: number): Plugin {
   const plans = new WeakMap<DocumentNode, Map<string, CostPlan | null>>();
   const planOf = (document: DocumentNode, operationName: string | null | undefined): CostPlan | null => {
     let byName = plans.get(document);
@@ -129,7 +129,7 @@ function useCostLimit(maxCost: number): Plugin {
     if (operation) {
       plan = { operation, fragments };
       if (!pricedByVariables(operation, fragments)) {
-        const problems = entitiesCalls(operation, fragments, {}).flatMap(representationErrors);
+        const problems = entitiesCalls(operation, fragments, {}).flatMap((r) => representationErrors(r, maxEntityTitles));
         plan.fixed = { problems, cost: operationCost(operation, fragments, {}) };
       }
     }
@@ -155,7 +155,7 @@ function useCostLimit(maxCost: number): Plugin {
           (args.variableValues ?? {}) as Record<string, unknown>,
         );
         if (coerced.errors) return;
-        problems = entitiesCalls(operation, fragments, coerced.coerced).flatMap(representationErrors);
+        problems = entitiesCalls(operation, fragments, coerced.coerced).flatMap((r) => representationErrors(r, maxEntityTitles));
         cost = operationCost(operation, fragments, coerced.coerced);
       }
       if (problems.length > 0) {
@@ -217,7 +217,7 @@ export function useHardening(options: HardeningOptions): Plugin[] {
     useIntrospectionDepthLimit(INTROSPECTION_MAX_DEPTH),
     useOneChargeableMutationRule(),
     useRouterKeyScope(),
-    useCostLimit(limits.maxCost),
+    useCostLimit(limits.maxCost, limits.maxEntityTitles),
     // Hints are cut from every error here, not only from validation errors (armor's
     // block-field-suggestions leaves those of variable coercion: enum values, input fields).
     useRefusalWording({ production: !options.fieldSuggestions }),

@@ -49,11 +49,20 @@ describe('_entities', () => {
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(100);
   });
 
-  test.each([101, 300, 1_300])('%i representations are refused with no register call', async (n) => {
+  test('101 references to 2 titles, as Apollo Gateway sends them: all resolve, with 2 register calls', async () => {
+    svc.emulator.calls.reset();
+    const r = Array.from({ length: 101 }, (_, i) => ({ __typename: 'Title', titleNumber: i % 2 ? 'MID1234' : 'MID15313' }));
+    const body = await post(ENTITIES, { r });
+    expect(body.errors).toBeUndefined();
+    expect((body.data!._entities as { titleNumber: string }[]).map((t) => t.titleNumber)).toEqual(r.map((x) => x.titleNumber));
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(2);
+  });
+
+  test.each([501, 1_300])("%i different titles are refused once, in the query's terms, with no register call", async (n) => {
     const body = await withoutCalls(() => post(ENTITIES, { r: reps(n) }));
     expect(body.errors).toEqual([
       expect.objectContaining({
-        message: `representations must have at most 100 items (got ${n}), like titles.`,
+        message: `This query needs ${n} different titles from the register in one request; the limit is 500. Ask for fewer titles at once (a gateway sends all of one query's title references together).`,
         extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
       }),
     ]);
@@ -148,10 +157,10 @@ describe('every field that calls the register is priced', () => {
     ['titles, per item', '{ titles(titleNumbers: ["A1", "B2", "C3"]) { titleNumber } }', 2 * FIELD + 3 * REGISTER_CALL],
     ['securities under each titles item', '{ titles(titleNumbers: ["A1", "B2"]) { securities { id } } }', 3 * FIELD + 4 * REGISTER_CALL],
     [
-      '_entities, per representation',
+      '_entities, per distinct title (a repeat costs nothing)',
       'query($r: [_Any!]!) { _entities(representations: $r) { __typename } }',
       2 * FIELD + 4 * REGISTER_CALL,
-      { r: [{}, {}, {}, {}] },
+      { r: [{ titleNumber: 'A1' }, { titleNumber: 'B2' }, { titleNumber: 'C3' }, { titleNumber: 'D4' }, { titleNumber: 'A1' }] },
     ],
     ['a mutation', 'mutation { createCase(fas: "1877", input: {}) { case { id } } }', 3 * FIELD + REGISTER_CALL],
     ['registerUsage (free)', '{ registerUsage { calls } }', 2 * FIELD],
@@ -238,7 +247,7 @@ describe('every field that calls the register is priced by the running service',
     ['referenceListPaths', '{ referenceListPaths }', FIELD + REGISTER_CALL],
     ['Title.securities', '{ title(titleNumber: "MID1234") { securities { id } } }', 3 * FIELD + 2 * REGISTER_CALL],
     ['titles, per item', '{ titles(titleNumbers: ["BLK1", "BLK2", "BLK3"]) { titleNumber } }', 2 * FIELD + 3 * REGISTER_CALL],
-    ['_entities, per representation', ENTITIES, 3 * FIELD + 4 * REGISTER_CALL, { r: reps(4) }],
+    ['_entities, per distinct title', ENTITIES, 3 * FIELD + 4 * REGISTER_CALL, { r: [...reps(4), ...reps(2)] }],
     [
       'createCase (a mutation)',
       'mutation { createCase(fas: "0877", input: { reference: "r", contactEmail: "a@b.example", contactTelephone: "0131", titleNumbers: ["MID1234"], idempotencyKey: "cost-pin" }) { case { id } } }',

@@ -115,8 +115,8 @@ describe('operationCost', () => {
     expect(cost(document, variables)).toBe(price);
   });
 
-  test('_entities representations under an inline fragment on Title pay for each title and its securities', () => {
-    const reps = [{}, {}, {}];
+  test('_entities representations under an inline fragment on Title pay for each distinct title and its securities', () => {
+    const reps = [{ titleNumber: 'A1' }, { titleNumber: 'B2' }, { titleNumber: 'C3' }, { titleNumber: 'A1' }];
     expect(cost('query($r: [_Any!]!) { _entities(representations: $r) { ... on Title { securities { id } } } }', { r: reps })).toBe(
       3 * F + 6 * R,
     );

@@ -9,7 +9,7 @@ import { entitiesCalls, representationErrors } from '../../src/security/entities
 import { startService } from '../service/harness';
 
 const SHAPE = 'must be 3 uppercase letters followed by 1 to 8 digits.';
-const messages = (given: unknown) => representationErrors(given).map((e) => e.message);
+const messages = (given: unknown, max = 100) => representationErrors(given, max).map((e) => e.message);
 
 describe('representationErrors', () => {
   test.each([
@@ -40,7 +40,7 @@ describe('representationErrors', () => {
   });
 
   test.each([null, undefined])('%s instead of a list is refused as a whole', (given) => {
-    const errors = representationErrors(given);
+    const errors = representationErrors(given, 100);
     expect(errors.map((e) => [e.message, e.extensions])).toEqual([
       ['representations must be a list of entity representations.', { code: 'BAD_USER_INPUT', field: 'representations' }],
     ]);
@@ -55,10 +55,16 @@ describe('representationErrors', () => {
     ]);
   });
 
-  test('100 representations are allowed, 101 are refused as a whole', () => {
+  test("the cap counts distinct titles: repeats cost nothing; one title past it is refused as a whole, in the caller's terms", () => {
     const reps = (n: number) => Array.from({ length: n }, (_, i) => ({ __typename: 'Title', titleNumber: `BLK${i + 1}` }));
     expect(messages(reps(100))).toEqual([]);
-    expect(messages([...reps(100), 'bad'])).toEqual(['representations must have at most 100 items (got 101), like titles.']);
+    // 101 references to 2 titles, as Apollo Gateway sends them
+    expect(messages(Array.from({ length: 101 }, (_, i) => ({ __typename: 'Title', titleNumber: i % 2 ? 'MID1234' : 'MID15313' })))).toEqual(
+      [],
+    );
+    expect(messages(reps(101))).toEqual([
+      "This query needs 101 different titles from the register in one request; the limit is 100. Ask for fewer titles at once (a gateway sends all of one query's title references together).",
+    ]);
   });
 });
 
@@ -171,7 +177,7 @@ describe('over HTTP', () => {
 
 describe('a __typename that names a built-in object property', () => {
   test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('%s is refused as an unknown type, in plain words', (typename) => {
-    const errors = representationErrors([{ __typename: typename, titleNumber: 'MID1234' }]);
+    const errors = representationErrors([{ __typename: typename, titleNumber: 'MID1234' }], 100);
     expect(errors).toHaveLength(1);
     expect(errors[0]!.message).toMatch(/^representations\[0\]: __typename must be one of /);
     expect(errors[0]!.message).not.toContain('native code');
