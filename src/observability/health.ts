@@ -3,7 +3,7 @@
  *
  * - GET /health (graphql-yoga's built-in check): 200 as long as the process serves HTTP. It
  *   never looks at the register: restarting titlegraph does not fix a register outage.
- * - GET /ready: 200 when the register's token route answers within `timeoutMs`, 503 otherwise.
+ * - GET /ready: 200 when the shared database (DATABASE_URL), if any, answers and the register's token route answers within `timeoutMs`, 503 otherwise.
  *   The probe sends no credentials (nothing is charged or counted, no token is made): the
  *   register refuses it (401), which proves the address is the register's. A 404 means
  *   REGISTER_BASE_URL points elsewhere (a missing /v1, say), and a 5xx that the register is
@@ -26,6 +26,8 @@ export interface ReadinessOptions {
 export interface Readiness {
   ready: boolean;
   register: { reachable: boolean; status?: number; error?: 'timeout' | 'unreachable' | 'closed'; breaker: string };
+  /** The shared database (DATABASE_URL), when there is one: without it no request can be taken. */
+  database?: { reachable: boolean; error?: 'unreachable' };
 }
 
 type Transport = Pick<RegisterTransport, 'breakerState' | 'url' | 'closed'>;
@@ -40,6 +42,8 @@ export class ReadinessProbe {
   constructor(
     private readonly transport: Transport,
     options: ReadinessOptions = {},
+    /** Rejects when the shared database cannot be reached; absent with the embedded store. */
+    private readonly database?: () => Promise<void>,
   ) {
     this.path = options.path ?? '/ready';
     this.timeoutMs = options.timeoutMs ?? 2_000;
@@ -47,8 +51,25 @@ export class ReadinessProbe {
   }
 
   async check(): Promise<Readiness> {
-    const register = await this.probe();
-    return { ready: register.reachable, register: { ...register, breaker: this.transport.breakerState() } };
+    const [register, database] = await Promise.all([this.probe(), this.probeDatabase()]);
+    return {
+      ready: register.reachable && (database?.reachable ?? true),
+      register: { ...register, breaker: this.transport.breakerState() },
+      ...(database ? { database } : {}),
+    };
+  }
+
+  private async probeDatabase(): Promise<Readiness['database']> {
+    if (!this.database) return undefined;
+    try {
+      await Promise.race([
+        this.database(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), this.timeoutMs).unref()),
+      ]);
+      return { reachable: true };
+    } catch {
+      return { reachable: false, error: 'unreachable' };
+    }
   }
 
   private probe(): Promise<Omit<Readiness['register'], 'breaker'>> {

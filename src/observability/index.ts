@@ -23,7 +23,10 @@ export function useObservability(services: Services & { transport?: RegisterTran
     const metricsOptions = typeof options.metrics === 'object' ? options.metrics : {};
     plugins.push(new ServiceMetrics(services, services.transport, metricsOptions).plugin());
   }
-  if (services.transport) plugins.push(new ReadinessProbe(services.transport, options.readiness).plugin());
+  if (services.transport) {
+    const ping = services.idempotency.ping?.bind(services.idempotency);
+    plugins.push(new ReadinessProbe(services.transport, options.readiness, ping).plugin());
+  }
   if (options.tracing) traceRegisterCalls(services.events);
   return plugins;
 }

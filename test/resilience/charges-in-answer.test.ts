@@ -112,8 +112,13 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('the database goes away while a purc
       ]);
       expect(svc.emulator.calls.count()).toBe(before);
       expect(svc.emulator.ledger.count({ titleNumber: 'BLK3' })).toBe(0);
+      // Not ready while the database is away, and it says which part is missing.
+      const notReady = await svc.get('/ready');
+      expect(notReady.status).toBe(503);
+      expect(await notReady.json()).toMatchObject({ ready: false, database: { reachable: false, error: 'unreachable' } });
 
       await setDatabaseReachable(database.name, true);
+      await expect.poll(async () => (await svc.get('/ready')).status, { timeout: 20_000, interval: 200 }).toBe(200);
       const day = new Date().toISOString().slice(0, 10);
       await expect
         .poll(async () => (await svc.services.idempotency.chargeRecords('client-a', day)).filter((r) => r.idempotencyKey === key), {

@@ -324,6 +324,10 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return { chargedPence: Number(row?.charged ?? 0), pendingPence: Number(row?.pending ?? 0) };
   }
 
+  async ping(): Promise<void> {
+    await this.query('SELECT 1', []);
+  }
+
   async purge(olderThan: number): Promise<number> {
     const result = await this.query(`DELETE FROM ${this.table} WHERE updated_at < $1`, [olderThan]);
     return result.rowCount ?? 0;

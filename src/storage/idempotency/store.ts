@@ -150,6 +150,8 @@ export interface IdempotencyStore {
   chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>>;
   /** What these API clients were charged and have reserved on that day. */
   spendTotals(scopes: readonly string[], day: string): Promise<SpendTotals>;
+  /** Rejects when a shared database cannot be reached (readiness); absent for an embedded store. */
+  ping?(): Promise<void>;
   /** Deletes idempotency records last touched before the cut-off; returns how many. */
   purge(olderThan: number): Promise<number>;
   /** Deletes journal entries recorded before the cut-off (kept far longer than keys). */
