@@ -41,6 +41,7 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   readonly path: string;
   private readonly requests: Counter<'operation' | 'type' | 'outcome'>;
+  private readonly storeUnavailable: Counter;
   private readonly requestSeconds: Histogram<'operation' | 'type' | 'outcome'>;
   private readonly registerCalls: Counter<'route' | 'method' | 'status' | 'outcome'>;
   private readonly registerSeconds: Histogram<'route' | 'status'>;
@@ -60,6 +61,11 @@ export class ServiceMetrics {
       name: 'titlegraph_graphql_requests_total',
       help: 'GraphQL requests by operation name, operation type (query, mutation, unknown) and outcome (ok: no errors; error: any error).',
       labelNames: ['operation', 'type', 'outcome'],
+      registers,
+    });
+    this.storeUnavailable = new Counter({
+      name: 'titlegraph_service_unavailable_total',
+      help: "Requests refused because this service's database could not be reached (SERVICE_UNAVAILABLE): nothing was sent to the register.",
       registers,
     });
     this.requestSeconds = new Histogram({
@@ -214,6 +220,10 @@ export class ServiceMetrics {
         const failed = results.some((r) => (r as { errors?: readonly unknown[] }).errors?.length);
         const labels = { operation: entry.operation ?? 'unknown', type: entry.type ?? 'unknown', outcome: failed ? 'error' : 'ok' };
         metrics.requests.inc(labels);
+        const codes = results.flatMap((r) =>
+          ((r as { errors?: readonly { extensions?: { code?: unknown } }[] }).errors ?? []).map((e) => e.extensions?.code),
+        );
+        if (codes.includes('SERVICE_UNAVAILABLE')) metrics.storeUnavailable.inc();
         metrics.requestSeconds.observe(labels, (performance.now() - entry.start) / 1000);
       },
     };

@@ -112,6 +112,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('the database goes away while a purc
       ]);
       expect(svc.emulator.calls.count()).toBe(before);
       expect(svc.emulator.ledger.count({ titleNumber: 'BLK3' })).toBe(0);
+      expect(await (await svc.get('/metrics')).text()).toMatch(/^titlegraph_service_unavailable_total [1-9]/m);
       // Not ready while the database is away, and it says which part is missing.
       const notReady = await svc.get('/ready');
       expect(notReady.status).toBe(503);
