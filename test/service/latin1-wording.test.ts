@@ -42,7 +42,7 @@ test('a case reference that is too long and has a curly quote is told both, in o
 
 test('the wording for characters with no stand-in, and for invisible ones', () => {
   expect(latin1Problem('ok text')).toBeUndefined();
-  expect(latin1Problem('a€b')).toBe('character 2 € (U+20AC) is not allowed; only ISO-8859-1 printable characters are');
+  expect(latin1Problem('a€b')).toBe('character 2 € (U+20AC) is not allowed; use ISO-8859-1 printable characters only');
   expect(latin1Problem('a\u00a0b')).toBe('character 2 (U+00A0) is not allowed; use a plain space instead');
-  expect(latin1Problem('😀')).toBe('character 1 😀 (U+1F600) is not allowed; only ISO-8859-1 printable characters are');
+  expect(latin1Problem('😀')).toBe('character 1 😀 (U+1F600) is not allowed; use ISO-8859-1 printable characters only');
 });

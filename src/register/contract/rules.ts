@@ -67,7 +67,7 @@ export function latin1Problem(value: string): string | undefined {
     const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
     const shown = /[\p{L}\p{N}\p{P}\p{S}]/u.test(char) ? `${char} ` : '';
     const standIn = LATIN1_STAND_INS[char];
-    return `character ${position} ${shown}(${code}) is not allowed; ${standIn ? `use ${standIn} instead` : 'only ISO-8859-1 printable characters are'}`;
+    return `character ${position} ${shown}(${code}) is not allowed; ${standIn ? `use ${standIn} instead` : 'use ISO-8859-1 printable characters only'}`;
   }
   return undefined;
 }
