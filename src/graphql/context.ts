@@ -41,6 +41,18 @@ const NO_REGISTER_CLIENT = new Proxy({} as RegisterClient, {
   },
 });
 
+/**
+ * The server's request may carry a signal of its own kind (whatwg-node's), which undici and
+ * AbortSignal.any refuse: its abort is passed on to a native one.
+ */
+function nativeSignal(signal: AbortSignal): AbortSignal {
+  // An instanceof check passes for it, but the platform's brand check does not: always wrapped.
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort();
+  else signal.addEventListener('abort', () => controller.abort(), { once: true });
+  return controller.signal;
+}
+
 /** The context of one request; `requestId` comes from the HTTP edge, which names every request. */
 export function createContext(services: Services, request: Request, requestId: string): Context {
   const auth = services.tenants.authenticate(request.headers.get('authorization'));
@@ -49,8 +61,10 @@ export function createContext(services: Services, request: Request, requestId: s
   }
   // A router key has no register client (security/router-key.ts refuses whatever would need one).
   const register = auth.tenant.router ? NO_REGISTER_CLIENT : services.tenants.clientFor(auth.tenant);
-  // No client abort signal: a disconnecting caller must not cut a chargeable call in half.
-  const callOptions: CallOptions = { requestId };
+  // A caller that goes away stops its free register calls (queued ones are never sent, those in
+  // flight are aborted); the exchange never lets this signal touch a call that charges or
+  // creates, which runs to its end and is recorded (register/client/exchange.ts).
+  const callOptions: CallOptions = { requestId, signal: nativeSignal(request.signal) };
   return {
     requestId,
     origin: new URL(request.url).origin,

@@ -26,7 +26,7 @@ export class ReferenceListCache {
   async paths(register: RegisterClient, options: CallOptions): Promise<string[]> {
     if (this.pathsEntry && this.isFresh(this.pathsEntry)) return this.pathsEntry.value;
     return this.once('paths', async () => {
-      const paths = await register.listPaths(options);
+      const paths = await register.listPaths(shared(options));
       this.pathsEntry = { value: paths, checkedAt: this.now() };
       return paths;
     });
@@ -41,7 +41,7 @@ export class ReferenceListCache {
     if (cached && this.isFresh(cached)) return cached.value;
     return this.once(`list:${path}`, async () => {
       const answer = await register.referenceList(path, 'detailed', {
-        ...options,
+        ...shared(options),
         ...(cached?.etag ? { ifNoneMatch: cached.etag } : {}),
       });
       if (answer.notModified && cached) {
@@ -66,4 +66,10 @@ export class ReferenceListCache {
     this.pending.set(key, promise);
     return promise;
   }
+}
+
+/** A call shared by every request waiting on it: no one caller's going away may cancel it for the others. */
+function shared(options: CallOptions): CallOptions {
+  const { signal: _callerSignal, ...rest } = options;
+  return rest;
 }
