@@ -157,7 +157,7 @@ export function useFederationSdlForRouters(): Plugin {
         setResultAndStopExecution({
           errors: [
             new GraphQLError('GraphQL introspection has been disabled, but the requested query contained the field "_service".', {
-              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } },
+              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400, spec: true } },
             }),
           ],
         });

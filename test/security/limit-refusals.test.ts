@@ -181,6 +181,8 @@ describe('production: no hints, no internals', () => {
     expect(JSON.stringify(refused.body)).not.toMatch(/type Query|TitleNumber/);
     const viaFragment = await send(app, { query: '{ ...F } fragment F on Query { _service { sdl } }' });
     expect(viaFragment.body.errors![0]!.message).toMatch(/_service/);
+    // One status for one refusal: 200 under application/json, where a gateway reads the error itself.
+    expect(viaFragment.status).toBe(200);
     const router = await send(app, { query: '{ _service { sdl } }' }, { key: 'router-key' });
     expect(router.body.errors).toBeUndefined();
     expect((router.body.data as { _service: { sdl: string } })._service.sdl).toContain('type Title');
