@@ -1,5 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
+/** The fault matrix, the money properties and the database-outage drill. */
+const MONEY = [
+  'test/resilience/money-*.test.ts',
+  'test/resilience/properties.test.ts',
+  'test/resilience/charges-in-answer.test.ts',
+  'test/resilience/faults.test.ts',
+  'test/resilience/caller-gone.test.ts',
+];
+
+/** Whole processes, real gateways and clients, browsers, and checks of the repository itself. */
+const SYSTEM = [
+  'test/browser/**/*.test.ts',
+  'test/ecosystem/**/*.test.ts',
+  'test/idempotency/{runtime,shutdown,startup,replicas}.test.ts',
+  'test/security/http-limits.test.ts',
+  'test/code-health.test.ts',
+  'test/architecture.test.ts',
+];
+
 export default defineConfig({
   resolve: {
     // graphql 16 has no "exports" map: Node loads its CommonJS build for our dependencies, so the
@@ -7,8 +26,13 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
   test: {
+    // Three tiers (`npm test` runs them all; `npx vitest --project core` is the loop while editing):
+    // core: emulator-backed and pure tests, seconds; money: the fault matrix and the properties;
+    // system: processes, gateways and clients, browsers, repository checks. And `production`, below.
     projects: [
-      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'core', include: ['test/**/*.test.ts'], exclude: [...MONEY, ...SYSTEM] } },
+      { extends: true, test: { name: 'money', include: MONEY } },
+      { extends: true, test: { name: 'system', include: SYSTEM } },
       {
         // The paths that differ in production (masking, rewording, no hints, no introspection,
         // compiled queries), run again with NODE_ENV=production: the harness then builds its
