@@ -5,7 +5,7 @@
  * module says what to check, and answers the free questions: a quote, today's spending, a
  * statement's scope.
  */
-import type { IdempotencyStore, SpendCheck } from '../storage/idempotency/store';
+import { expectedFeePence, type IdempotencyStore, type SpendCheck } from '../storage/idempotency/store';
 import { type ChargeableProduct, formatPence } from '../register/contract/money';
 
 /** What spend control needs of a caller (a Tenant). */
@@ -136,7 +136,7 @@ export class SpendControl {
       const fee = this.settings.feesPence[product];
       return { product, listFee: formatPence(fee), alreadyChargedToday, expectedFee: formatPence(alreadyChargedToday ? 0 : fee) };
     });
-    const expectedPence = unique.filter((p) => !charged.has(p)).reduce((sum, p) => sum + this.settings.feesPence[p], 0);
+    const expectedPence = expectedFeePence(unique, charged, this.settings.feesPence);
     const spending = await this.spending(store, tenant, day);
     const fits = (account: { remainingPence: number | undefined }) =>
       account.remainingPence === undefined || expectedPence <= account.remainingPence;

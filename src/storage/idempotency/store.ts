@@ -220,6 +220,15 @@ export function statementPageOf(rows: (JournalRow & { id: string | number })[]):
   };
 }
 
+/** What buying these products is expected to charge: list fees, less what was already charged today (never charged twice). */
+export function expectedFeePence(
+  products: readonly ChargeableProduct[],
+  alreadyCharged: ReadonlySet<string>,
+  feesPence: Readonly<Record<ChargeableProduct, number>>,
+): number {
+  return [...new Set(products)].filter((p) => !alreadyCharged.has(p)).reduce((sum, p) => sum + feesPence[p], 0);
+}
+
 /**
  * The spending decision, the same for both backends, from what the claim's transaction read:
  * the products already charged and the day's totals so far (charged plus reserved).
@@ -230,7 +239,7 @@ export function spendDecision(
   clientSoFarPence: number,
   organisationSoFarPence: number,
 ): { expectedPence: number; refused?: SpendRefusal } {
-  const expectedPence = check.products.filter((p) => !alreadyCharged.has(p)).reduce((sum, p) => sum + check.feesPence[p], 0);
+  const expectedPence = expectedFeePence(check.products, alreadyCharged, check.feesPence);
   if (check.maxFeePence !== undefined && expectedPence > check.maxFeePence) {
     return { expectedPence, refused: { reason: 'maxFee', expectedPence, maxFeePence: check.maxFeePence } };
   }
