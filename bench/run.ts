@@ -7,7 +7,7 @@
  * Every comparison is made within one run, as a ratio or a difference, with the compared
  * targets interleaved (request by request, or round by round), because the machine is shared.
  *
- * Options: --only=economy,latency,throughput,streaming,batching,peer-pdf,profile (a subset;
+ * Options: --only=economy,latency,throughput,streaming,batching,apq-flood,peer-pdf,profile (a subset;
  * the report then holds only those), --no-peer (neither peer), --quick (shorter rounds, for
  * development).
  */
@@ -18,6 +18,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { meros } from 'meros/browser';
 import { request } from 'undici';
+import { apqFloodPhase } from './lib/apq-flood';
 import { probe, sequentialLatency, throughput, type LatencyStats, type Target, type Throughput } from './lib/load';
 import {
   cpuMs,
@@ -714,6 +715,11 @@ async function main() {
     if (run('batching')) {
       log('4. batching latency: emulator latency 50 ms, titles(100) with and without securities');
       results.batching = await batchingPhase(emu, svc);
+    }
+
+    if (run('apq-flood')) {
+      log("4b. persisted queries: one caller's hash-only hits, quiet and during registration floods");
+      results.apqFlood = await apqFloodPhase(svc.base, { seconds: QUICK ? 3 : 8 });
     }
 
     if (run('profile')) {

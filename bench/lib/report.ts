@@ -1,4 +1,5 @@
 /** Turns one run's measurements into goals (met or not), RESULTS.md, results.json and chart.svg. */
+import type { ApqFloodResult } from './apq-flood';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LatencyStats, Throughput } from './load';
@@ -83,6 +84,7 @@ export interface Results {
     stream?: { query: string; runs: { firstItemMs: number; totalMs: number; parts: number }[] } | undefined;
   };
   profiles?: Record<string, ProfileSummary & { requests: number; rps: number; busyMsPerRequest: number }>;
+  apqFlood?: ApqFloodResult;
 }
 
 export interface Goal {
@@ -782,6 +784,7 @@ export function markdown(r: Results, gs: Goal[]): string {
       lines.push('');
     }
   }
+  if (r.apqFlood) lines.push(...apqFloodSection(r.apqFlood));
   if (r.streaming) {
     const s = r.streaming;
     lines.push('## 5. Streaming');
@@ -888,6 +891,35 @@ export function markdown(r: Results, gs: Goal[]): string {
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
+}
+
+function apqFloodSection(a: ApqFloodResult): string[] {
+  const ms = (x: number) => x.toFixed(2);
+  return [
+    '## 4b. Persisted queries under a registration flood',
+    '',
+    "One caller (dev-key-a, ORG-A) sends a registered persisted query by hash alone, one request after another on one connection, first on a quiet service, then while 8 connections flood it with registrations of documents never seen before. The flood and the victim run in the bench's own process, on the same two cores as the service, so part of the rise is the machine being busy, not the store.",
+    '',
+    table(
+      ['victim APQ hits', 'n', 'p50 (ms)', 'p99 (ms)', 'flood (req/s)', 'flood answers'],
+      [
+        ['quiet', a.baseline.n, ms(a.baseline.p50), ms(a.baseline.p99), '', ''],
+        ...a.floods.map((f) => [
+          `during: ${f.name}`,
+          f.during.n,
+          ms(f.during.p50),
+          ms(f.during.p99),
+          f.rps.toFixed(0),
+          Object.entries(f.statuses)
+            .map(([code, n]) => `${code}: ${n}`)
+            .join(', '),
+        ]),
+      ],
+    ),
+    '',
+    'An unauthenticated request is refused before any store is read or written; an authenticated flood registers at most `APQ_REGISTRATIONS_PER_MINUTE` documents a minute per client (the rest run without being kept), within the per-organisation cap. The tests assert both bounds on the store itself (test/ecosystem/apq-bounds.test.ts).',
+    '',
+  ];
 }
 
 /** Writes the report; a partial run (--only) writes to bench/.logs/ and leaves the committed files alone. */

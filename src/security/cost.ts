@@ -2,54 +2,77 @@
  * Query cost, computed with the request's variables before execution. It prices what is scarce:
  * register calls, each REGISTER_CALL, counted as often as they will run (every `titles` item and
  * every `_entities` representation calls the register, and so does `Title.securities` under
- * each). Plain fields cost FIELD each, once per selection, whatever the list lengths: resolving a
+ * each). Which fields and types call the register is read from the schema, where each declares
+ * it with `@cost` (graphql/register-calls.ts): a new field cannot be added without its price. Plain fields cost FIELD each, once per selection, whatever the list lengths: resolving a
  * field is cheap next to a register call, and a page of titles must not be refused for asking
  * for the whole summary of each.
  */
 import {
+  getNamedType,
   GraphQLError,
+  isInterfaceType,
+  isObjectType,
+  isUnionType,
   Kind,
   valueFromASTUntyped,
   type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
 
+import { REGISTER_CALL } from '../graphql/register-calls';
 import { distinctTitles } from './entities';
 
-export const REGISTER_CALL = 10;
+export { REGISTER_CALL };
 export const FIELD = 1;
 
-/** Register calls each resolution of a field makes (by parent type and name). */
-const CALLS: Record<string, number> = {
-  'Query.title': 1,
-  'Query.node': 1,
-  'Query.titles': 0, // priced per item: see LISTS
-  'Query._entities': 0, // priced per representation: see LISTS
-  'Query.creditors': 1,
-  'Query.referenceList': 1,
-  'Query.referenceListPaths': 1,
-  'Title.securities': 1,
-  'Mutation.purchaseTitleDetails': 1,
-  'Mutation.purchasePendingApplications': 1,
-  'Mutation.orderTitleDocument': 1,
-  'Mutation.purchaseTitlePlans': 1,
-  'Mutation.createCase': 1,
-  'Mutation.addDeedToCase': 1,
-};
+/** Federation's entity field: one register call per distinct title asked for, whatever its type says. */
+const ENTITIES = '_entities';
 
-/** Fields that resolve once per item of a list argument, one register call per item, into Titles. */
-const LISTS: Record<string, string> = {
-  'Query.titles': 'titleNumbers',
-  'Query._entities': 'representations',
-};
+/** The `@cost` weight the schema declares on a field or a type (federation demand control); 0 without one. */
+function weightOf(element: { extensions?: { directives?: unknown } | null | undefined }): number {
+  const directives = element.extensions?.directives;
+  if (!Array.isArray(directives)) return 0;
+  const cost = directives.find((d: { name?: string }) => d?.name === 'cost') as { args?: { weight?: unknown } } | undefined;
+  return Number(cost?.args?.weight ?? 0) || 0;
+}
+
+/**
+ * The argument whose items a field resolves one by one, each a register call: declared on the
+ * field (`titles`), or federation's `_entities`, which we do not declare ourselves.
+ */
+function itemsArgumentOf(field: GraphQLField<unknown, unknown>): string | undefined {
+  if (field.name === ENTITIES) return 'representations';
+  const declared = (field.extensions as { pricedPerItemOf?: unknown } | undefined)?.pricedPerItemOf;
+  return typeof declared === 'string' ? declared : undefined;
+}
+
+/** What each item a field returns weighs: an object type's `@cost`, or for `_entities`, the most of its entity types. */
+function itemWeightOf(schema: GraphQLSchema, type: GraphQLNamedType): number {
+  if (isObjectType(type)) return weightOf(type);
+  if (isUnionType(type)) return Math.max(0, ...schema.getPossibleTypes(type).map(weightOf));
+  return 0;
+}
+
+const pricedByListArgumentCache = new WeakMap<GraphQLSchema, ReadonlySet<string>>();
 
 /** Names of the fields priced by what their list argument holds: a variable there changes the price. */
-export const PRICED_BY_LIST_ARGUMENT: ReadonlySet<string> = new Set(Object.keys(LISTS).map((key) => key.slice(key.indexOf('.') + 1)));
-
-/** The selection under these fields is of type Title (for pricing Title.securities). */
-const TITLE_FIELDS = new Set(['title', 'titles', '_entities', 'node']);
+export function fieldsPricedByListArgument(schema: GraphQLSchema): ReadonlySet<string> {
+  let names = pricedByListArgumentCache.get(schema);
+  if (!names) {
+    names = new Set(
+      Object.values(schema.getQueryType()?.getFields() ?? {})
+        .filter((field) => itemsArgumentOf(field))
+        .map((field) => field.name),
+    );
+    pricedByListArgumentCache.set(schema, names);
+  }
+  return names;
+}
 
 function listLength(node: ValueNode | undefined, variables: Record<string, unknown>): number {
   if (!node) return 0;
@@ -65,41 +88,70 @@ function distinctTitleCount(node: ValueNode | undefined, variables: Record<strin
   return node ? distinctTitles(valueFromASTUntyped(node, variables)).size : 0;
 }
 
-export function operationCost(
+/**
+ * An operation's price in two parts: the fields it selects, and the weight of the register calls
+ * it will make (`@cost` on fields and types, as often as each resolves, every list item counted).
+ * The second part is what a router's demand control estimates from the supergraph for the same
+ * fields, since both read the same directives.
+ */
+export function operationPrice(
+  schema: GraphQLSchema,
   operation: OperationDefinitionNode,
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Record<string, unknown>,
-): number {
-  const rootType = operation.operation === 'mutation' ? 'Mutation' : operation.operation === 'subscription' ? 'Subscription' : 'Query';
+): { fields: number; registerCalls: number } {
+  const root = schema.getRootType(operation.operation);
   const visiting = new Set<string>();
+  let fields = 0;
+  let weight = 0;
   /** `times`: how often this selection resolves (the product of the list lengths above it). */
-  const costOf = (set: SelectionSetNode | undefined, parentType: string, times: number): number => {
-    if (!set) return 0;
-    let total = 0;
+  const walk = (set: SelectionSetNode | undefined, parentType: GraphQLNamedType | undefined, times: number): void => {
+    if (!set) return;
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
-        const name = selection.name.value;
-        const key = `${parentType}.${name}`;
-        const childType = TITLE_FIELDS.has(name) ? 'Title' : 'Other';
-        const listArgument = LISTS[key];
+        fields++;
+        const field = isObjectType(parentType) || isInterfaceType(parentType) ? parentType.getFields()[selection.name.value] : undefined;
+        if (!field) {
+          // __typename, or a field validation refuses anyway: its selections still count as fields.
+          walk(selection.selectionSet, undefined, times);
+          continue;
+        }
+        const type = getNamedType(field.type);
+        const listArgument = itemsArgumentOf(field);
         const argument = listArgument ? selection.arguments?.find((a) => a.name.value === listArgument)?.value : undefined;
         // `_entities` costs a call per distinct title (its loader resolves repeats once), as `titles` would for them.
-        const items = !listArgument ? 1 : name === '_entities' ? distinctTitleCount(argument, variables) : listLength(argument, variables);
-        total += FIELD + times * ((CALLS[key] ?? 0) + (listArgument ? items : 0)) * REGISTER_CALL;
-        total += costOf(selection.selectionSet, childType, times * items);
+        const items = !listArgument
+          ? 1
+          : field.name === ENTITIES
+            ? distinctTitleCount(argument, variables)
+            : listLength(argument, variables);
+        weight += times * (weightOf(field) + items * itemWeightOf(schema, type));
+        walk(selection.selectionSet, type, times * items);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        total += costOf(selection.selectionSet, selection.typeCondition?.name.value ?? parentType, times);
+        const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parentType;
+        walk(selection.selectionSet, condition ?? undefined, times);
       } else {
         const fragment = fragments[selection.name.value];
         if (!fragment || visiting.has(fragment.name.value)) continue; // cycles are a validation error anyway
         visiting.add(fragment.name.value);
-        total += costOf(fragment.selectionSet, fragment.typeCondition.name.value, times);
+        walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) ?? undefined, times);
         visiting.delete(fragment.name.value);
       }
     }
-    return total;
   };
-  return costOf(operation.selectionSet, rootType, 1);
+  walk(operation.selectionSet, root ?? undefined, 1);
+  return { fields, registerCalls: weight / REGISTER_CALL };
+}
+
+/** The price the cost limit compares: FIELD per field selected, REGISTER_CALL per register call. */
+export function operationCost(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+): number {
+  const price = operationPrice(schema, operation, fragments, variables);
+  return price.fields * FIELD + price.registerCalls * REGISTER_CALL;
 }
 
 export function costLimitError(cost: number, max: number): GraphQLError {

@@ -15,6 +15,7 @@ import {
   type DocumentNode,
   type FragmentDefinitionNode,
   GraphQLError,
+  type GraphQLSchema,
   getVariableValues,
   Kind,
   type OperationDefinitionNode,
@@ -22,7 +23,7 @@ import {
   visit,
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { costLimitError, operationCost, PRICED_BY_LIST_ARGUMENT } from './cost';
+import { costLimitError, fieldsPricedByListArgument, operationCost } from './cost';
 import { entitiesCalls, representationErrors } from './entities';
 import type { HardeningOptions } from './limits';
 import { oneChargeableMutationRule } from './one-chargeable-mutation';
@@ -66,7 +67,11 @@ function useDocumentSizeLimit(maxDocumentBytes: number): Plugin {
 }
 
 /** True when a variable appears anywhere in the arguments of such a field (fragments included). */
-function pricedByVariables(operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>): boolean {
+function pricedByVariables(
+  operation: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  pricedByListArgument: ReadonlySet<string>,
+): boolean {
   let found = false;
   const seen = new Set<string>();
   const hasVariable = (node: ASTNode) => {
@@ -81,7 +86,7 @@ function pricedByVariables(operation: OperationDefinitionNode, fragments: Record
     for (const selection of set?.selections ?? []) {
       if (found) return;
       if (selection.kind === Kind.FIELD) {
-        if (PRICED_BY_LIST_ARGUMENT.has(selection.name.value)) for (const argument of selection.arguments ?? []) hasVariable(argument);
+        if (pricedByListArgument.has(selection.name.value)) for (const argument of selection.arguments ?? []) hasVariable(argument);
         walk(selection.selectionSet);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
       else if (!seen.has(selection.name.value)) {
@@ -109,7 +114,7 @@ interface CostPlan {
  */
 function useCostLimit(maxCost: number, maxEntityTitles: number): Plugin {
   const plans = new WeakMap<DocumentNode, Map<string, CostPlan | null>>();
-  const planOf = (document: DocumentNode, operationName: string | null | undefined): CostPlan | null => {
+  const planOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): CostPlan | null => {
     let byName = plans.get(document);
     if (!byName) {
       byName = new Map();
@@ -128,9 +133,9 @@ function useCostLimit(maxCost: number, maxEntityTitles: number): Plugin {
     let plan: CostPlan | null = null;
     if (operation) {
       plan = { operation, fragments };
-      if (!pricedByVariables(operation, fragments)) {
+      if (!pricedByVariables(operation, fragments, fieldsPricedByListArgument(schema))) {
         const problems = entitiesCalls(operation, fragments, {}).flatMap((r) => representationErrors(r, maxEntityTitles));
-        plan.fixed = { problems, cost: operationCost(operation, fragments, {}) };
+        plan.fixed = { problems, cost: operationCost(schema, operation, fragments, {}) };
       }
     }
     byName.set(key, plan);
@@ -138,7 +143,7 @@ function useCostLimit(maxCost: number, maxEntityTitles: number): Plugin {
   };
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const plan = planOf(args.document, args.operationName);
+      const plan = planOf(args.schema, args.document, args.operationName);
       if (!plan) return;
       const { operation, fragments } = plan;
       let problems: GraphQLError[];
@@ -156,7 +161,7 @@ function useCostLimit(maxCost: number, maxEntityTitles: number): Plugin {
         );
         if (coerced.errors) return;
         problems = entitiesCalls(operation, fragments, coerced.coerced).flatMap((r) => representationErrors(r, maxEntityTitles));
-        cost = operationCost(operation, fragments, coerced.coerced);
+        cost = operationCost(args.schema, operation, fragments, coerced.coerced);
       }
       if (problems.length > 0) {
         setResultAndStopExecution({ errors: problems });

@@ -6,6 +6,7 @@
 import { parse, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/server/app';
+import { buildSchema } from '../../src/graphql/schema';
 import { FIELD, operationCost, REGISTER_CALL } from '../../src/security/cost';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { startService } from '../service/harness';
@@ -145,7 +146,7 @@ describe('every field that calls the register is priced', () => {
       parsed.definitions.filter((d) => d.kind === 'FragmentDefinition').map((d) => [(d as { name: { value: string } }).name.value, d]),
     );
     const operation = parsed.definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode;
-    return operationCost(operation, fragments as never, variables);
+    return operationCost(buildSchema(), operation, fragments as never, variables);
   };
 
   test.each([

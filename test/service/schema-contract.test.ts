@@ -40,4 +40,20 @@ describe('schema.graphql', () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it('has no description of 5 characters or fewer (the Grafbase composer panics on them)', () => {
+    const descriptions: string[] = [];
+    for (const type of Object.values(buildSchema().getTypeMap())) {
+      if (type.name.startsWith('__')) continue;
+      descriptions.push(type.description ?? '');
+      if (isObjectType(type) || isInputObjectType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          descriptions.push(field.description ?? '');
+          for (const arg of 'args' in field ? field.args : []) descriptions.push(arg.description ?? '');
+        }
+      }
+      if (isEnumType(type)) for (const v of type.getValues()) descriptions.push(v.description ?? '');
+    }
+    expect(descriptions.filter((text) => text !== '' && text.trim().length <= 5)).toEqual([]);
+  });
 });

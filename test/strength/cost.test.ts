@@ -6,6 +6,7 @@
  */
 import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildSchema } from '../../src/graphql/schema';
 import { FIELD, operationCost, REGISTER_CALL } from '../../src/security/cost';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { createApp } from '../../src/server/app';
@@ -16,7 +17,7 @@ function cost(document: string, variables: Record<string, unknown> = {}): number
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of parsed.definitions) if (d.kind === 'FragmentDefinition') fragments[d.name.value] = d;
   const operation = parsed.definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode;
-  return operationCost(operation, fragments, variables);
+  return operationCost(buildSchema(), operation, fragments, variables);
 }
 
 const F = FIELD;

@@ -1,4 +1,5 @@
 /** Cases (service-spec 4.10): createCase over one registered title. */
+import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import { createdPayload } from '../mutations/payloads';
 import { runIdempotent } from '../mutations/run-idempotent';
@@ -51,6 +52,7 @@ const caseField: FieldMapper = (path) => {
 
 builder.mutationFields((t) => ({
   createCase: t.field({
+    ...callsRegister(),
     type: CreateCasePayload,
     description: "Create a case over one registered title; `fas` becomes the agent's charging account.",
     args: {

@@ -1,4 +1,5 @@
 /** Creditor search: the lenders a standard security can name as its creditor applicant. */
+import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import { badUserInput } from '../mutations/user-errors';
 import type { Creditor } from '../../register/contract/wire';
@@ -16,6 +17,7 @@ const CreditorType = builder.objectRef<Creditor>('Creditor').implement({
 
 builder.queryFields((t) => ({
   creditors: t.field({
+    ...callsRegister(),
     type: [CreditorType],
     description: 'Known creditors matching the query (3 to 20 characters, ISO-8859-1); at most 15.',
     args: { query: t.arg.string({ required: true, description: 'Part of the creditor name, 3 to 20 characters.' }) },

@@ -1,4 +1,5 @@
 /** Deeds (service-spec 4.11): addDeedToCase — discharge, disposition or standard security. */
+import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import { createdPayload } from '../mutations/payloads';
 import { runIdempotent } from '../mutations/run-idempotent';
@@ -43,7 +44,7 @@ const DeedPartyAddressInput = builder.inputType('DeedPartyAddressInput', {
     name: t.string({ description: 'Building name.' }),
     number: t.int({ description: 'Street number.' }),
     street: t.string({ description: 'Street.' }),
-    town: t.string({ description: 'Town.' }),
+    town: t.string({ description: 'Town or city.' }),
     postcode: t.string({ description: 'Postcode.' }),
     country: t.string({ description: 'Country.' }),
   }),
@@ -125,6 +126,7 @@ function deedRuleErrors(input: {
 
 builder.mutationFields((t) => ({
   addDeedToCase: t.field({
+    ...callsRegister(),
     type: AddDeedToCasePayload,
     description:
       "Add a deed (discharge, disposition or standard security) to a case of the caller's organisation.\nNo `fas` here: the register bills a deed through its case, whose agent account was set by createCase.",

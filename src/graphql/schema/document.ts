@@ -1,4 +1,5 @@
 /** Ordered title documents (service-spec 4.4, 4.5): orderTitleDocument and the TitleDocument type. */
+import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { Charge, OrderDocumentRequest } from '../../register/contract/wire';
 import { chargeableFields } from './chargeable';
@@ -72,6 +73,7 @@ const OrderTitleDocumentPayload = builder.objectRef<ChargeableResult<OrderedDocu
 
 builder.mutationFields((t) => ({
   orderTitleDocument: t.field({
+    ...callsRegister(),
     extensions: { chargeable: true },
     type: OrderTitleDocumentPayload,
     description: 'Order the title document PDF (chargeable for the parts requested).',

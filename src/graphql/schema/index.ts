@@ -23,7 +23,7 @@ import './register-usage';
 let schema: GraphQLSchema | undefined;
 
 export function buildSchema(): GraphQLSchema {
-  schema ??= builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.6' });
+  schema ??= builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.9' });
   return schema;
 }
 

@@ -1,4 +1,5 @@
 /** Advance notices and pending applications (service-spec 2.7, chargeable). */
+import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { PendingApplication, PendingApplicationsResponse } from '../../register/contract/wire';
 import { PurchaseTitleInput } from './charge';
@@ -24,7 +25,7 @@ const ApplicationDeedType = builder.objectRef<PendingApplication['deeds'][number
 const ApplicationPartyType = builder.objectRef<PendingApplication['granters'][number]>('ApplicationParty').implement({
   description: 'A granter or applicant of an application.',
   fields: (t) => ({
-    name: t.expose('name', { type: PersonNameType, nullable: true, description: 'Name.' }),
+    name: t.expose('name', { type: PersonNameType, nullable: true, description: "The party's name." }),
     address: t.expose('address', { type: AddressType, nullable: true, description: 'Address.' }),
   }),
 });
@@ -75,6 +76,7 @@ const PurchasePendingApplicationsPayload = builder
 
 builder.mutationFields((t) => ({
   purchasePendingApplications: t.field({
+    ...callsRegister(),
     extensions: { chargeable: true },
     type: PurchasePendingApplicationsPayload,
     description: 'All advance notices and pending applications of a registered or draft title (chargeable).',

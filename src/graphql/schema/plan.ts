@@ -1,4 +1,5 @@
 /** Purchased plans (service-spec 2.9, 4.6, 4.7): purchaseTitlePlans and the Plan type. */
+import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { Charge, Plan as WirePlan } from '../../register/contract/wire';
 import { PurchaseTitleInput } from './charge';
@@ -52,6 +53,7 @@ const PurchaseTitlePlansPayload = builder.objectRef<ChargeableResult<BoughtPlans
 
 builder.mutationFields((t) => ({
   purchaseTitlePlans: t.field({
+    ...callsRegister(),
     extensions: { chargeable: true },
     type: PurchaseTitlePlansPayload,
     description: 'Buy all plans of a registered title (chargeable; no charge when it has none).',

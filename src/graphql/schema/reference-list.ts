@@ -1,4 +1,5 @@
 /** Controlled reference lists (service-spec 2.14), served from the process-wide revalidating cache. */
+import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { DetailedList, DetailedListItem } from '../../register/contract/wire';
 
@@ -49,10 +50,12 @@ const ReferenceListType = builder.objectRef<ReferenceListModel>('ReferenceList')
 
 builder.queryFields((t) => ({
   referenceListPaths: t.stringList({
+    ...callsRegister(),
     description: 'Every reference-list path that the register offers, e.g. lr/application/deed/type.',
     resolve: (_, __, ctx) => ctx.services.referenceLists.paths(ctx.register, ctx.callOptions),
   }),
   referenceList: t.field({
+    ...callsRegister(),
     type: ReferenceListType,
     nullable: true,
     description: 'One reference list; null for a path that discovery did not return.',

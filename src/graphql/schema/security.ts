@@ -1,4 +1,5 @@
 /** Registered securities of a title (free listing, service-spec 4.8), loaded only when selected. */
+import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { TitleSecurity } from '../../register/contract/wire';
 import { TitleType } from './title';
@@ -23,6 +24,7 @@ const NOT_LISTED = new Set(['CLOSED', 'CANCELLED', 'AMALGAMATED']);
 
 builder.objectField(TitleType, 'securities', (t) =>
   t.field({
+    ...callsRegister(),
     type: [SecurityType],
     nullable: true,
     description:

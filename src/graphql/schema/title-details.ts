@@ -1,4 +1,5 @@
 /** Title details (service-spec 2.6, chargeable): the full title sheet, and purchaseTitleDetails. */
+import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { TitleDetails, TitleDetailsResponse } from '../../register/contract/wire';
 import { PurchaseTitleInput } from './charge';
@@ -183,6 +184,7 @@ const PurchaseTitleDetailsPayload = builder.objectRef<ChargeableResult<TitleDeta
 
 builder.mutationFields((t) => ({
   purchaseTitleDetails: t.field({
+    ...callsRegister(),
     extensions: { chargeable: true },
     type: PurchaseTitleDetailsPayload,
     description: 'Title details: proprietorship, consideration, securities, burdens (chargeable).',

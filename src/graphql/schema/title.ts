@@ -1,6 +1,7 @@
 /** Titles: the summary (free, any status) as the `Title` entity, and the `title`/`titles` queries. */
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { builder, type BuilderTypes } from '../builder';
+import { callsRegister } from '../register-calls';
 import { LIMITS } from '../../register/contract/rules';
 import type { Context } from '../context';
 import { badUserInput } from '../mutations/user-errors';
@@ -92,6 +93,9 @@ export function titleHeadingFields<T extends TitleHeading>(
 }
 
 export const TitleType = builder.objectRef<TitleSummary>('Title').implement({
+  // Each Title resolved is a summary call, wherever it is reached from (another subgraph's
+  // reference included): the router prices the entity path by this.
+  ...callsRegister(),
   description:
     'A title in the land register, from its free summary. Non-registered titles carry reduced content. A federation entity keyed by titleNumber.',
   interfaces: [NodeInterface],
@@ -153,6 +157,7 @@ function prefetchSecurities(ctx: Context, info: GraphQLResolveInfo, titleNumbers
 
 builder.queryFields((t) => ({
   node: t.field({
+    ...callsRegister(),
     type: NodeInterface,
     nullable: true,
     description:
@@ -176,6 +181,10 @@ builder.queryFields((t) => ({
     },
   }),
   titles: t.field({
+    // A router cannot count a list argument's items: it assumes the most a request may ask for.
+    listSize: { assumedSize: LIMITS.titlesPerRequest.max, requireOneSlicingArgument: false },
+    // The service itself counts the items asked for (security/cost.ts).
+    extensions: { pricedPerItemOf: 'titleNumbers' },
     type: [TitleType],
     nullable: { list: false, items: true },
     description:

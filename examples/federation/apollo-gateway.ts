@@ -1,0 +1,50 @@
+/**
+ * @apollo/gateway in front of titlegraph: which key goes where. Pass `buildService` to
+ * `new ApolloGateway({ supergraphSdl | supergraphSdl: new IntrospectAndCompose(...), buildService })`
+ * and give each request's headers to the gateway's context, as Apollo Server does with
+ * `context: async ({ req }) => ({ headers: req.headers })`.
+ * test/ecosystem/gateway-configs.test.ts loads this file.
+ */
+import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+
+/** What the gateway keeps of each client request: its headers (Node's IncomingHttpHeaders). */
+export interface GatewayContext {
+  headers?: Record<string, string | string[] | undefined>;
+}
+
+/** Headers titlegraph reads from each client request: the caller's key, and tracing. */
+const FORWARDED_TO_TITLEGRAPH = ['authorization', 'traceparent', 'tracestate', 'x-request-id'] as const;
+
+/**
+ * titlegraph's data source. A client's operation carries that client's own key (and its tracing
+ * headers); the gateway's own requests (loading the schema, the health check) carry the router
+ * key, which reads the schema and nothing else.
+ */
+export class TitlegraphDataSource extends RemoteGraphQLDataSource<GatewayContext & Record<string, unknown>> {
+  constructor(
+    url: string,
+    private readonly routerKey: string,
+  ) {
+    super({ url });
+  }
+
+  override willSendRequest(options: GraphQLDataSourceProcessOptions<GatewayContext & Record<string, unknown>>): void {
+    const headers = options.request.http?.headers;
+    if (!headers) return;
+    // Only a client's operation carries its incoming request (the kind's enum is not exported).
+    if (!('incomingRequestContext' in options)) {
+      headers.set('authorization', `Bearer ${this.routerKey}`);
+      return;
+    }
+    for (const name of FORWARDED_TO_TITLEGRAPH) {
+      const value = options.context.headers?.[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+  }
+}
+
+/** `buildService` for ApolloGateway: titlegraph gets its own data source; other subgraphs get no titlegraph key. */
+export function buildService(routerKey: string, titlegraphName = 'titlegraph') {
+  return ({ name, url }: { name: string; url?: string }) =>
+    name === titlegraphName ? new TitlegraphDataSource(url!, routerKey) : new RemoteGraphQLDataSource({ url });
+}
