@@ -110,14 +110,14 @@ describe('Hive Gateway (merges the lists of one query into one batch)', () => {
   afterAll(async () => {
     await gateway?.dispose();
   });
-  const ask = async (query: string): Promise<Answer> =>
-    (await gateway
-      .fetch('http://gateway.test/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-        body: JSON.stringify({ query }),
-      })
-      .then((r: Response) => r.json())) as Answer;
+  const ask = async (query: string): Promise<Answer> => {
+    const response = await gateway.fetch('http://gateway.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
+      body: JSON.stringify({ query }),
+    });
+    return (await response.json()) as Answer;
+  };
 
   test('101 references to 2 titles resolve with 2 register calls', async () => {
     titlegraph.emulator.calls.reset();

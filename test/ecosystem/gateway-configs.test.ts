@@ -13,6 +13,7 @@ import { composeServices } from '@apollo/composition';
 import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { getComposedSchemaFromConfig } from '@graphql-mesh/compose-cli';
 import { parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -49,6 +50,19 @@ const MATTERS = [
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const CLIENT_HEADERS = { authorization: 'Bearer dev-key-b', traceparent: TRACEPARENT, 'x-request-id': 'req-gateway-1' };
 const ROUTER_KEY = 'router-key-gateway-configs';
+const quietLogger = {
+  log() {},
+  warn() {},
+  info() {},
+  error() {},
+  debug() {},
+  child() {
+    return quietLogger;
+  },
+  addPrefix() {
+    return quietLogger;
+  },
+} as never;
 
 let titlegraph: Awaited<ReturnType<typeof startService>>;
 let titlegraphServer: Server;
@@ -255,6 +269,24 @@ describe('Hive Gateway with examples/federation/hive-gateway.config.ts', () => {
       expect(text).not.toContain('purchaseTitleDetails(fas');
     } finally {
       titlegraph.emulator.faults.clear();
+    }
+  });
+
+  test("Hive's own composer (Mesh Compose, examples/federation/mesh.config.ts) composes from the running service with the router key", async () => {
+    process.env.TITLEGRAPH_URL = titlegraphUrl;
+    process.env.TITLEGRAPH_ROUTER_KEY = ROUTER_KEY;
+    forget();
+    try {
+      const { composeConfig } = await import('../../examples/federation/mesh.config');
+      const composed = await getComposedSchemaFromConfig(composeConfig, quietLogger);
+      expect(seenBy.titlegraph.map((h) => h.authorization)).toContain(`Bearer ${ROUTER_KEY}`);
+      const response = await post(runtime({ supergraph: composed }), '{ title(titleNumber: "MID15313") { titleNumber status } }');
+      const body = (await response.json()) as { data?: any; errors?: unknown };
+      expect(body.errors).toBeUndefined();
+      expect(body.data.title).toEqual({ titleNumber: 'MID15313', status: 'REGISTERED' });
+    } finally {
+      delete process.env.TITLEGRAPH_URL;
+      delete process.env.TITLEGRAPH_ROUTER_KEY;
     }
   });
 
