@@ -5,17 +5,14 @@
  * the README says, prices a client operation before it sends anything. The "orders" subgraph is
  * a second team's: its `orders(first:)` list declares its own `@listSize`.
  */
-import { createServer, type Server } from 'node:http';
-import { composeServices } from '@apollo/composition';
-import { buildSubgraphSchema } from '@apollo/subgraph';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { parse, type OperationDefinitionNode } from 'graphql';
-import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema';
 import { operationPrice, REGISTER_CALL } from '../../src/security/cost';
 import { titlegraphGatewayConfig as HIVE_CONFIG } from '../../examples/federation/hive-gateway.config';
-import { closeServer, listen, postGraphQL, startHttpService, type HttpService } from './helpers';
+import { askHive, composeWithTitlegraph, serveSubgraph, type Subgraph } from './federation-helpers';
+import { closeServer, postGraphQL, startHttpService, type HttpService } from './helpers';
 
 const ORDERS_SDL = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@listSize"])
@@ -40,32 +37,21 @@ const ORDERS_SDL = /* GraphQL */ `
 const orderTitle = (i: number) => `BLK${3000 + i}`;
 
 let titlegraph: HttpService;
-let orders: Server;
+let orders: Subgraph;
 const subgraphRequests = { titlegraph: 0, orders: 0 };
 let gateway: ReturnType<typeof createGatewayRuntime>;
 
 beforeAll(async () => {
   titlegraph = await startHttpService();
-  const ordersSchema = buildSubgraphSchema({
-    typeDefs: parse(ORDERS_SDL),
-    resolvers: {
-      Query: {
-        orders: (_: unknown, { first }: { first: number }) =>
-          Array.from({ length: first }, (_, i) => ({ id: `o${i}`, titleNumber: orderTitle(i) })),
-      },
-      Order: { title: (o: { titleNumber: string }) => ({ __typename: 'Title', titleNumber: o.titleNumber }) },
-    } as never,
+  orders = await serveSubgraph('orders', ORDERS_SDL, {
+    Query: {
+      orders: (_: unknown, { first }: { first: number }) =>
+        Array.from({ length: first }, (_, i) => ({ id: `o${i}`, titleNumber: orderTitle(i) })),
+    },
+    Order: { title: (o: { titleNumber: string }) => ({ __typename: 'Title', titleNumber: o.titleNumber }) },
   });
-  orders = createServer(createYoga({ schema: ordersSchema, graphqlEndpoint: '/graphql', logging: false }));
-  const ordersUrl = `${await listen(orders)}/graphql`;
-  const sdl = await postGraphQL(titlegraph.url, { query: '{ _service { sdl } }' });
-  const composed = composeServices([
-    { name: 'titlegraph', url: titlegraph.url, typeDefs: parse(sdl.body.data._service.sdl as string) },
-    { name: 'orders', url: ordersUrl, typeDefs: parse(ORDERS_SDL) },
-  ]);
-  if (composed.errors) throw new Error(composed.errors.map((e) => e.message).join('\n'));
   gateway = createGatewayRuntime({
-    supergraph: composed.supergraphSdl,
+    supergraph: await composeWithTitlegraph(titlegraph.url, [orders]),
     logging: false,
     ...HIVE_CONFIG,
     // The README's settings, plus the estimate in each answer, for the test to compare.
@@ -75,7 +61,7 @@ beforeAll(async () => {
       {
         onFetch({ url }: { url: string }) {
           if (url === titlegraph.url) subgraphRequests.titlegraph++;
-          else if (url === ordersUrl) subgraphRequests.orders++;
+          else if (url === orders.url) subgraphRequests.orders++;
         },
       },
     ],
@@ -84,22 +70,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.dispose();
-  if (orders) await closeServer(orders);
+  if (orders) await closeServer(orders.server);
   await titlegraph?.stop();
 });
 
-async function throughGateway(query: string) {
-  const response = await gateway.fetch('http://gateway.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-    body: JSON.stringify({ query }),
-  });
-  return (await response.json()) as {
-    data?: unknown;
-    errors?: { message: string; extensions?: Record<string, unknown> }[];
-    extensions?: any;
-  };
-}
+const throughGateway = (query: string) => askHive(gateway, query);
 
 const blk = (from: number, n: number) => Array.from({ length: n }, (_, i) => `"BLK${from + i}"`).join(', ');
 

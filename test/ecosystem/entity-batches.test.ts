@@ -4,15 +4,19 @@
  * query's lists into one request. titlegraph counts distinct titles, prices `_entities` like
  * `titles`, and refuses a batch over its cost limit in the client's terms, once.
  */
-import { createServer, type Server } from 'node:http';
-import { composeServices } from '@apollo/composition';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
-import { buildSubgraphSchema } from '@apollo/subgraph';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
-import { parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { closeServer, listen, postGraphQL, startHttpService, type HttpService } from './helpers';
+import {
+  askHive,
+  composeWithTitlegraph,
+  executeThroughApollo,
+  type GatewayAnswer,
+  quietApolloLogger,
+  serveSubgraph,
+  type Subgraph,
+} from './federation-helpers';
+import { closeServer, startHttpService, type HttpService } from './helpers';
 
 const ORDERS_SDL = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key"])
@@ -42,38 +46,25 @@ interface OrdersArgs {
 }
 
 let titlegraph: HttpService;
-let orders: Server;
+let orders: Subgraph;
 let supergraph: string;
 
 beforeAll(async () => {
   titlegraph = await startHttpService();
-  const schema = buildSubgraphSchema({
-    typeDefs: parse(ORDERS_SDL),
-    resolvers: {
-      Query: {
-        orders: (_: unknown, { first, from, titles }: OrdersArgs) =>
-          Array.from({ length: first }, (_, i) => ({ id: `o${from + i}`, titleNumber: `BLK${from + 1 + (titles ? i % titles : i)}` })),
-      },
-      Order: { title: (o: { titleNumber: string }) => ({ __typename: 'Title', titleNumber: o.titleNumber }) },
-    } as never,
+  orders = await serveSubgraph('orders', ORDERS_SDL, {
+    Query: {
+      orders: (_: unknown, { first, from, titles }: OrdersArgs) =>
+        Array.from({ length: first }, (_, i) => ({ id: `o${from + i}`, titleNumber: `BLK${from + 1 + (titles ? i % titles : i)}` })),
+    },
+    Order: { title: (o: { titleNumber: string }) => ({ __typename: 'Title', titleNumber: o.titleNumber }) },
   });
-  orders = createServer(createYoga({ schema, graphqlEndpoint: '/graphql', logging: false }));
-  const ordersUrl = `${await listen(orders)}/graphql`;
-  const sdl = await postGraphQL(titlegraph.url, { query: '{ _service { sdl } }' });
-  const composed = composeServices([
-    { name: 'titlegraph', url: titlegraph.url, typeDefs: parse(sdl.body.data._service.sdl as string) },
-    { name: 'orders', url: ordersUrl, typeDefs: parse(ORDERS_SDL) },
-  ]);
-  if (composed.errors) throw new Error(composed.errors.map((e) => e.message).join('\n'));
-  supergraph = composed.supergraphSdl;
+  supergraph = await composeWithTitlegraph(titlegraph.url, [orders]);
 });
 
 afterAll(async () => {
-  if (orders) await closeServer(orders);
+  if (orders) await closeServer(orders.server);
   await titlegraph?.stop();
 });
-
-type Answer = { data?: any; errors?: { message: string; path?: unknown[]; extensions?: Record<string, unknown> }[] };
 
 const REPEATS = '{ orders(first: 101, titles: 2) { id title { titleNumber status } } }';
 const threeLists = (securities: boolean) =>
@@ -84,7 +75,7 @@ const threeLists = (securities: boolean) =>
     )
     .join(' ')} }`;
 
-function checkThreeListsRefused(answer: Answer) {
+function checkThreeListsRefused(answer: GatewayAnswer) {
   // Refused by titlegraph's cost limit, in the client's terms, and said once.
   const costErrors = (answer.errors ?? []).filter((e) => /cost/i.test(e.message));
   expect(costErrors.length).toBeGreaterThan(0);
@@ -110,14 +101,7 @@ describe('Hive Gateway (merges the lists of one query into one batch)', () => {
   afterAll(async () => {
     await gateway?.dispose();
   });
-  const ask = async (query: string): Promise<Answer> => {
-    const response = await gateway.fetch('http://gateway.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-      body: JSON.stringify({ query }),
-    });
-    return (await response.json()) as Answer;
-  };
+  const ask = (query: string) => askHive(gateway, query);
 
   test('101 references to 2 titles resolve with 2 register calls', async () => {
     titlegraph.emulator.calls.reset();
@@ -148,7 +132,7 @@ describe('Apollo Gateway (one batch per list, repeats included)', () => {
   beforeAll(async () => {
     gateway = new ApolloGateway({
       supergraphSdl: supergraph,
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      logger: quietApolloLogger,
       buildService: ({ name, url }) =>
         new (class extends RemoteGraphQLDataSource {
           override willSendRequest({ request }: Parameters<NonNullable<RemoteGraphQLDataSource['willSendRequest']>>[0]) {
@@ -162,23 +146,7 @@ describe('Apollo Gateway (one batch per list, repeats included)', () => {
   afterAll(async () => {
     await gateway?.stop();
   });
-  const ask = async (query: string): Promise<Answer> => {
-    const document: DocumentNode = parse(query);
-    return (await loaded.executor({
-      request: { query, variables: {} },
-      document,
-      source: query,
-      queryHash: query,
-      operation: document.definitions[0] as OperationDefinitionNode,
-      operationName: null,
-      schema: loaded.schema,
-      context: {},
-      logger: console,
-      metrics: {},
-      cache: undefined,
-      overallCachePolicy: undefined,
-    } as never)) as Answer;
-  };
+  const ask = (query: string) => executeThroughApollo(loaded, query);
 
   test('101 references to 2 titles (sent as 101 representations) resolve with 2 register calls', async () => {
     titlegraph.emulator.calls.reset();

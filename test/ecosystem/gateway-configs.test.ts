@@ -9,19 +9,16 @@
  * - Hive Gateway: the same forwarding; an upstream timeout reaches the client masked; @defer passes.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { composeServices } from '@apollo/composition';
 import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource } from '@apollo/gateway';
-import { buildSubgraphSchema } from '@apollo/subgraph';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { getComposedSchemaFromConfig } from '@graphql-mesh/compose-cli';
-import { parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildService, type GatewayContext } from '../../examples/federation/apollo-gateway';
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
 import { startService } from '../service/harness';
+import { composeWithTitlegraph, executeThroughApollo, quietApolloLogger, serveSubgraph, type Subgraph } from './federation-helpers';
 import { closeServer, listen } from './helpers';
 
 const MATTERS_SDL = /* GraphQL */ `
@@ -67,7 +64,7 @@ const quietLogger = {
 let titlegraph: Awaited<ReturnType<typeof startService>>;
 let titlegraphServer: Server;
 let titlegraphUrl: string;
-let matters: Server;
+let matters: Subgraph;
 let mattersUrl: string;
 const seenBy = { titlegraph: [] as IncomingHttpHeaders[], matters: [] as IncomingHttpHeaders[] };
 
@@ -82,26 +79,20 @@ beforeAll(async () => {
     titlegraph.yoga(req, res);
   });
   titlegraphUrl = `${await listen(titlegraphServer)}/graphql`;
-  const mattersYoga = createYoga({
-    schema: buildSubgraphSchema({
-      typeDefs: parse(MATTERS_SDL),
-      resolvers: {
-        Query: { matters: () => MATTERS },
-        Matter: { title: (m: (typeof MATTERS)[number]) => ({ __typename: 'Title', titleNumber: m.titleNumber }) },
-      } as never,
-    }),
-    graphqlEndpoint: '/graphql',
-    logging: false,
-  });
-  matters = createServer((req, res) => {
-    seenBy.matters.push(req.headers);
-    mattersYoga(req, res);
-  });
-  mattersUrl = `${await listen(matters)}/graphql`;
+  matters = await serveSubgraph(
+    'matters',
+    MATTERS_SDL,
+    {
+      Query: { matters: () => MATTERS },
+      Matter: { title: (m: (typeof MATTERS)[number]) => ({ __typename: 'Title', titleNumber: m.titleNumber }) },
+    },
+    (headers) => seenBy.matters.push(headers),
+  );
+  mattersUrl = matters.url;
 });
 
 afterAll(async () => {
-  if (matters) await closeServer(matters);
+  if (matters) await closeServer(matters.server);
   if (titlegraphServer) await closeServer(titlegraphServer);
   await titlegraph?.stop();
 });
@@ -126,7 +117,7 @@ describe('Apollo Gateway with examples/federation/apollo-gateway.ts', () => {
       }),
       buildService: buildService(ROUTER_KEY),
       serviceHealthCheck: true,
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      logger: quietApolloLogger,
     });
     loaded = await gateway.load();
   });
@@ -135,23 +126,8 @@ describe('Apollo Gateway with examples/federation/apollo-gateway.ts', () => {
     await gateway?.stop();
   });
 
-  async function execute(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = CLIENT_HEADERS) {
-    const document: DocumentNode = parse(query);
-    return (await loaded.executor({
-      request: { query, variables },
-      document,
-      source: query,
-      queryHash: query,
-      operation: document.definitions[0] as OperationDefinitionNode,
-      operationName: null,
-      schema: loaded.schema,
-      context: { headers } satisfies GatewayContext,
-      logger: console,
-      metrics: {},
-      cache: undefined,
-      overallCachePolicy: undefined,
-    } as never)) as { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-  }
+  const execute = (query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = CLIENT_HEADERS) =>
+    executeThroughApollo(loaded, query, variables, { headers } satisfies GatewayContext);
 
   test('loading the schema and the health check use the router key, which reads the schema with introspection off', async () => {
     // Loading (in beforeAll) read the SDL with the router key.
@@ -195,7 +171,7 @@ describe('Apollo Gateway with examples/federation/apollo-gateway.ts', () => {
             request.http?.headers.set('authorization', 'Bearer dev-key-a');
           }
         })({ url }),
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      logger: quietApolloLogger,
     });
     const failure = await wrong.load().then(
       () => undefined,
@@ -212,17 +188,7 @@ describe('Hive Gateway with examples/federation/hive-gateway.config.ts', () => {
   const runtimes: ReturnType<typeof createGatewayRuntime>[] = [];
 
   beforeAll(async () => {
-    const sdl = await fetch(titlegraphUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${ROUTER_KEY}` },
-      body: JSON.stringify({ query: '{ _service { sdl } }' }),
-    }).then((r) => r.json() as Promise<{ data: { _service: { sdl: string } } }>);
-    const composed = composeServices([
-      { name: 'titlegraph', url: titlegraphUrl, typeDefs: parse(sdl.data._service.sdl) },
-      { name: 'matters', url: mattersUrl, typeDefs: parse(MATTERS_SDL) },
-    ]);
-    if (composed.errors) throw new Error(composed.errors.map((e) => e.message).join('\n'));
-    supergraph = composed.supergraphSdl;
+    supergraph = await composeWithTitlegraph(titlegraphUrl, [matters], ROUTER_KEY);
   });
 
   afterAll(async () => {
