@@ -112,6 +112,12 @@ export class ServiceMetrics {
       labelNames: ['organisation', 'reason'],
       registers,
     });
+    const spendReserved = new Gauge({
+      name: 'titlegraph_spend_reserved_pounds',
+      help: 'Expected fees reserved against the spending limits by chargeable calls in flight on this replica, in pounds, by organisation (released when the register answers; an unknown outcome then counts as spent).',
+      labelNames: ['organisation'],
+      registers,
+    });
     this.idempotency = new Counter({
       name: 'titlegraph_idempotency_outcomes_total',
       help: 'What the idempotency layer did with each mutation request, by mutation and outcome (executed, replayed, key_reused, outcome_unknown, in_use, invalid_input, spend_limit, above_max_fee).',
@@ -153,6 +159,8 @@ export class ServiceMetrics {
         if (pounds > 0) spendCharged.inc({ organisation: event.organisation }, pounds);
       }),
       services.events.on('spendRefused', (event) => spendRefusals.inc({ organisation: event.organisation, reason: event.reason })),
+      services.events.on('spendReserved', (event) => spendReserved.inc({ organisation: event.organisation }, event.pence / 100)),
+      services.events.on('spendReservationEnded', (event) => spendReserved.dec({ organisation: event.organisation }, event.pence / 100)),
     );
   }
 

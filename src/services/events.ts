@@ -19,6 +19,10 @@ export interface ServiceEvents {
   };
   /** A chargeable call refused by spend control before anything was sent. */
   spendRefused: { tenant: string; organisation: string; reason: 'client_limit' | 'organisation_limit' | 'max_fee' };
+  /** A chargeable call's expected fee was reserved against the spending limits (it is in flight). */
+  spendReserved: { organisation: string; pence: number };
+  /** That call ended: the register answered, or its outcome is unknown and the reservation now counts as spent. */
+  spendReservationEnded: { organisation: string; pence: number };
   /** A journal write failed after the register answered; it is retried until it lands. */
   journalDeferred: { waiting: number };
   /** The register charged more than the caller's maxFee allowed (its fee changed): shown, and logged as a warning. */

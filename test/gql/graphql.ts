@@ -74,7 +74,7 @@ export type DeedPartyAddressInput = {
   postcode?: string | null | undefined;
   /** Street. */
   street?: string | null | undefined;
-  /** Town. */
+  /** Town or city. */
   town?: string | null | undefined;
 };
 

@@ -3,7 +3,7 @@
  * limits (reserved before anything is sent), maxFee, unknown outcomes, statements and their
  * visibility. Store-level races (two stores on one PostgreSQL) are in store-contract.test.ts.
  */
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../idempotency/pg';
 import { londonDate } from '../../src/register/contract/london-day';
@@ -100,6 +100,24 @@ describe('daily spending limits', () => {
       // the sibling client has its own allowance
       const sibling = await svc.gql(BuyTitleMutation, buy('BLK99'), 'dev-key-a2');
       expect(sibling.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    } finally {
+      await svc.stop();
+    }
+  });
+
+  test('a purchase in flight shows its reservation in the metrics until the register answers', async () => {
+    const svc = await startService({}, { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 } } });
+    try {
+      const reserved = async () =>
+        /titlegraph_spend_reserved_pounds\{organisation="ORG-A"\} (\S+)/.exec(await (await svc.get('/metrics')).text())?.[1];
+      // The register's answer arrives slowly: the call stays in flight meanwhile.
+      svc.emulator.faults.inject('titleDetails', { kind: 'drip', chunkBytes: 64, intervalMs: 40 }, 1);
+      const purchase = svc.gql(BuyTitleMutation, buy('BLK7'));
+      await vi.waitFor(async () => expect(await reserved()).toBe('3'), { timeout: 5000, interval: 20 });
+      const result = await purchase;
+      expect(result.data!.purchaseTitleDetails.charges).toHaveLength(1);
+      expect(await reserved()).toBe('0');
+      expect(svc.emulator.ledger.count()).toBe(1);
     } finally {
       await svc.stop();
     }

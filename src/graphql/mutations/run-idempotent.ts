@@ -184,12 +184,15 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
   for (;;) {
     const claim = await store.claim(scope, run.idempotencyKey, run.operation, hash, intent);
     if (claim.claimed) {
+      const reserved = { organisation: ctx.tenant.organisation, pence: claim.reservedPence };
+      if (reserved.pence > 0) ctx.services.events.emit('spendReserved', reserved);
       const execution = execute(ctx, store, scope, run);
       inflight.set(flightKey, execution);
       try {
         return await execution;
       } finally {
         inflight.delete(flightKey);
+        if (reserved.pence > 0) ctx.services.events.emit('spendReservationEnded', reserved);
       }
     }
     if (claim.refused) {

@@ -129,6 +129,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
     for (let attempt = 0; ; attempt++) {
       const at = this.now();
       let refused: SpendRefusal | undefined;
+      let reservedPence = 0;
       const claimed = await this.transaction(async (client) => {
         // One statement: insert a new key, or re-take a retryable failure of the same input. Under
         // concurrency PostgreSQL re-checks the WHERE on the latest committed row: one winner.
@@ -147,6 +148,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
             refused = decision.refused;
             throw ROLL_BACK;
           }
+          reservedPence = decision.expectedPence;
           await client.query(
             `INSERT INTO ${this.journal} (scope, key, status, operation, fas, title_number, day, recorded_at, reference, amount_pence)
              VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8, $9)`,
@@ -169,7 +171,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
         throw error;
       });
       if (refused) return { claimed: false, refused };
-      if (claimed) return { claimed: true };
+      if (claimed) return { claimed: true, reservedPence };
       const record = await this.get(scope, key);
       if (record) return { claimed: false, record };
       // Purged between the two statements: claim again (a purge only removes old records).

@@ -128,6 +128,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   async claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult> {
     const at = this.now();
     let refused: SpendRefusal | undefined;
+    let reservedPence = 0;
     const claimed = this.transaction(() => {
       // One statement: insert a new key, or re-take a retryable failure of the same input.
       const row = this.db
@@ -147,6 +148,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
           refused = decision.refused;
           throw ROLL_BACK;
         }
+        reservedPence = decision.expectedPence;
         this.db
           .prepare(
             `INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, day, recorded_at, reference, amount_pence)
@@ -167,7 +169,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       return row !== undefined;
     }, true);
     if (refused) return { claimed: false, refused };
-    if (claimed) return { claimed: true };
+    if (claimed) return { claimed: true, reservedPence };
     const record = await this.get(scope, key);
     if (!record) return this.claim(scope, key, operation, inputHash, intent); // purged in between
     return { claimed: false, record };

@@ -97,7 +97,8 @@ export interface JournalRecord {
 }
 
 export type ClaimResult =
-  | { claimed: true }
+  /** `reservedPence`: the expected fee reserved against the spending limits (0 when nothing is expected). */
+  | { claimed: true; reservedPence: number }
   | { claimed: false; record: IdempotencyRecord; refused?: undefined }
   | { claimed: false; refused: SpendRefusal; record?: undefined };
 
