@@ -65,6 +65,16 @@ export const GROUPS = {
       'test/strength/quota-stores.test.ts',
     ],
   },
+  spend: {
+    mutate: [
+      'src/services/spend.ts',
+      'src/services/statements.ts',
+      'src/server/statements-csv.ts',
+      // The spending decision both stores make inside the claim's transaction.
+      'src/storage/idempotency/store.ts',
+    ],
+    tests: ['test/service/spend-control.test.ts', 'test/idempotency/store-contract.test.ts'],
+  },
   ledger: {
     mutate: ['src/emulator/ledger.ts'],
     tests: ['test/emulator/charging.test.ts', 'test/strength/ledger.test.ts'],

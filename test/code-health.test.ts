@@ -5,12 +5,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
-const resolveBin = (specifier: string) => createRequire(import.meta.url).resolve(specifier);
+/** A package's command, from its package.json `bin` (TypeScript 7's `exports` no longer expose `bin/tsc` to resolve). */
+function binOf(pkg: string, command: string): string {
+  const manifestPath = createRequire(import.meta.url).resolve(`${pkg}/package.json`);
+  const { bin } = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin: string | Record<string, string> };
+  return join(dirname(manifestPath), typeof bin === 'string' ? bin : bin[command]!);
+}
 
 function run(script: string, args: string[]) {
   const result = spawnSync(process.execPath, [script, ...args], {
@@ -23,7 +28,7 @@ function run(script: string, args: string[]) {
 }
 
 it('tsc --noEmit reports no error', () => {
-  const result = run(resolveBin('typescript/bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+  const result = run(binOf('typescript', 'tsc'), ['--noEmit', '-p', 'tsconfig.json']);
   expect(result.output).toBe('');
   expect(result.status).toBe(0);
 }, 250_000);
