@@ -97,7 +97,7 @@ for (const backend of [sqlite, postgres]) {
         let clock = 1_000;
         const store = await storage.open(() => clock);
         expect(await store.get('t1', 'k')).toBeUndefined();
-        expect(await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A)).toEqual({ claimed: true });
+        expect(await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A)).toEqual({ claimed: true, reservedPence: 0 });
         clock = 2_000;
         const again = await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A);
         expect(again).toEqual({
@@ -146,7 +146,7 @@ for (const backend of [sqlite, postgres]) {
         expect(await store.claim('t1', 'k', 'op', HASH_B)).toMatchObject({ claimed: false, record: { state: 'failed_retryable' } });
         expect(await store.claim('t1', 'k', 'other', HASH_A)).toMatchObject({ claimed: false, record: { state: 'failed_retryable' } });
         clock = 3_000;
-        expect(await store.claim('t1', 'k', 'op', HASH_A)).toEqual({ claimed: true });
+        expect(await store.claim('t1', 'k', 'op', HASH_A)).toEqual({ claimed: true, reservedPence: 0 });
         expect(await store.get('t1', 'k')).toEqual({
           operation: 'op',
           inputHash: HASH_A,
@@ -173,8 +173,8 @@ for (const backend of [sqlite, postgres]) {
     test('keys are scoped: the same key in two scopes is two records', () =>
       withStorage(async (storage) => {
         const store = await storage.open();
-        expect(await store.claim('client-a', 'k', 'op', HASH_A)).toEqual({ claimed: true });
-        expect(await store.claim('client-b', 'k', 'op', HASH_B)).toEqual({ claimed: true });
+        expect(await store.claim('client-a', 'k', 'op', HASH_A)).toEqual({ claimed: true, reservedPence: 0 });
+        expect(await store.claim('client-b', 'k', 'op', HASH_B)).toEqual({ claimed: true, reservedPence: 0 });
         await store.finish('client-a', 'k', 'succeeded', '"a"');
         expect(await store.get('client-b', 'k')).toMatchObject({ state: 'in_progress', inputHash: HASH_B });
       }));
@@ -194,7 +194,7 @@ for (const backend of [sqlite, postgres]) {
         expect(await store.get('t2', 'new')).toMatchObject({ state: 'in_progress' });
         expect(await store.purge(3_000)).toBe(0);
         // A purged key is new again.
-        expect(await store.claim('t1', 'old', 'op', HASH_B)).toEqual({ claimed: true });
+        expect(await store.claim('t1', 'old', 'op', HASH_B)).toEqual({ claimed: true, reservedPence: 0 });
       }));
 
     test('records are durable: a store opened later (a restart) sees them', () =>
@@ -284,7 +284,7 @@ for (const backend of [sqlite, postgres]) {
         }
         expect(await store.chargeRecords('t1', '2026-03-10')).toEqual([]);
         // the retryable key, taken again, gets one pending entry again (not two)
-        expect(await store.claim('t1', 'retry', 'purchaseTitleDetails', HASH_A, intent())).toEqual({ claimed: true });
+        expect(await store.claim('t1', 'retry', 'purchaseTitleDetails', HASH_A, intent())).toEqual({ claimed: true, reservedPence: 0 });
         expect((await store.chargeRecords('t1', '2026-03-10')).map((r) => r.idempotencyKey)).toEqual(['retry']);
       }));
 
@@ -386,14 +386,20 @@ for (const backend of [sqlite, postgres]) {
       withStorage(async (storage) => {
         const store = await storage.open();
         const check = spend({ organisationLimitPence: 500 });
-        expect(await store.claim('c1', 'a', 'purchaseTitleDetails', HASH_A, purchase('BLK1', check))).toEqual({ claimed: true });
+        expect(await store.claim('c1', 'a', 'purchaseTitleDetails', HASH_A, purchase('BLK1', check))).toEqual({
+          claimed: true,
+          reservedPence: 300,
+        });
         expect(await store.claim('c2', 'b', 'purchaseTitleDetails', HASH_A, purchase('BLK2', check))).toMatchObject({
           refused: { reason: 'organisation', remainingPence: 200 },
         });
         // the register charged nothing (already bought elsewhere today): the reservation is released
         await store.finish('c1', 'a', 'succeeded', '"x"', { charges: [], day: '2026-03-10' });
         expect(await store.spendTotals(['c1', 'c2'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 0 });
-        expect(await store.claim('c2', 'b', 'purchaseTitleDetails', HASH_A, purchase('BLK2', check))).toEqual({ claimed: true });
+        expect(await store.claim('c2', 'b', 'purchaseTitleDetails', HASH_A, purchase('BLK2', check))).toEqual({
+          claimed: true,
+          reservedPence: 300,
+        });
         await store.finish('c2', 'b', 'succeeded', '"x"', { charges: [chargeOf('BLK2', '2.50')], day: '2026-03-10' });
         expect(await store.spendTotals(['c1', 'c2'], '2026-03-10')).toEqual({ chargedPence: 250, pendingPence: 0 });
         expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 0 });
@@ -408,7 +414,10 @@ for (const backend of [sqlite, postgres]) {
         expect(await store.chargedProducts(['c1'], '2026-03-10', '0877', 'MID15313')).toEqual(new Set());
         // free now, so neither maxFee 0 nor a spent limit stops it
         const free = spend({ maxFeePence: 0, clientLimitPence: 0 });
-        expect(await store.claim('c1', 'again', 'purchaseTitleDetails', HASH_A, purchase('MID15313', free))).toEqual({ claimed: true });
+        expect(await store.claim('c1', 'again', 'purchaseTitleDetails', HASH_A, purchase('MID15313', free))).toEqual({
+          claimed: true,
+          reservedPence: 0,
+        });
         expect(await store.claim('c1', 'new', 'purchaseTitleDetails', HASH_A, purchase('BLK7', spend({ maxFeePence: 299 })))).toMatchObject(
           {
             refused: { reason: 'maxFee', expectedPence: 300, maxFeePence: 299 },
@@ -416,6 +425,7 @@ for (const backend of [sqlite, postgres]) {
         );
         expect(await store.claim('c1', 'exact', 'purchaseTitleDetails', HASH_A, purchase('BLK7', spend({ maxFeePence: 300 })))).toEqual({
           claimed: true,
+          reservedPence: 300,
         });
       }));
 
@@ -427,7 +437,10 @@ for (const backend of [sqlite, postgres]) {
         await store.finish('c1', 'lost', 'outcome_unknown', '"x"', { charges: [], day: '2026-03-10' });
         expect(await store.claim('c1', 'lost', 'purchaseTitleDetails', HASH_A, purchase('BLK1', check))).toMatchObject({ claimed: false });
         expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 300 });
-        expect(await store.claim('c1', 'next', 'purchaseTitleDetails', HASH_A, purchase('BLK2', check))).toEqual({ claimed: true });
+        expect(await store.claim('c1', 'next', 'purchaseTitleDetails', HASH_A, purchase('BLK2', check))).toEqual({
+          claimed: true,
+          reservedPence: 300,
+        });
         expect(await store.claim('c1', 'third', 'purchaseTitleDetails', HASH_A, purchase('BLK3', check))).toMatchObject({
           refused: { reason: 'client', remainingPence: 0 },
         });

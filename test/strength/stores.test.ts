@@ -145,7 +145,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('PostgreSQL store, set-up'), () => {
     const store = new PgIdempotencyStore({ connectionString: database!.url });
     try {
       await store.ready();
-      expect(await store.claim('t1', 'plain', 'op', HASH)).toEqual({ claimed: true });
+      expect(await store.claim('t1', 'plain', 'op', HASH)).toEqual({ claimed: true, reservedPence: 0 });
       expect(await store.get('t1', 'plain')).toMatchObject({ state: 'in_progress' });
     } finally {
       await store.close();
