@@ -22,13 +22,13 @@ import {
   getOperationAST,
   GraphQLError,
   type GraphQLSchema,
+  getVariableValues,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type VariableDefinitionNode,
   visit,
 } from 'graphql';
-import { getVariableValues } from 'graphql/execution/values';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 
