@@ -23,7 +23,14 @@ import {
   GraphQLError,
   type GraphQLSchema,
   getVariableValues,
+  getNamedType,
+  isScalarType,
+  isSpecifiedScalarType,
+  type ListValueNode,
+  type ObjectValueNode,
   Kind,
+  TypeInfo,
+  visitWithTypeInfo,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type VariableDefinitionNode,
@@ -56,6 +63,30 @@ function usesIncrementalDelivery(document: DocumentNode): boolean {
       return undefined;
     },
   });
+  return found;
+}
+
+/**
+ * A variable inside a literal of a custom scalar (`representations: [{ __typename: "Title",
+ * titleNumber: $t }]`, an `_Any`): graphql-jit parses such a literal without the request's
+ * variables, so the value arrives without the variable's. graphql-js runs those documents.
+ */
+function variableInsideScalarLiteral(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let found = false;
+  const enter = (node: ObjectValueNode | ListValueNode) => {
+    const type = typeInfo.getInputType();
+    const named = type ? getNamedType(type) : undefined;
+    if (!isScalarType(named) || isSpecifiedScalarType(named)) return undefined;
+    visit(node, {
+      Variable() {
+        found = true;
+        return BREAK;
+      },
+    });
+    return found ? BREAK : false; // false: this literal is checked, skip its inside
+  };
+  visit(document, visitWithTypeInfo(typeInfo, { ObjectValue: enter, ListValue: enter }));
   return found;
 }
 
@@ -104,7 +135,7 @@ function fieldAt(operation: OperationDefinitionNode, document: DocumentNode, pat
  */
 function withFieldNodes(result: ExecutionResult, operation: OperationDefinitionNode, document: DocumentNode): ExecutionResult {
   if (!result.errors?.length) return result;
-  const errors = result.errors.map((error) => {
+  const errors: GraphQLError[] = result.errors.map((error) => {
     if (error.nodes?.length || !error.path) return error;
     const field = fieldAt(operation, document, error.path);
     if (!field) return error;
@@ -115,7 +146,9 @@ function withFieldNodes(result: ExecutionResult, operation: OperationDefinitionN
       ...(error.extensions ? { extensions: error.extensions } : {}),
     });
   });
-  return { ...result, errors };
+  // graphql-js's order (errors before data), so an answer reads the same on both executors.
+  const { data, extensions } = result;
+  return { errors, ...(data !== undefined ? { data } : {}), ...(extensions ? { extensions } : {}) };
 }
 
 export function useJitExecution({ compileAfter }: { compileAfter: number }): Plugin {
@@ -137,7 +170,7 @@ export function useJitExecution({ compileAfter }: { compileAfter: number }): Plu
       return known + 1;
     }
     let compiled: Compilation = 'interpret';
-    if (!usesIncrementalDelivery(args.document)) {
+    if (!usesIncrementalDelivery(args.document) && !variableInsideScalarLiteral(args.schema, args.document)) {
       const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
       if (isCompiledQuery(result)) {
         const operation = getOperationAST(args.document, args.operationName)!;
