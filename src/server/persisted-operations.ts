@@ -68,10 +68,17 @@ export function loadPersistedOperations(files: readonly string[], only: boolean)
   return { store, only };
 }
 
-/** The id a request names: `documentId`, or the APQ extension's `sha256Hash`. */
+/** `documentId` (GraphQL over HTTP), or `doc_id`, the name Relay's persisted queries send. */
+function documentIdOf(params: GraphQLParams): string | null {
+  const { documentId, doc_id } = params as GraphQLParams & { documentId?: unknown; doc_id?: unknown };
+  const id = documentId ?? doc_id;
+  return typeof id === 'string' && id ? normaliseOperationId(id) : null;
+}
+
+/** The id a request names: `documentId` (or Relay's `doc_id`), or the APQ extension's `sha256Hash`. */
 export function extractOperationId(params: GraphQLParams): string | null {
-  const documentId = (params as GraphQLParams & { documentId?: unknown }).documentId;
-  if (typeof documentId === 'string' && documentId) return normaliseOperationId(documentId);
+  const documentId = documentIdOf(params);
+  if (documentId) return documentId;
   const persisted = params.extensions?.persistedQuery as { version?: unknown; sha256Hash?: unknown } | undefined;
   if (persisted && typeof persisted === 'object' && typeof persisted.sha256Hash === 'string' && persisted.sha256Hash) {
     return normaliseOperationId(persisted.sha256Hash);
@@ -81,19 +88,14 @@ export function extractOperationId(params: GraphQLParams): string | null {
 
 const refused = (message: string, code: string) => () => createGraphQLError(message, { extensions: { code, http: { status: 400 } } });
 
-/** The yoga parameter that carries the id besides `query`, `variables`, `operationName`, `extensions`. */
-export const PERSISTED_OPERATION_PARAM_NAMES = ['documentId'];
-
-/** Only `documentId`: without `only`, the APQ shape is automatic persisted queries' (automatic-persisted-queries.ts). */
-function extractDocumentId(params: GraphQLParams): string | null {
-  const documentId = (params as GraphQLParams & { documentId?: unknown }).documentId;
-  return typeof documentId === 'string' && documentId ? normaliseOperationId(documentId) : null;
-}
+/** The yoga parameters that carry the id besides `query`, `variables`, `operationName`, `extensions`. */
+export const PERSISTED_OPERATION_PARAM_NAMES = ['documentId', 'doc_id'];
 
 export function usePersistedOperationList(options: PersistedOperations): Plugin {
   return useYogaPersistedOperations({
     getPersistedOperation: (id) => options.store.get(normaliseOperationId(id)) ?? null,
-    extractPersistedOperationId: options.only ? extractOperationId : extractDocumentId,
+    // Without `only`, the APQ shape is automatic persisted queries' (automatic-persisted-queries.ts).
+    extractPersistedOperationId: options.only ? extractOperationId : documentIdOf,
     allowArbitraryOperations: !options.only,
     customErrors: {
       persistedQueryOnly: refused(
@@ -101,7 +103,10 @@ export function usePersistedOperationList(options: PersistedOperations): Plugin 
         'PERSISTED_QUERY_ONLY',
       ),
       notFound: refused('This operation id is not in the list of persisted operations of this service.', 'PERSISTED_QUERY_NOT_IN_LIST'),
-      keyNotFound: refused('No operation: send "documentId" (a persisted operation id) or "query".', 'PERSISTED_QUERY_ID_REQUIRED'),
+      keyNotFound: refused(
+        'No operation: send "documentId" (or Relay\'s "doc_id": a persisted operation id) or "query".',
+        'PERSISTED_QUERY_ID_REQUIRED',
+      ),
     },
   });
 }

@@ -63,6 +63,12 @@ describe('PERSISTED_OPERATIONS_ONLY=true', () => {
     expect(result.data?.title).toMatchObject({ titleNumber: 'MID15313', status: 'REGISTERED' });
   });
 
+  it("takes Relay's doc_id as well as documentId", async () => {
+    const result = await post()({ doc_id: idOf(TitleQuery), variables: { titleNumber: 'MID15313' } } as never);
+    expect(result.errors).toBeUndefined();
+    expect(result.data?.title).toMatchObject({ titleNumber: 'MID15313', status: 'REGISTERED' });
+  });
+
   it('also takes the id in the APQ extension, with or without the sha256: prefix', async () => {
     const hex = idOf(TitleQuery).replace(/^sha256:/, '');
     for (const sha256Hash of [hex, `sha256:${hex}`]) {
@@ -126,6 +132,8 @@ describe('persisted operations listed, PERSISTED_OPERATIONS_ONLY off', () => {
     const post = appWith(loadPersistedOperations([MANIFEST], false));
     const byId = await post({ documentId: idOf(TitleQuery), variables: { titleNumber: 'MID15313' } });
     expect(byId.data?.title?.status).toBe('REGISTERED');
+    const byRelayId = await post({ doc_id: idOf(TitleQuery), variables: { titleNumber: 'MID15313' } } as never);
+    expect(byRelayId.data?.title?.status).toBe('REGISTERED');
     const arbitrary = await post({ query: ARBITRARY });
     expect(arbitrary.errors).toBeUndefined();
     expect(arbitrary.data?.title).toEqual({ titleNumber: 'MID15313', status: 'REGISTERED' });

@@ -1,15 +1,26 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { CriticalityLevel, diff } from '@graphql-inspector/core';
-import { buildSchema as buildSdl, isObjectType, isInputObjectType, isEnumType } from 'graphql';
+import { buildSchema as buildSdl, isEnumType, isInputObjectType, isObjectType, isSpecifiedScalarType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { buildSchema, printSchema } from '../../src/graphql/schema';
+import { buildSchema, printClientSchema, printSchema } from '../../src/graphql/schema';
 
 const CONTRACT = new URL('../../../shared/spec/graphql-contract.graphql', import.meta.url);
 const PRINTED = new URL('../../schema.graphql', import.meta.url);
+const CLIENT = new URL('../../schema.client.graphql', import.meta.url);
 
 describe('schema.graphql', () => {
   it('is the schema printed from the code (run `npm run schema:print` when this fails)', () => {
     expect(readFileSync(PRINTED, 'utf8')).toBe(printSchema());
+  });
+
+  it('has a client twin, schema.client.graphql, fresh, with every type and none of federation (run `npm run schema:print`)', () => {
+    const client = readFileSync(CLIENT, 'utf8');
+    expect(client).toBe(printClientSchema());
+    expect(client).not.toMatch(/@link|@key|@cost|_entities|_service|_Any|_Entity/);
+    const full = buildSchema();
+    const plain = buildSdl(client);
+    for (const type of Object.values(full.getTypeMap()).filter((t) => !t.name.startsWith('_') && !isSpecifiedScalarType(t)))
+      expect(plain.getType(type.name), type.name).toBeDefined();
   });
 
   it.skipIf(!existsSync(CONTRACT))('has no breaking difference from the public contract', async () => {

@@ -1,6 +1,6 @@
 /** Assembles the schema from every domain file; printed as a federation subgraph. */
 import { printSubgraphSchema } from '@apollo/subgraph';
-import type { GraphQLSchema } from 'graphql';
+import { Kind, parse, print, printSchema as printPlainSchema, type GraphQLSchema } from 'graphql';
 import { builder } from '../builder';
 import './common';
 import './user-error';
@@ -29,4 +29,25 @@ export function buildSchema(): GraphQLSchema {
 
 export function printSchema(): string {
   return `${printSubgraphSchema(buildSchema()).trim()}\n`;
+}
+
+/** What federation adds for routers only: a client never asks for these. */
+const FEDERATION_TYPES = new Set(['_Any', '_Entity', '_Service']);
+const FEDERATION_FIELDS = new Set(['_entities', '_service']);
+
+/**
+ * The schema as a client sees it (schema.client.graphql): no `@link` extension, no federation
+ * directives, no `_entities`/`_service`. Relay's compiler and other client tools read it; they
+ * reject the subgraph SDL's `extend schema @link(...)`.
+ */
+export function printClientSchema(): string {
+  const document = parse(printPlainSchema(buildSchema()));
+  const definitions = document.definitions
+    .filter((d) => !('name' in d && d.name && FEDERATION_TYPES.has(d.name.value)))
+    .map((d) =>
+      d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'Query'
+        ? { ...d, fields: d.fields?.filter((f) => !FEDERATION_FIELDS.has(f.name.value)) }
+        : d,
+    );
+  return `${print({ ...document, definitions }).trim()}\n`;
 }
