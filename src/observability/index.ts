@@ -4,7 +4,7 @@ import type { Services } from '../services/create-services';
 import type { RegisterTransport } from '../register/client';
 import { ReadinessProbe, type ReadinessOptions } from './health';
 import { ServiceMetrics, type MetricsOptions } from './metrics';
-import { traceRegisterCalls } from './tracing';
+import { traceRegisterCalls, useOperationSpans } from './tracing';
 
 export { ReadinessProbe, ServiceMetrics, traceRegisterCalls };
 
@@ -13,7 +13,7 @@ export interface ObservabilityOptions {
   metrics?: boolean | MetricsOptions;
   /** GET /ready: probes the register. On whenever the services carry their register transport. */
   readiness?: ReadinessOptions;
-  /** One OpenTelemetry span per register call (needs an SDK registered to export). Default off. */
+  /** OpenTelemetry: the request's span named after its operation, an execute span, a span per register call (needs an SDK registered to export). Default off. */
   tracing?: boolean;
 }
 
@@ -27,6 +27,9 @@ export function useObservability(services: Services & { transport?: RegisterTran
     const ping = services.idempotency.ping?.bind(services.idempotency);
     plugins.push(new ReadinessProbe(services.transport, options.readiness, ping).plugin());
   }
-  if (options.tracing) traceRegisterCalls(services.events);
+  if (options.tracing) {
+    plugins.push(useOperationSpans());
+    if (services.transport) traceRegisterCalls(services.transport, services.events);
+  }
   return plugins;
 }

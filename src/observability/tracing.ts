@@ -1,34 +1,100 @@
 /**
- * Optional OpenTelemetry tracing of register calls, through @opentelemetry/api only: one CLIENT
- * span per HTTP attempt to the register (route, method, status, attempt, outcome), child of
- * whatever span is active in the request (e.g. an auto-instrumented HTTP server span).
+ * Optional OpenTelemetry tracing, through @opentelemetry/api only (OTEL_ENABLED=true):
+ * - the request's span (the HTTP server span an instrumentation made) is named after the
+ *   GraphQL operation and carries `graphql.operation.name` and `graphql.operation.type`;
+ * - a `graphql.execute` span covers execution, on graphql-js's executor and on compiled queries;
+ * - one CLIENT span per register call, active around the call and all its attempts, so the HTTP
+ *   client's own spans (undici's instrumentation) nest under it; each attempt is an event on it.
+ * Nothing sent to the register (URL, token, FAS) becomes an attribute.
  *
  * titlegraph ships no SDK and no exporter: with no SDK registered the API is a no-op. To export,
- * preload an SDK that reads the standard OTEL_* variables, e.g.
- * `NODE_OPTIONS="--import @opentelemetry/auto-instrumentations-node/register"`.
+ * preload one that reads the standard OTEL_* variables (README, Observability).
  */
-import { SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { RegisterTransport } from '../register/client';
 import type { EventHub } from '../services/events';
 
 export const TRACER_NAME = 'titlegraph';
 
-/** Subscribes to register calls and records a span for each; returns the unsubscribe function. */
-export function traceRegisterCalls(events: EventHub, tracer: Tracer = trace.getTracer(TRACER_NAME)): () => void {
-  return events.on('registerCall', (call) => {
-    // The event comes when the attempt has ended: the span is back-dated to its start.
-    const end = Date.now();
-    const span = tracer.startSpan(`register ${call.route}`, {
-      kind: SpanKind.CLIENT,
-      startTime: end - call.durationMs,
-      attributes: {
-        'http.request.method': call.method,
-        'titlegraph.register.route': call.route,
-        'titlegraph.register.attempt': call.attempt,
-        'titlegraph.register.outcome': call.outcome,
-        ...(call.status ? { 'http.response.status_code': call.status } : {}),
+/** One span per register call, made active around it; its attempts are recorded on it. Returns the undo. */
+export function traceRegisterCalls(
+  transport: RegisterTransport,
+  events: EventHub,
+  tracer: Tracer = trace.getTracer(TRACER_NAME),
+): () => void {
+  const callSpans = new WeakSet<Span>();
+  transport.wrapCalls((call, run) =>
+    tracer.startActiveSpan(
+      `register ${call.route}`,
+      { kind: SpanKind.CLIENT, attributes: { 'http.request.method': call.method, 'titlegraph.register.route': call.route } },
+      async (span) => {
+        callSpans.add(span);
+        try {
+          return await run();
+        } catch (error) {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: String((error as { code?: unknown }).code ?? 'error') });
+          throw error;
+        } finally {
+          span.end();
+        }
       },
-    });
-    if (call.outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: call.outcome });
-    span.end(end);
+    ),
+  );
+  // An attempt's event is emitted inside its call, where the call's span is the active one.
+  const off = events.on('registerCall', (attempt) => {
+    const span = trace.getActiveSpan();
+    if (!span || !callSpans.has(span)) return;
+    const attributes = {
+      'titlegraph.register.attempt': attempt.attempt,
+      'titlegraph.register.outcome': attempt.outcome,
+      ...(attempt.status ? { 'http.response.status_code': attempt.status } : {}),
+    };
+    span.addEvent('attempt', attributes);
+    span.setAttributes(attributes);
   });
+  return () => {
+    transport.wrapCalls(undefined);
+    off();
+  };
 }
+
+/**
+ * Names the request's span after the operation and opens a `graphql.execute` span around
+ * execution (Yoga's instrumentation hook wraps both executors and the onExecute hooks).
+ */
+export function useOperationSpans(tracer: Tracer = trace.getTracer(TRACER_NAME)): Plugin {
+  return {
+    instrumentation: {
+      execute: (_payload, wrapped) => {
+        const span = tracer.startSpan('graphql.execute', { kind: SpanKind.INTERNAL });
+        return context.with(trace.setSpan(context.active(), span), async () => {
+          try {
+            await wrapped();
+          } finally {
+            span.end();
+          }
+        });
+      },
+    },
+    onExecute({ args }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      const type = operation?.operation ?? 'query';
+      const name = operation?.name?.value ?? args.operationName ?? undefined;
+      const attributes = { 'graphql.operation.type': type, ...(name ? { 'graphql.operation.name': name } : {}) };
+      // Inside the instrumentation above: the active span is graphql.execute, its parent the request's.
+      trace.getActiveSpan()?.setAttributes(attributes);
+      const request = requestSpans.get(args.contextValue as object);
+      request?.updateName(name ? `${type} ${name}` : type);
+      request?.setAttributes(attributes);
+    },
+    onContextBuilding({ context: yogaContext }) {
+      // The span active while Yoga builds the context is the request's (e.g. the HTTP server span).
+      const active = trace.getActiveSpan();
+      if (active) requestSpans.set(yogaContext as object, active);
+    },
+  };
+}
+
+const requestSpans = new WeakMap<object, Span>();

@@ -4,6 +4,7 @@
  * logged as-is: no headers, variables, query text, tokens, API keys, FAS numbers, idempotency
  * keys or personal data.
  */
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { type DocumentNode, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -60,6 +61,12 @@ export function exitProcess(code: number, timeoutMs = 1_000): void {
   wait();
 }
 
+/** A line written inside a traced request names its trace and span (OpenTelemetry), so logs and traces join. */
+function traceIds(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan()?.spanContext();
+  return span && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : {};
+}
+
 export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
   // stdout written asynchronously: lines that pile up while a write is under way go out in one
   // write, not one system call each. exitProcess flushes it on the way out.
@@ -72,6 +79,7 @@ export function createLogger(options: { level?: string; destination?: Destinatio
       timestamp: isoTime,
       // A last line of defence; the records themselves never carry these.
       redact: { paths: ['authorization', 'headers', 'variables', 'fas', 'idempotencyKey'], censor: '[redacted]' },
+      mixin: traceIds,
     },
     destination,
   );

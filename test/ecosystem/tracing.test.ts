@@ -1,6 +1,10 @@
-/** Optional OpenTelemetry spans of register calls (through @opentelemetry/api; SDK only in this test). */
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+/**
+ * Optional OpenTelemetry spans (through @opentelemetry/api; the SDK only in the tests), in
+ * process. test/ecosystem/otel-sdk.test.ts runs the service under the Node SDK with an OTLP receiver.
+ */
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { postGraphQL, startHttpService, type HttpService } from './helpers';
 
@@ -9,7 +13,8 @@ let traced: HttpService;
 let untraced: HttpService;
 
 beforeAll(async () => {
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] }));
   traced = await startHttpService({ app: { observability: { tracing: true } } });
   untraced = await startHttpService();
 });
@@ -17,10 +22,11 @@ afterAll(async () => {
   await traced?.stop();
   await untraced?.stop();
   trace.disable();
+  context.disable();
 });
 
 describe('tracing of register calls', () => {
-  test('one CLIENT span per register attempt, with route, method, status and outcome', async () => {
+  test('one CLIENT span per register call, with route, method, status and outcome, under the execute span', async () => {
     exporter.reset();
     const result = await postGraphQL(traced.url, { query: '{ title(titleNumber: "MID15313") { titleNumber } }' });
     expect(result.body.errors).toBeUndefined();
@@ -37,6 +43,11 @@ describe('tracing of register calls', () => {
       'titlegraph.register.attempt': 1,
     });
     expect(summary!.status.code).toBe(SpanStatusCode.UNSET);
+    expect(summary!.events.map((e) => e.name)).toEqual(['attempt']);
+    // The call runs inside the operation's execution.
+    const execute = spans.find((s) => s.name === 'graphql.execute')!;
+    expect(execute.attributes).toMatchObject({ 'graphql.operation.type': 'query' });
+    expect(summary!.parentSpanContext?.spanId).toBe(execute.spanContext().spanId);
     expect(summary!.endTime[0] * 1e3 + summary!.endTime[1] / 1e6).toBeGreaterThanOrEqual(
       summary!.startTime[0] * 1e3 + summary!.startTime[1] / 1e6,
     );

@@ -109,7 +109,12 @@ function trackingDispatcher(agent: Dispatcher, onConnected: () => void): Dispatc
   } as Dispatcher;
 }
 
-export async function exchange<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
+export function exchange<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
+  const wrapper = transport.callWrapper;
+  return wrapper ? wrapper({ route: spec.route.name, method: spec.route.method }, () => run(transport, spec)) : run(transport, spec);
+}
+
+async function run<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
   const { route } = spec;
   const routeName = route.name;
   if (transport.closed)

@@ -29,6 +29,12 @@ export interface RegisterCallEvent {
   retryAfterSeconds?: number;
 }
 
+/**
+ * Wraps one register call, all its attempts included: observability/tracing.ts makes a span
+ * active around it, so that the HTTP client's own spans nest under the call's.
+ */
+export type CallWrapper = <T>(call: { route: string; method: string }, run: () => Promise<T>) => Promise<T>;
+
 export interface RegisterTransportOptions {
   /** Ends with /v1, e.g. http://127.0.0.1:4010/v1 */
   baseUrl: string;
@@ -176,6 +182,14 @@ export class RegisterTransport {
       if (s) url += `?${s}`;
     }
     return url;
+  }
+
+  /** @internal Set by wrapCalls. */
+  callWrapper: CallWrapper | undefined;
+
+  /** Every call from now on runs inside `wrapper` (undefined: none). */
+  wrapCalls(wrapper: CallWrapper | undefined): void {
+    this.callWrapper = wrapper;
   }
 
   /** @internal */
