@@ -118,6 +118,19 @@ export class ServiceMetrics {
       labelNames: ['organisation'],
       registers,
     });
+    const downloads = new Counter({
+      name: 'titlegraph_downloads_total',
+      help: 'Requests to /downloads, by outcome: ok (the whole file, or a HEAD), cut (the file stopped before its end: stalled, too long, caller gone, register gone), or the refusal code (download_link_invalid, document_expired, unauthenticated, too_many_downloads, document_not_found, rate_limited, register_unavailable, …).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    const downloadSeconds = new Histogram({
+      name: 'titlegraph_download_duration_seconds',
+      help: 'Time from a /downloads request to its end (the last byte sent, or the refusal), by outcome.',
+      labelNames: ['outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registers,
+    });
     this.idempotency = new Counter({
       name: 'titlegraph_idempotency_outcomes_total',
       help: 'What the idempotency layer did with each mutation request, by mutation and outcome (executed, replayed, key_reused, outcome_unknown, in_use, invalid_input, spend_limit, above_max_fee).',
@@ -159,6 +172,10 @@ export class ServiceMetrics {
         if (pounds > 0) spendCharged.inc({ organisation: event.organisation }, pounds);
       }),
       services.events.on('spendRefused', (event) => spendRefusals.inc({ organisation: event.organisation, reason: event.reason })),
+      services.events.on('download', (event) => {
+        downloads.inc({ outcome: event.outcome });
+        downloadSeconds.observe({ outcome: event.outcome }, event.durationMs / 1000);
+      }),
       services.events.on('spendReserved', (event) => spendReserved.inc({ organisation: event.organisation }, event.pence / 100)),
       services.events.on('spendReservationEnded', (event) => spendReserved.dec({ organisation: event.organisation }, event.pence / 100)),
     );

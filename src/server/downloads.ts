@@ -15,7 +15,7 @@ import { watchedDownload } from './download-stream';
 
 const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;
 
-const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+const problemResponse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ error: { code, message } }), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
@@ -36,9 +36,15 @@ export async function handleDownload(
   ResponseImpl: typeof Response = Response,
   /** Cuts the caller's connection: a body that fails mid-way must not look like a finished file. */
   abortResponse: () => void = () => undefined,
+  /** Once per download request, when it is over: its outcome (a refusal's code, `ok`, or `cut` mid-file). */
+  onDone: (outcome: string) => void = () => undefined,
 ): Promise<Response | undefined> {
   const match = DOWNLOAD_PATH.exec(pathname);
   if (!match) return undefined;
+  const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) => {
+    onDone(code.toLowerCase());
+    return problemResponse(status, code, message, headers);
+  };
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return problem(405, 'METHOD_NOT_ALLOWED', 'Downloads are GET only.', { allow: 'GET, HEAD' });
   }
@@ -120,6 +126,7 @@ export async function handleDownload(
   if (request.method === 'HEAD') {
     abandon(download.body);
     release();
+    onDone('ok');
     return new ResponseImpl(null, { status: 200, headers });
   }
   // The slot is freed when the body closes: finished, stalled, too long, or the caller gone.
@@ -128,6 +135,7 @@ export async function handleDownload(
   // (stalled, too long, register gone): cut the connection so the caller sees a broken file.
   // A caller that goes away mid-download destroys the stream too; that is not an error of ours.
   body.on('error', abortResponse);
+  body.once('close', () => onDone(body.readableEnded ? 'ok' : 'cut'));
   // The server's own Response (whatwg-node) takes the Node stream as it is and pipes it into the
   // socket: no web-stream conversion, no copy, back-pressure end to end.
   return new ResponseImpl(body as unknown as BodyInit, { status: 200, headers });
@@ -137,7 +145,15 @@ export function useDownloads(services: Services): Plugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
       const res = (serverContext as { res?: ServerResponse } | undefined)?.res;
-      const response = await handleDownload(services, request, url.pathname, fetchAPI.Response, () => res?.destroy());
+      const started = performance.now();
+      const response = await handleDownload(
+        services,
+        request,
+        url.pathname,
+        fetchAPI.Response,
+        () => res?.destroy(),
+        (outcome) => services.events.emit('download', { outcome, durationMs: performance.now() - started }),
+      );
       if (response) endResponse(response);
     },
   };

@@ -23,6 +23,8 @@ export interface ServiceEvents {
   spendReserved: { organisation: string; pence: number };
   /** That call ended: the register answered, or its outcome is unknown and the reservation now counts as spent. */
   spendReservationEnded: { organisation: string; pence: number };
+  /** A /downloads request is over: refused (its code, lowercase), `ok` (the whole file, or a HEAD), or `cut` mid-file. */
+  download: { outcome: string; durationMs: number };
   /** A journal write failed after the register answered; it is retried until it lands. */
   journalDeferred: { waiting: number };
   /** The register charged more than the caller's maxFee allowed (its fee changed): shown, and logged as a warning. */

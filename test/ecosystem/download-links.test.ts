@@ -8,6 +8,7 @@ import { OrderTitleDocumentMutation, PurchaseTitlePlansMutation } from '../servi
 import { EMBEDDED_ENV, spawnTs } from '../idempotency/processes';
 import { newKey } from '../service/harness';
 import { postGraphQL, startHttpService, type HttpService } from './helpers';
+import { parseMetrics, sum } from './prometheus';
 
 const SECRET = 'a-test-signing-key-of-at-least-32-characters';
 
@@ -81,6 +82,35 @@ describe('download links over HTTP', () => {
       expect(response.status).toBe(200);
       expect(await startsWithPdf(response)).toBe(true);
     }
+  });
+
+  test('every /downloads request is counted by outcome, with its duration: a whole file, a changed link, a wrong key, a cap reached, an unknown id', async () => {
+    svc = await startHttpService({ services: { downloadsPerTenant: 1 } });
+    const link = await orderedLink(svc);
+    expect(await startsWithPdf(await fetch(link))).toBe(true);
+    expect((await fetch(link.replace(/signature=[^&]+/, 'signature=forged'))).status).toBe(403);
+    const path = new URL(link).pathname;
+    expect((await fetch(`${svc.origin}${path}`, { headers: { authorization: 'Bearer not-a-key' } })).status).toBe(401);
+    expect(
+      (await fetch(`${svc.origin}${path.replace(/[^/]+$/, 'no-such-id')}`, { headers: { authorization: 'Bearer dev-key-b' } })).status,
+    ).toBe(404);
+    // One download at a time for this client: a second while the first is still open (the
+    // register sending it slowly) is refused.
+    svc.emulator.faults.inject('downloadDocument', { kind: 'drip', chunkBytes: 256, intervalMs: 20 }, 1);
+    const open = await fetch(link);
+    expect((await fetch(link)).status).toBe(429);
+    expect(await startsWithPdf(open)).toBe(true);
+
+    const scrape = async () => parseMetrics(await (await fetch(`${svc!.origin}/metrics`)).text());
+    // A file is counted when its stream closes, just after its last byte went out.
+    await expect.poll(async () => sum(await scrape(), 'titlegraph_downloads_total', { outcome: 'ok' })).toBe(2);
+    const metrics = await scrape();
+    const count = (outcome: string) => sum(metrics, 'titlegraph_downloads_total', { outcome });
+    expect(count('download_link_invalid')).toBe(1);
+    expect(count('unauthenticated')).toBe(1);
+    expect(count('document_not_found')).toBe(1);
+    expect(count('too_many_downloads')).toBe(1);
+    expect(sum(metrics, 'titlegraph_download_duration_seconds_count')).toBe(6);
   });
 
   test('replicas (DATABASE_URL) without DOWNLOAD_LINK_SECRET: the service does not start, and says which setting is missing', async () => {
