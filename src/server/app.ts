@@ -15,6 +15,7 @@ import { useChargesInAnswer } from './charges-in-answer';
 import { useServiceUnavailableStatus } from './service-unavailable';
 import { useStatementsCsv } from './statements-csv';
 import { useCaseInsensitiveMediaTypes } from './media-types';
+import { useIncrementalFormat } from './incremental-format';
 import { useInputErrorWording } from './input-errors';
 import { requestIdOf, useRequestLogging, yogaLogger, type Logger } from './logging';
 import { useGraphiQLPage } from './graphiql';
@@ -139,6 +140,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       ...(options.graphiql ? [useGraphiQLPage('/graphql', { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY })] : []),
       // @defer and @stream (multipart/mixed or SSE): a page of titles arrives item by item.
       useDeferStream(),
+      useIncrementalFormat(),
       ...(options.jit === false ? [] : [useJitExecution(options.jit ?? { compileAfter: DEFAULT_COMPILE_AFTER })]),
       ...(options.logger ? [useRequestLogging(options.logger)] : []),
       ...useObservability(services, options.observability),

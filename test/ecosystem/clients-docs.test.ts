@@ -5,18 +5,21 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { gql as apolloGql } from '@apollo/client';
+import { ApolloClient, gql as apolloGql, HttpLink, InMemoryCache } from '@apollo/client';
+import { GraphQL17Alpha9Handler } from '@apollo/client/incremental';
 import { generate } from '@graphql-codegen/cli';
 import { gql as urqlGql } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTitlegraphClient as createApolloClient } from '../../docs/clients/apollo-client';
+import { createDeferringClient } from '../../docs/clients/apollo-defer';
 import { titlegraphCodegen } from '../../docs/clients/codegen';
 import { downloadLinkHtml } from '../../docs/clients/download-link';
 import { createTitlegraphClient as createUrqlClient } from '../../docs/clients/urql';
+import { createNormalisingClient } from '../../docs/clients/urql-graphcache';
 import { startHttpService, type HttpService } from './helpers';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const SNIPPETS = ['apollo-client.ts', 'urql.ts', 'download-link.ts', 'codegen.ts'];
+const SNIPPETS = ['apollo-client.ts', 'apollo-defer.ts', 'urql.ts', 'urql-graphcache.ts', 'download-link.ts', 'codegen.ts'];
 
 let svc: HttpService;
 let url: string;
@@ -102,4 +105,69 @@ test('codegen: the custom scalars come out typed, where a config without the map
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+describe('Apollo Client and @defer', () => {
+  const DEFERRED = apolloGql`query DocsDeferred($t: TitleNumber!) { title(titleNumber: $t) { titleNumber ... @defer { plans { description } } } }`;
+
+  test('with Defer20220824Handler (docs/clients/apollo-defer.ts) a deferred query completes', async () => {
+    const result = await createDeferringClient(url, 'dev-key-a').query({ query: DEFERRED, variables: { t: 'MID15313' } });
+    expect(result.error).toBeUndefined();
+    expect(result.data).toMatchObject({ title: { titleNumber: 'MID15313', plans: expect.arrayContaining([expect.any(Object)]) } });
+  });
+
+  test('with GraphQL17Alpha9Handler (incrementalSpec=v0.2) the caller is told which handler to set', async () => {
+    const client = new ApolloClient({
+      cache: new InMemoryCache(),
+      link: new HttpLink({ uri: url, headers: { authorization: 'Bearer dev-key-a' } }),
+      incrementalHandler: new GraphQL17Alpha9Handler(),
+    });
+    const failure = await client.query({ query: DEFERRED, variables: { t: 'MID15313' } }).then(
+      (r) => r.error,
+      (error: Error) => error,
+    );
+    expect(failure?.message).toMatch(/Defer20220824Handler/);
+  });
+});
+
+describe('cache redirects: title(X) after titles([…X…]) is served from the cache', () => {
+  test('Apollo Client (docs/clients/apollo-client.ts): no second request', async () => {
+    const client = createApolloClient(url, 'dev-key-b');
+    await client.query({
+      query: apolloGql`query DocsPage($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber status right { description } } }`,
+      variables: { n: ['MID15313', 'GLA5001'] },
+    });
+    const calls = svc.emulator.calls.count();
+    const one = await client.query({
+      query: apolloGql`query DocsOne($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status right { description } } }`,
+      variables: { t: 'GLA5001' },
+    });
+    expect(one.data).toMatchObject({ title: { titleNumber: 'GLA5001', status: 'DRAFT' } });
+    expect(svc.emulator.calls.count()).toBe(calls);
+  });
+
+  test('urql Graphcache (docs/clients/urql-graphcache.ts): no second request, and no warning', async () => {
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args);
+    try {
+      const client = createNormalisingClient(url, 'dev-key-b');
+      const fields =
+        'titleNumber status right { description } proprietorships { considerationEntries { consideration } } plans { description } applications { applicationNumber }';
+      const page = await client
+        .query(urqlGql`query DocsPage($n: [TitleNumber!]!) { titles(titleNumbers: $n) { ${fields} } }`, { n: ['MID15313', 'MID1234'] })
+        .toPromise();
+      expect(page.error).toBeUndefined();
+      const calls = svc.emulator.calls.count();
+      const one = await client
+        .query(urqlGql`query DocsOne($t: TitleNumber!) { title(titleNumber: $t) { ${fields} } }`, { t: 'MID15313' })
+        .toPromise();
+      expect(one.error).toBeUndefined();
+      expect(one.data).toMatchObject({ title: { titleNumber: 'MID15313', status: 'REGISTERED' } });
+      expect(svc.emulator.calls.count()).toBe(calls);
+      expect(warnings).toEqual([]);
+    } finally {
+      console.warn = warn;
+    }
+  });
 });
