@@ -7,7 +7,7 @@
  * Every comparison is made within one run, as a ratio or a difference, with the compared
  * targets interleaved (request by request, or round by round), because the machine is shared.
  *
- * Options: --only=economy,latency,throughput,streaming,batching,apq-flood,peer-pdf,profile (a subset;
+ * Options: --only=economy,latency,throughput,streaming,batching,apq-flood,spend-cpu,peer-pdf,profile (a subset;
  * the report then holds only those), --no-peer (neither peer), --quick (shorter rounds, for
  * development).
  */
@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { meros } from 'meros/browser';
 import { request } from 'undici';
 import { apqFloodPhase } from './lib/apq-flood';
+import { spendCpuPhase } from './lib/spend-cpu';
 import { probe, sequentialLatency, throughput, type LatencyStats, type Target, type Throughput } from './lib/load';
 import {
   cpuMs,
@@ -720,6 +721,11 @@ async function main() {
     if (run('apq-flood')) {
       log("4b. persisted queries: one caller's hash-only hits, quiet and during registration floods");
       results.apqFlood = await apqFloodPhase(svc.base, { seconds: QUICK ? 3 : 8 });
+    }
+
+    if (run('spend-cpu')) {
+      log('4c. spend control: CPU per purchase with and without spending limits, interleaved rounds');
+      results.spendCpu = await spendCpuPhase(emu, { seconds: QUICK ? 2 : 4, rounds: QUICK ? 2 : 5 });
     }
 
     if (run('profile')) {

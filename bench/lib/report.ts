@@ -1,5 +1,6 @@
 /** Turns one run's measurements into goals (met or not), RESULTS.md, results.json and chart.svg. */
 import type { ApqFloodResult } from './apq-flood';
+import type { SpendCpuResult } from './spend-cpu';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LatencyStats, Throughput } from './load';
@@ -85,6 +86,7 @@ export interface Results {
   };
   profiles?: Record<string, ProfileSummary & { requests: number; rps: number; busyMsPerRequest: number }>;
   apqFlood?: ApqFloodResult;
+  spendCpu?: SpendCpuResult;
 }
 
 export interface Goal {
@@ -785,6 +787,7 @@ export function markdown(r: Results, gs: Goal[]): string {
     }
   }
   if (r.apqFlood) lines.push(...apqFloodSection(r.apqFlood));
+  if (r.spendCpu) lines.push(...spendCpuSection(r.spendCpu));
   if (r.streaming) {
     const s = r.streaming;
     lines.push('## 5. Streaming');
@@ -891,6 +894,22 @@ export function markdown(r: Results, gs: Goal[]): string {
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
+}
+
+function spendCpuSection(c: SpendCpuResult): string[] {
+  return [
+    '## 4c. What spend control costs a purchase',
+    '',
+    `Two services on the same emulator take the same purchase load (8 connections, a new idempotency key each, 200 titles: the first purchase of each charges, later ones are free) in turn, round by round: one without spending limits, one with a client and an organisation limit, so that every claim reads the day's totals and reserves inside its transaction. CPU per purchase is each process's own (/proc). Goal: at most 5 % more with spend control.`,
+    '',
+    table(
+      ['round', 'without limits (ms CPU/purchase)', 'with limits (ms CPU/purchase)', 'ratio'],
+      c.rounds.map((q, i) => [i + 1, q.off.toFixed(3), q.on.toFixed(3), (q.on / q.off).toFixed(3)]),
+    ),
+    '',
+    `Median ratio ${c.ratio.toFixed(3)} (${((c.ratio - 1) * 100).toFixed(1)} %): ${c.ratio <= 1.05 ? 'within' : 'above'} the 5 % goal. Purchases answered: ${c.requests.off} without, ${c.requests.on} with; non-2xx or failed: ${c.errors.off} and ${c.errors.on}.`,
+    '',
+  ];
 }
 
 function apqFloodSection(a: ApqFloodResult): string[] {
