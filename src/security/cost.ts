@@ -25,6 +25,7 @@ import {
 } from 'graphql';
 
 import { REGISTER_CALL } from '../graphql/register-calls';
+import { fieldsOf, fragmentsIn } from '../graphql/selections';
 import { distinctTitles } from './entities';
 
 export { REGISTER_CALL };
@@ -101,42 +102,27 @@ export function operationPrice(
   variables: Record<string, unknown>,
 ): { fields: number; registerCalls: number } {
   const root = schema.getRootType(operation.operation);
-  const visiting = new Set<string>();
+  const lookup = fragmentsIn(fragments);
   let fields = 0;
   let weight = 0;
   /** `times`: how often this selection resolves (the product of the list lengths above it). */
   const walk = (set: SelectionSetNode | undefined, parentType: GraphQLNamedType | undefined, times: number): void => {
-    if (!set) return;
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        fields++;
-        const field = isObjectType(parentType) || isInterfaceType(parentType) ? parentType.getFields()[selection.name.value] : undefined;
-        if (!field) {
-          // __typename, or a field validation refuses anyway: its selections still count as fields.
-          walk(selection.selectionSet, undefined, times);
-          continue;
-        }
-        const type = getNamedType(field.type);
-        const listArgument = itemsArgumentOf(field);
-        const argument = listArgument ? selection.arguments?.find((a) => a.name.value === listArgument)?.value : undefined;
-        // `_entities` costs a call per distinct title (its loader resolves repeats once), as `titles` would for them.
-        const items = !listArgument
-          ? 1
-          : field.name === ENTITIES
-            ? distinctTitleCount(argument, variables)
-            : listLength(argument, variables);
-        weight += times * (weightOf(field) + items * itemWeightOf(schema, type));
-        walk(selection.selectionSet, type, times * items);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parentType;
-        walk(selection.selectionSet, condition ?? undefined, times);
-      } else {
-        const fragment = fragments[selection.name.value];
-        if (!fragment || visiting.has(fragment.name.value)) continue; // cycles are a validation error anyway
-        visiting.add(fragment.name.value);
-        walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) ?? undefined, times);
-        visiting.delete(fragment.name.value);
+    for (const { field: selection, typeCondition } of fieldsOf(set, lookup)) {
+      fields++;
+      const owner = typeCondition ? (schema.getType(typeCondition) ?? undefined) : parentType;
+      const field = isObjectType(owner) || isInterfaceType(owner) ? owner.getFields()[selection.name.value] : undefined;
+      if (!field) {
+        // __typename, or a field validation refuses anyway: its selections still count as fields.
+        walk(selection.selectionSet, undefined, times);
+        continue;
       }
+      const type = getNamedType(field.type);
+      const listArgument = itemsArgumentOf(field);
+      const argument = listArgument ? selection.arguments?.find((a) => a.name.value === listArgument)?.value : undefined;
+      // `_entities` costs a call per distinct title (its loader resolves repeats once), as `titles` would for them.
+      const items = !listArgument ? 1 : field.name === ENTITIES ? distinctTitleCount(argument, variables) : listLength(argument, variables);
+      weight += times * (weightOf(field) + items * itemWeightOf(schema, type));
+      walk(selection.selectionSet, type, times * items);
     }
   };
   walk(operation.selectionSet, root ?? undefined, 1);

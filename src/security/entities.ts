@@ -6,15 +6,9 @@
  * up; a bad one is refused by index, and nothing of the request reaches the register. Nothing
  * the caller typed into a representation is echoed but its position and rule.
  */
-import {
-  GraphQLError,
-  Kind,
-  valueFromASTUntyped,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-  type FragmentDefinitionNode,
-} from 'graphql';
+import { GraphQLError, valueFromASTUntyped, type OperationDefinitionNode, type FragmentDefinitionNode } from 'graphql';
 import { isTitleNumber } from '../register/contract/rules';
+import { fieldsOf, fragmentsIn } from '../graphql/selections';
 
 /** The entity types of this subgraph, and the key each must carry. */
 const ENTITY_KEYS: Record<string, string> = { Title: 'titleNumber' };
@@ -74,22 +68,11 @@ export function entitiesCalls(
   variables: Record<string, unknown>,
 ): unknown[] {
   const found: unknown[] = [];
-  const seen = new Set<string>();
-  const visit = (set: SelectionSetNode | undefined, root: boolean) => {
-    for (const selection of set?.selections ?? []) {
-      if (selection.kind === Kind.FIELD) {
-        if (root && selection.name.value === '_entities') {
-          const argument = selection.arguments?.find((a) => a.name.value === 'representations');
-          found.push(argument ? valueFromASTUntyped(argument.value, variables) : undefined);
-        }
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        visit(selection.selectionSet, root);
-      } else if (!seen.has(selection.name.value)) {
-        seen.add(selection.name.value);
-        visit(fragments[selection.name.value]?.selectionSet, root);
-      }
-    }
-  };
-  if (operation.operation === 'query') visit(operation.selectionSet, true);
+  if (operation.operation !== 'query') return found;
+  for (const { field } of fieldsOf(operation.selectionSet, fragmentsIn(fragments))) {
+    if (field.name.value !== '_entities') continue;
+    const argument = field.arguments?.find((a) => a.name.value === 'representations');
+    found.push(argument ? valueFromASTUntyped(argument.value, variables) : undefined);
+  }
   return found;
 }

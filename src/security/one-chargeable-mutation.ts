@@ -5,7 +5,8 @@
  * null the whole `data` and take the charge out of the answer. Chargeable fields are marked in
  * the schema with `extensions: { chargeable: true }`.
  */
-import { GraphQLError, Kind, type ASTVisitor, type SelectionSetNode, type ValidationContext } from 'graphql';
+import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
+import { fieldsOf } from '../graphql/selections';
 
 export function oneChargeableMutationRule(context: ValidationContext): ASTVisitor {
   return {
@@ -16,25 +17,13 @@ export function oneChargeableMutationRule(context: ValidationContext): ASTVisito
       const fields = mutationType.getFields();
       const chargeable: string[] = [];
       const others: string[] = [];
-      const seen = new Set<string>();
-      const collect = (set: SelectionSetNode) => {
-        for (const selection of set.selections) {
-          if (selection.kind === Kind.FIELD) {
-            const name = selection.alias?.value ?? selection.name.value;
-            const field = fields[selection.name.value];
-            // Unknown fields (and __typename, which is not one of Mutation's fields) are left to GraphQL's own rules.
-            if (field?.extensions?.chargeable) chargeable.push(name);
-            else if (field) others.push(name);
-          } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-            collect(selection.selectionSet);
-          } else if (!seen.has(selection.name.value)) {
-            seen.add(selection.name.value);
-            const fragment = context.getFragment(selection.name.value);
-            if (fragment) collect(fragment.selectionSet);
-          }
-        }
-      };
-      collect(operation.selectionSet);
+      for (const { field: selection } of fieldsOf(operation.selectionSet, (name) => context.getFragment(name) ?? undefined)) {
+        const name = selection.alias?.value ?? selection.name.value;
+        const field = fields[selection.name.value];
+        // Unknown fields (and __typename, which is not one of Mutation's fields) are left to GraphQL's own rules.
+        if (field?.extensions?.chargeable) chargeable.push(name);
+        else if (field) others.push(name);
+      }
       if (chargeable.length > 1) {
         context.reportError(
           new GraphQLError(

@@ -24,6 +24,7 @@ import {
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { costLimitError, fieldsPricedByListArgument, operationCost } from './cost';
+import { fieldsOf, fragmentsIn } from '../graphql/selections';
 import { entitiesCalls, representationErrors } from './entities';
 import type { HardeningOptions } from './limits';
 import { oneChargeableMutationRule } from './one-chargeable-mutation';
@@ -73,7 +74,6 @@ function pricedByVariables(
   pricedByListArgument: ReadonlySet<string>,
 ): boolean {
   let found = false;
-  const seen = new Set<string>();
   const hasVariable = (node: ASTNode) => {
     visit(node, {
       Variable() {
@@ -82,17 +82,14 @@ function pricedByVariables(
       },
     });
   };
+  const lookup = fragmentsIn(fragments);
+  // One `seen` for the whole walk: each fragment is looked into once, and a cycle never loops.
+  const seen = new Set<string>();
   const walk = (set: SelectionSetNode | undefined) => {
-    for (const selection of set?.selections ?? []) {
+    for (const { field } of fieldsOf(set, lookup, seen)) {
       if (found) return;
-      if (selection.kind === Kind.FIELD) {
-        if (pricedByListArgument.has(selection.name.value)) for (const argument of selection.arguments ?? []) hasVariable(argument);
-        walk(selection.selectionSet);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
-      else if (!seen.has(selection.name.value)) {
-        seen.add(selection.name.value);
-        walk(fragments[selection.name.value]?.selectionSet);
-      }
+      if (pricedByListArgument.has(field.name.value)) for (const argument of field.arguments ?? []) hasVariable(argument);
+      walk(field.selectionSet);
     }
   };
   walk(operation.selectionSet);

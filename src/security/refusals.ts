@@ -4,6 +4,7 @@
  * nesting (armor's depth limit skips `__schema`), and federation's `_service { sdl }`, which
  * hands out the whole schema while introspection is off.
  */
+import { fieldsOf, fragmentsIn } from '../graphql/selections';
 import {
   GraphQLError,
   Kind,
@@ -125,18 +126,9 @@ export function useRefusalWording({ production }: { production: boolean }): Plug
 }
 
 /** True when the operation asks for `_service` at its root (through fragments too). */
-function asksForService(
-  set: SelectionSetNode | undefined,
-  fragments: Record<string, FragmentDefinitionNode>,
-  seen = new Set<string>(),
-): boolean {
-  return (set?.selections ?? []).some((selection) => {
-    if (selection.kind === Kind.FIELD) return selection.name.value === '_service';
-    if (selection.kind === Kind.INLINE_FRAGMENT) return asksForService(selection.selectionSet, fragments, seen);
-    if (seen.has(selection.name.value)) return false;
-    seen.add(selection.name.value);
-    return asksForService(fragments[selection.name.value]?.selectionSet, fragments, seen);
-  });
+function asksForService(set: SelectionSetNode | undefined, fragments: Record<string, FragmentDefinitionNode>): boolean {
+  for (const { field } of fieldsOf(set, fragmentsIn(fragments))) if (field.name.value === '_service') return true;
+  return false;
 }
 
 /**

@@ -9,6 +9,7 @@ import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode, ty
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../graphql/context';
 import { ROUTER_KEY_MESSAGE } from '../services/tenants';
+import { fieldsOf, fragmentsOf } from '../graphql/selections';
 
 const ALLOWED_ROOT_FIELDS = new Set(['_service', '__typename']);
 
@@ -17,15 +18,9 @@ export const routerKeyRefusal = () =>
   new GraphQLError(ROUTER_KEY_MESSAGE, { extensions: { code: 'ROUTER_KEY_NOT_A_CLIENT', http: { status: 403, spec: true } } });
 
 /** True when every root field of the operation (through fragments) is one a router may read. */
-function onlySchema(set: SelectionSetNode, document: DocumentNode, seen = new Set<string>()): boolean {
-  return set.selections.every((selection) => {
-    if (selection.kind === Kind.FIELD) return ALLOWED_ROOT_FIELDS.has(selection.name.value);
-    if (selection.kind === Kind.INLINE_FRAGMENT) return onlySchema(selection.selectionSet, document, seen);
-    if (seen.has(selection.name.value)) return true;
-    seen.add(selection.name.value);
-    const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
-    return fragment?.kind === Kind.FRAGMENT_DEFINITION ? onlySchema(fragment.selectionSet, document, seen) : true;
-  });
+function onlySchema(set: SelectionSetNode, document: DocumentNode): boolean {
+  for (const { field } of fieldsOf(set, fragmentsOf(document))) if (!ALLOWED_ROOT_FIELDS.has(field.name.value)) return false;
+  return true;
 }
 
 export function useRouterKeyScope(): Plugin {

@@ -1,7 +1,8 @@
 /** Titles: the summary (free, any status) as the `Title` entity, and the `title`/`titles` queries. */
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type BuilderTypes } from '../builder';
 import { callsRegister } from '../register-calls';
+import { fieldsOf, fragmentsIn } from '../selections';
 import { LIMITS } from '../../register/contract/rules';
 import type { Context } from '../context';
 import { badUserInput } from '../mutations/user-errors';
@@ -132,16 +133,10 @@ builder.asEntity(TitleType, {
 
 /** True when the field being resolved selects `name` on its result (fragments included). */
 function selects(info: GraphQLResolveInfo, name: string): boolean {
-  const seen = new Set<string>();
-  const search = (set: SelectionSetNode | undefined): boolean =>
-    !!set?.selections.some((s) => {
-      if (s.kind === Kind.FIELD) return s.name.value === name;
-      if (s.kind === Kind.INLINE_FRAGMENT) return search(s.selectionSet);
-      if (seen.has(s.name.value)) return false;
-      seen.add(s.name.value);
-      return search(info.fragments[s.name.value]?.selectionSet);
-    });
-  return info.fieldNodes.some((node) => search(node.selectionSet));
+  const fragments = fragmentsIn(info.fragments);
+  for (const node of info.fieldNodes)
+    for (const { field } of fieldsOf(node.selectionSet, fragments)) if (field.name.value === name) return true;
+  return false;
 }
 
 /**
