@@ -73,7 +73,7 @@ export const GROUPS = {
       // The spending decision both stores make inside the claim's transaction.
       'src/storage/idempotency/store.ts',
     ],
-    tests: ['test/service/spend-control.test.ts', 'test/idempotency/store-contract.test.ts'],
+    tests: ['test/service/spend-control.test.ts', 'test/strength/spend.test.ts', 'test/idempotency/store-contract.test.ts'],
   },
   ledger: {
     mutate: ['src/emulator/ledger.ts'],

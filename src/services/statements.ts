@@ -11,7 +11,12 @@ export const STATEMENT_MAX_DAYS = 366;
 const PAGE = 500;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-const validDay = (day: string) => DAY.test(day) && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+function validDay(day: string): boolean {
+  if (!DAY.test(day)) return false;
+  // A month 13 makes no date at all (toISOString would throw); 02-30 makes another date.
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
+}
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
