@@ -20,6 +20,8 @@ import {
   type StatementPosition,
 } from '../../src/storage/idempotency/store';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { londonDate } from '../../src/register/contract/london-day';
+import { BuyTitleMutation } from '../service/documents';
 import { startService } from '../service/harness';
 
 const A = { id: 'client-a', organisation: 'ORG-A' };
@@ -47,6 +49,7 @@ describe('SpendControl', () => {
     expect(spend.organisationLimitPence(A)).toBe(1000);
     expect(spend.organisationLimitPence(B)).toBe(5000);
     expect(control().clientLimitPence(A2)).toBeUndefined();
+    expect(spend.clientLimitPence({ id: 'stranger', organisation: 'ORG-Z' })).toBe(300);
     expect(control().organisationLimitPence(B)).toBeUndefined();
     expect(spend.feesPence).toBe(DEFAULT_FEES_PENCE);
   });
@@ -69,7 +72,7 @@ describe('SpendControl', () => {
   });
 
   test('the check a claim makes names exactly the limits and the maxFee there are', () => {
-    expect(control({ clientLimitPence: 300 }).checkFor(A2, ['TITLE_DATA_AND_PLANS'], 250)).toEqual({
+    expect(control({ clientLimitPence: 300 }).checkFor(A2, ['TITLE_DATA_AND_PLANS'], 250)).toStrictEqual({
       products: ['TITLE_DATA_AND_PLANS'],
       feesPence: DEFAULT_FEES_PENCE,
       organisation: 'ORG-A',
@@ -78,7 +81,7 @@ describe('SpendControl', () => {
       organisationLimitPence: 1000,
       maxFeePence: 250,
     });
-    expect(control().checkFor(B, ['PENDING_APPLICATIONS'], undefined)).toEqual({
+    expect(control().checkFor(B, ['PENDING_APPLICATIONS'], undefined)).toStrictEqual({
       products: ['PENDING_APPLICATIONS'],
       feesPence: DEFAULT_FEES_PENCE,
       organisation: 'client-b',
@@ -255,6 +258,20 @@ describe('GET /statements.csv over HTTP', () => {
     expect(response.headers.get('cache-control')).toBe('private, no-store');
     expect(await response.text()).toBe('');
   });
+
+  test('every journal row, an unknown outcome with empty charge cells, past the rows sent at once', async () => {
+    const day = londonDate(new Date());
+    const buy = (titleNumber: string, key: string) => ({ fas: '0877', input: { titleNumber, idempotencyKey: key } });
+    for (let i = 1; i <= 205; i++) expect((await svc.gql(BuyTitleMutation, buy(`BLK${i}`, `csv-${i}`))).errors).toBeUndefined();
+    svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
+    await svc.gql(BuyTitleMutation, buy('BLK999', 'csv-lost'));
+    const text = await (await csv(`?from=${day}&to=${day}`)).text();
+    const lines = text.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(1 + 206);
+    expect(lines.slice(1, 206).map((l) => l.split(',')[4])).toEqual(Array.from({ length: 205 }, (_, i) => `csv-${i + 1}`));
+    const lost = lines.at(-1)!.split(',');
+    expect([lost[2], lost[4], lost[9], lost[10], lost[11]]).toEqual(['OUTCOME_UNKNOWN', 'csv-lost', '', '', '']);
+  }, 60_000);
 
   test('a wrong key, the router key and a bad range are refused with their codes', async () => {
     const wrong = await csv('?from=2026-03-10&to=2026-03-10', { headers: { authorization: 'Bearer nope' } });
