@@ -155,12 +155,12 @@ describe('cache redirects: title(X) after titles([…X…]) is served from the c
       const fields =
         'titleNumber status right { description } proprietorships { considerationEntries { consideration } } plans { description } applications { applicationNumber }';
       const page = await client
-        .query(urqlGql`query DocsPage($n: [TitleNumber!]!) { titles(titleNumbers: $n) { ${fields} } }`, { n: ['MID15313', 'MID1234'] })
+        .query(`query DocsPage($n: [TitleNumber!]!) { titles(titleNumbers: $n) { ${fields} } }`, { n: ['MID15313', 'MID1234'] })
         .toPromise();
       expect(page.error).toBeUndefined();
       const calls = svc.emulator.calls.count();
       const one = await client
-        .query(urqlGql`query DocsOne($t: TitleNumber!) { title(titleNumber: $t) { ${fields} } }`, { t: 'MID15313' })
+        .query(`query DocsOne($t: TitleNumber!) { title(titleNumber: $t) { ${fields} } }`, { t: 'MID15313' })
         .toPromise();
       expect(one.error).toBeUndefined();
       expect(one.data).toMatchObject({ title: { titleNumber: 'MID15313', status: 'REGISTERED' } });

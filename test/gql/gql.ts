@@ -18,6 +18,9 @@ type Documents = {
     "query DocsType($t: TitleNumber!) { title(titleNumber: $t) { titleNumber titleType } }": typeof types.DocsTypeDocument,
     "mutation DocsOrder($input: OrderTitleDocumentInput!) { orderTitleDocument(fas: \"5555\", input: $input) { document { titleNumber downloadUrl } } }": typeof types.DocsOrderDocument,
     "query DocsUrql($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }": typeof types.DocsUrqlDocument,
+    "query DocsDeferred($t: TitleNumber!) { title(titleNumber: $t) { titleNumber ... @defer { plans { description } } } }": typeof types.DocsDeferredDocument,
+    "query DocsPage($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber status right { description } } }": typeof types.DocsPageDocument,
+    "query DocsOne($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status right { description } } }": typeof types.DocsOneDocument,
     "\n  query Title($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      titleType\n      searchSheet\n      titleSheetUpdatedTo\n      right { type description addresses { name number street town postcode uprn } }\n      proprietorships { considerationEntries { dateOfEntry dateOfRegistration consideration } }\n      plans { type paperSize description lastUpdated }\n      applications { applicationNumber applicationDate type { code prettyPrint } }\n    }\n  }\n": typeof types.TitleDocument,
     "\n  query TitleWithSecurities($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      securities { id applicationType specification dateOfRegistration source }\n    }\n  }\n": typeof types.TitleWithSecuritiesDocument,
     "\n  query Titles($titleNumbers: [TitleNumber!]!) {\n    titles(titleNumbers: $titleNumbers) {\n      titleNumber\n      status\n      securities { id }\n    }\n  }\n": typeof types.TitlesDocument,
@@ -44,6 +47,9 @@ const documents: Documents = {
     "query DocsType($t: TitleNumber!) { title(titleNumber: $t) { titleNumber titleType } }": types.DocsTypeDocument,
     "mutation DocsOrder($input: OrderTitleDocumentInput!) { orderTitleDocument(fas: \"5555\", input: $input) { document { titleNumber downloadUrl } } }": types.DocsOrderDocument,
     "query DocsUrql($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }": types.DocsUrqlDocument,
+    "query DocsDeferred($t: TitleNumber!) { title(titleNumber: $t) { titleNumber ... @defer { plans { description } } } }": types.DocsDeferredDocument,
+    "query DocsPage($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber status right { description } } }": types.DocsPageDocument,
+    "query DocsOne($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status right { description } } }": types.DocsOneDocument,
     "\n  query Title($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      titleType\n      searchSheet\n      titleSheetUpdatedTo\n      right { type description addresses { name number street town postcode uprn } }\n      proprietorships { considerationEntries { dateOfEntry dateOfRegistration consideration } }\n      plans { type paperSize description lastUpdated }\n      applications { applicationNumber applicationDate type { code prettyPrint } }\n    }\n  }\n": types.TitleDocument,
     "\n  query TitleWithSecurities($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      securities { id applicationType specification dateOfRegistration source }\n    }\n  }\n": types.TitleWithSecuritiesDocument,
     "\n  query Titles($titleNumbers: [TitleNumber!]!) {\n    titles(titleNumbers: $titleNumbers) {\n      titleNumber\n      status\n      securities { id }\n    }\n  }\n": types.TitlesDocument,
@@ -96,6 +102,18 @@ export function graphql(source: "mutation DocsOrder($input: OrderTitleDocumentIn
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "query DocsUrql($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }"): (typeof documents)["query DocsUrql($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query DocsDeferred($t: TitleNumber!) { title(titleNumber: $t) { titleNumber ... @defer { plans { description } } } }"): (typeof documents)["query DocsDeferred($t: TitleNumber!) { title(titleNumber: $t) { titleNumber ... @defer { plans { description } } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query DocsPage($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber status right { description } } }"): (typeof documents)["query DocsPage($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber status right { description } } }"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "query DocsOne($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status right { description } } }"): (typeof documents)["query DocsOne($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status right { description } } }"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
