@@ -29,7 +29,7 @@ export interface Service {
   gql<R, V>(document: TypedDocumentNode<R, V>, variables?: V, key?: string | null): Promise<GqlResult<R>>;
   /** GET a path of the service, or an absolute link it gave (e.g. a downloadUrl), as `key`. */
   get(path: string, key?: string | null): Promise<Response>;
-  /** Starts another service process-equivalent on the same data folder (a restart). */
+  /** Closes this service and starts another on the same data folder (a restart); returns the handle to use from then on. */
   restart(options?: Partial<ServiceOptions>): Promise<Service>;
 }
 
@@ -86,31 +86,39 @@ export async function startService(
 ): Promise<Service & { stop(): Promise<void> }> {
   const emulator = await startEmulator({ port: 0, ...emulatorOptions });
   const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-test-'));
-  let current = serviceOn(emulator, dataDir, serviceOptions, appOptions);
-  const restart = current.restart;
-  const wrapped = Object.assign(current, {
-    restart: async (more?: Partial<ServiceOptions>) => (current = await restart(more)),
+  return stableHandle(serviceOn(emulator, dataDir, serviceOptions, appOptions), async () => {
+    await emulator.close().catch(() => undefined); // a test may have closed it already
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+}
+
+/**
+ * The one handle a test holds: `restart()` closes the running services, starts the next ones
+ * and returns this same handle, now speaking to them; `stop()` closes whichever is running.
+ * (Restarting through an older handle would otherwise close a service already closed and leave
+ * the running one open.)
+ */
+function stableHandle(first: Service, cleanUp: () => Promise<void>): Service & { stop(): Promise<void> } {
+  let current = first;
+  const handle: Service & { stop(): Promise<void> } = {
+    ...first,
+    async restart(more?: Partial<ServiceOptions>) {
+      current = await current.restart(more);
+      Object.assign(handle, current, { restart: handle.restart, stop: handle.stop });
+      return handle;
+    },
     async stop() {
       await current.services.close();
-      await emulator.close().catch(() => undefined); // a test may have closed it already
-      rmSync(dataDir, { recursive: true, force: true });
+      await cleanUp();
     },
-  });
-  return wrapped;
+  };
+  return handle;
 }
 
 /** Another replica in front of the same emulator: its own services and data folder (share a database through `options`). */
 export function replicaOf(svc: Service, options: Partial<ServiceOptions> = {}): Service & { stop(): Promise<void> } {
   const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-replica-'));
-  let current = serviceOn(svc.emulator, dataDir, options);
-  const restart = current.restart;
-  return Object.assign(current, {
-    restart: async (more?: Partial<ServiceOptions>) => (current = await restart(more)),
-    async stop() {
-      await current.services.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  });
+  return stableHandle(serviceOn(svc.emulator, dataDir, options), async () => rmSync(dataDir, { recursive: true, force: true }));
 }
 
 /** `test` with a fresh emulator and service per test. */
