@@ -4,12 +4,8 @@
  * because an error may have taken them out of `data` (null propagation, a masked exception).
  * The first line is the validation rule that keeps a chargeable mutation alone in its operation.
  */
-import type { ExecutionResult } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Context } from '../graphql/context';
-
-const isSingleResult = (result: unknown): result is ExecutionResult =>
-  typeof result === 'object' && result !== null && !(Symbol.asyncIterator in result);
 
 export function useChargesInAnswer(): Plugin<Context> {
   return {
@@ -17,7 +13,7 @@ export function useChargesInAnswer(): Plugin<Context> {
       return {
         onExecuteDone({ args, result, setResult }) {
           const made = (args.contextValue as Partial<Context>).chargesMade;
-          if (!made?.length || !isSingleResult(result) || !result.errors?.length) return;
+          if (!made?.length || isAsyncIterable(result) || !result.errors?.length) return;
           const charges = made.flatMap(({ operation, idempotencyKey, charges }) =>
             charges.map((charge) => ({ operation, idempotencyKey, ...charge })),
           );

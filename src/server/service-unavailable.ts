@@ -3,14 +3,11 @@
  * anything was sent to the register) is answered 503 with Retry-After, as a load balancer and a
  * retrying client expect. With partial data the answer stays 200: the rest of it is good.
  */
-import type { ExecutionResult, GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import type { GraphQLError } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { serviceUnavailableError } from '../graphql/errors';
 import { RegisterError } from '../register/client';
 import { DatabaseUnavailableError } from '../storage/pg-database';
-
-const isSingleResult = (result: unknown): result is ExecutionResult =>
-  typeof result === 'object' && result !== null && !(Symbol.asyncIterator in result);
 
 /** Seen before Yoga masks errors (its plugin runs after ours): the original errors tell. */
 function isStoreOutage(error: GraphQLError): boolean {
@@ -27,7 +24,7 @@ export function useServiceUnavailableStatus(): Plugin {
     onExecute() {
       return {
         onExecuteDone({ result, setResult }) {
-          if (!isSingleResult(result) || result.data || !result.errors?.some(isStoreOutage)) return;
+          if (isAsyncIterable(result) || result.data || !result.errors?.some(isStoreOutage)) return;
           const seconds = String(serviceUnavailableError().extensions.retryAfterSeconds);
           setResult({ ...result, extensions: { ...result.extensions, http: { status: 503, headers: { 'Retry-After': seconds } } } });
         },

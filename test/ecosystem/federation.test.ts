@@ -7,10 +7,11 @@ import { createServer, type Server } from 'node:http';
 import { composeServices } from '@apollo/composition';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { buildSubgraphSchema } from '@apollo/subgraph';
-import { parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { parse, type GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { printSchema } from '../../src/graphql/schema';
+import { executeThroughApollo } from './federation-helpers';
 import { closeServer, listen, postGraphQL, startHttpService, type HttpService } from './helpers';
 
 const MATTERS_SDL = /* GraphQL */ `
@@ -94,26 +95,8 @@ beforeAll(async () => {
         }
       })({ url }),
   });
-  const { schema, executor } = await gateway.load();
-  execute = async (query) => {
-    const document: DocumentNode = parse(query);
-    const operation = document.definitions.find((d) => d.kind === 'OperationDefinition');
-    const result = await executor({
-      request: { query, variables: {} },
-      document,
-      source: query,
-      queryHash: query,
-      operation,
-      operationName: null,
-      schema,
-      context: {},
-      logger: console,
-      metrics: {},
-      cache: undefined,
-      overallCachePolicy: undefined,
-    } as never);
-    return result as never;
-  };
+  const loaded = await gateway.load();
+  execute = async (query) => (await executeThroughApollo(loaded, query)) as never;
 });
 
 afterAll(async () => {

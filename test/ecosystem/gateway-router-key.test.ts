@@ -6,10 +6,11 @@
  */
 import { composeServices } from '@apollo/composition';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
-import { parse, type DocumentNode } from 'graphql';
+import { parse } from 'graphql';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { executeThroughApollo } from './federation-helpers';
 import { postGraphQL, startHttpService, type HttpService } from './helpers';
 
 let titlegraph: HttpService;
@@ -45,23 +46,7 @@ afterAll(async () => {
 });
 
 test("a client's query through a gateway forwarding the router key is refused, saying to forward the caller's key; no register call", async () => {
-  const { schema, executor } = loaded;
-  const query = '{ title(titleNumber: "MID1234") { titleNumber status } }';
-  const document: DocumentNode = parse(query);
-  const result = (await executor({
-    request: { query, variables: {} },
-    document,
-    source: query,
-    queryHash: query,
-    operation: document.definitions[0],
-    operationName: null,
-    schema,
-    context: {},
-    logger: console,
-    metrics: {},
-    cache: undefined,
-    overallCachePolicy: undefined,
-  } as never)) as { data?: { title: unknown } | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+  const result = await executeThroughApollo(loaded, '{ title(titleNumber: "MID1234") { titleNumber status } }');
   expect(result.data?.title ?? null).toBeNull();
   expect(result.errors?.map((e) => e.message).join('\n')).toMatch(/belongs to a federation router.*Forward each caller's own API key/);
   expect(result.errors?.some((e) => e.extensions?.code === 'ROUTER_KEY_NOT_A_CLIENT')).toBe(true);
