@@ -18,7 +18,6 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
   type FieldNode,
-  type FragmentDefinitionNode,
   getOperationAST,
   GraphQLError,
   type GraphQLSchema,
@@ -28,7 +27,6 @@ import {
   isSpecifiedScalarType,
   type ListValueNode,
   type ObjectValueNode,
-  Kind,
   TypeInfo,
   visitWithTypeInfo,
   type OperationDefinitionNode,
@@ -38,6 +36,7 @@ import {
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
+import { fieldsOf, fragmentsOf } from '../graphql/selections';
 
 /** How many runs on graphql-js's executor before a document is compiled (GRAPHQL_JIT_AFTER's default). */
 export const DEFAULT_COMPILE_AFTER = 10;
@@ -101,27 +100,16 @@ function variablesCoerce(
 
 /** The field a response path leads to (list indices skipped, aliases followed, fragments entered). */
 function fieldAt(operation: OperationDefinitionNode, document: DocumentNode, path: readonly (string | number)[]): FieldNode | undefined {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const find = (set: SelectionSetNode | undefined, key: string, seen: Set<string>): FieldNode | undefined => {
-    for (const selection of set?.selections ?? []) {
-      if (selection.kind === Kind.FIELD) {
-        if ((selection.alias ?? selection.name).value === key) return selection;
-        continue;
-      }
-      if (selection.kind === Kind.FRAGMENT_SPREAD && seen.has(selection.name.value)) continue;
-      if (selection.kind === Kind.FRAGMENT_SPREAD) seen.add(selection.name.value);
-      const inner = selection.kind === Kind.INLINE_FRAGMENT ? selection.selectionSet : fragments.get(selection.name.value)?.selectionSet;
-      const found = find(inner, key, seen);
-      if (found) return found;
-    }
+  const fragments = fragmentsOf(document);
+  const find = (set: SelectionSetNode | undefined, key: string): FieldNode | undefined => {
+    for (const { field } of fieldsOf(set, fragments)) if ((field.alias ?? field.name).value === key) return field;
     return undefined;
   };
   let field: FieldNode | undefined;
   let set: SelectionSetNode | undefined = operation.selectionSet;
   for (const segment of path) {
     if (typeof segment === 'number') continue;
-    field = find(set, segment, new Set());
+    field = find(set, segment);
     if (!field) return undefined;
     set = field.selectionSet;
   }
