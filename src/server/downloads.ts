@@ -9,17 +9,12 @@ import type { Services } from '../graphql/context';
 import { abandon, RegisterError, type RegisterDownload } from '../register/client';
 import { isTitleNumber } from '../register/contract/rules';
 import { requestIdOf } from './logging';
-import { authFailureMessage, ROUTER_KEY_MESSAGE, type Tenant } from '../services/tenants';
+import type { Tenant } from '../services/tenants';
+import { callerByKey, problemResponse, type Refusal } from './route-problems';
 import type { FileKind } from '../services/downloads/links';
 import { watchedDownload } from './download-stream';
 
 const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;
-
-const problemResponse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ error: { code, message } }), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  });
 
 function decode(segment: string): string | undefined {
   try {
@@ -41,10 +36,12 @@ export async function handleDownload(
 ): Promise<Response | undefined> {
   const match = DOWNLOAD_PATH.exec(pathname);
   if (!match) return undefined;
-  const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) => {
-    onDone(code.toLowerCase());
-    return problemResponse(status, code, message, headers);
+  const refuse = (refusal: Refusal) => {
+    onDone(refusal.code.toLowerCase());
+    return problemResponse(refusal);
   };
+  const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+    refuse({ status, code, message, headers });
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return problem(405, 'METHOD_NOT_ALLOWED', 'Downloads are GET only.', { allow: 'GET, HEAD' });
   }
@@ -64,14 +61,9 @@ export async function handleDownload(
     }
     tenant = known;
   } else {
-    const auth = services.tenants.authenticate(request.headers.get('authorization'));
-    if (!auth.ok) {
-      return problem(401, 'UNAUTHENTICATED', authFailureMessage(auth.reason), {
-        'www-authenticate': 'Bearer',
-      });
-    }
-    if (auth.tenant.router) return problem(403, 'ROUTER_KEY_NOT_A_CLIENT', ROUTER_KEY_MESSAGE);
-    tenant = auth.tenant;
+    const caller = callerByKey(services, request);
+    if ('refusal' in caller) return refuse(caller.refusal);
+    tenant = caller.tenant;
   }
   if (!titleNumber || !isTitleNumber(titleNumber)) {
     return problem(400, 'INVALID_TITLE_NUMBER', 'titleNumber must be 3 uppercase letters then 1 to 8 digits.');

@@ -9,7 +9,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../graphql/context';
 import type { JournalRecord } from '../storage/idempotency/store';
 import { statementRangeProblem, statementRecords } from '../services/statements';
-import { authFailureMessage, ROUTER_KEY_MESSAGE } from '../services/tenants';
+import { callerByKey, problemResponse } from './route-problems';
 
 export const STATEMENTS_CSV_PATH = '/statements.csv';
 
@@ -29,10 +29,7 @@ const COLUMNS = [
 ] as const;
 
 const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ error: { code, message } }), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  });
+  problemResponse({ status, code, message, headers });
 
 /** One CSV cell: defused if a spreadsheet would take it for a formula, quoted if it must be. */
 export function csvCell(value: string | null | undefined): string {
@@ -63,9 +60,8 @@ export async function handleStatementsCsv(services: Services, request: Request):
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return problem(405, 'METHOD_NOT_ALLOWED', 'Statements are GET only.', { allow: 'GET, HEAD' });
   }
-  const auth = services.tenants.authenticate(request.headers.get('authorization'));
-  if (!auth.ok) return problem(401, 'UNAUTHENTICATED', authFailureMessage(auth.reason), { 'www-authenticate': 'Bearer' });
-  if (auth.tenant.router) return problem(403, 'ROUTER_KEY_NOT_A_CLIENT', ROUTER_KEY_MESSAGE);
+  const caller = callerByKey(services, request);
+  if ('refusal' in caller) return problemResponse(caller.refusal);
   const params = new URL(request.url).searchParams;
   const from = params.get('from') ?? '';
   const to = params.get('to') ?? '';
@@ -78,7 +74,7 @@ export async function handleStatementsCsv(services: Services, request: Request):
     'cache-control': 'private, no-store',
   };
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-  const records = statementRecords(services.idempotency, services.spend.statementScopes(auth.tenant), from, to, reference);
+  const records = statementRecords(services.idempotency, services.spend.statementScopes(caller.tenant), from, to, reference);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
