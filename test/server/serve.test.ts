@@ -111,20 +111,26 @@ describe('serve(): drain', () => {
 describe('shutdownOnSignals: what SIGTERM does, in-process', () => {
   const silent = pino({ level: 'silent' });
 
-  test('drains the request in flight, then closes the stores, then exits 0', async () => {
+  /** A server whose one route waits for the test, with SIGTERM handling that records what it closes and how it exits. */
+  async function servingWithShutdown(deadlineMs: number) {
     const gate = gatedHandler();
     const serving = await serve(gate.handler, { port: 0, host: '127.0.0.1' });
     servings.push(serving);
     const steps: string[] = [];
     const stop = shutdownOnSignals({
       serving,
-      deadlineMs: 5_000,
+      deadlineMs,
       logger: silent,
       close: async () => {
         steps.push('closed');
       },
       exit: (code) => steps.push(`exit ${code}`),
     });
+    return { gate, serving, steps, stop };
+  }
+
+  test('drains the request in flight, then closes the stores, then exits 0', async () => {
+    const { gate, serving, steps, stop } = await servingWithShutdown(5_000);
     try {
       const answered = fetch(`http://127.0.0.1:${serving.port}/`).then((r) => r.status);
       await until(() => gate.started() === 1);
@@ -142,19 +148,7 @@ describe('shutdownOnSignals: what SIGTERM does, in-process', () => {
   });
 
   test('a request still running at the deadline: exit 1, and the stores are not closed under it', async () => {
-    const gate = gatedHandler();
-    const serving = await serve(gate.handler, { port: 0, host: '127.0.0.1' });
-    servings.push(serving);
-    const steps: string[] = [];
-    const stop = shutdownOnSignals({
-      serving,
-      deadlineMs: 100,
-      logger: silent,
-      close: async () => {
-        steps.push('closed');
-      },
-      exit: (code) => steps.push(`exit ${code}`),
-    });
+    const { gate, serving, steps, stop } = await servingWithShutdown(100);
     try {
       void fetch(`http://127.0.0.1:${serving.port}/`).catch(() => undefined);
       await until(() => gate.started() === 1);
