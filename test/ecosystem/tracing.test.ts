@@ -11,16 +11,23 @@ import { postGraphQL, startHttpService, type HttpService } from './helpers';
 const exporter = new InMemorySpanExporter();
 let traced: HttpService;
 let untraced: HttpService;
+/** Traced, with short register timeouts so that a hang ends quickly. */
+let faulty: HttpService;
 
 beforeAll(async () => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] }));
   traced = await startHttpService({ app: { observability: { tracing: true } } });
   untraced = await startHttpService();
+  faulty = await startHttpService({
+    app: { observability: { tracing: true } },
+    services: { transport: { timeouts: { headersMs: 500, deadlineMs: 1_000 } } },
+  });
 });
 afterAll(async () => {
   await traced?.stop();
   await untraced?.stop();
+  await faulty?.stop();
   trace.disable();
   context.disable();
 });
@@ -65,6 +72,37 @@ describe('tracing of register calls', () => {
     expect(failed[0]!.status.code).toBe(SpanStatusCode.ERROR);
     expect(failed[0]!.attributes['http.response.status_code']).toBe(500);
     expect(JSON.stringify(failed.map((s) => s.attributes))).not.toMatch(/0877|http:\/\/|Bearer/);
+  });
+
+  // The call's span wraps the whole call, so a purchase runs inside it: it must still never be
+  // sent twice, and a lost answer must stay charged once and unknown.
+  test.each([
+    // A 5xx of a call that charges may have been charged: unknown, never re-sent.
+    ['a 503 before anything happens', { kind: 'status', status: 503, phase: 'before' }, 0, 'OUTCOME_UNKNOWN', 'BLK4001'],
+    ['a hang before anything happens', { kind: 'hang', phase: 'before' }, 0, 'OUTCOME_UNKNOWN', 'BLK4002'],
+    ['a reset after the charge', { kind: 'reset', phase: 'after' }, 1, 'OUTCOME_UNKNOWN', 'BLK4003'],
+    ['a malformed answer after the charge', { kind: 'malformed', phase: 'after' }, 1, 'OUTCOME_UNKNOWN', 'BLK4004'],
+    ['a 500 after the charge', { kind: 'status', status: 500, phase: 'after' }, 1, 'OUTCOME_UNKNOWN', 'BLK4005'],
+  ] as const)('traced, a purchase with %s is sent once; the ledger gains %s charge(s)', async (_, fault, charged, code, title) => {
+    faulty.emulator.calls.reset();
+    const ledgerBefore = faulty.emulator.ledger.count();
+    exporter.reset();
+    faulty.emulator.faults.inject('titleDetails', fault as never, 1);
+    const key = `trace-fault-${fault.kind}-${fault.phase}-${'status' in fault ? fault.status : ''}`;
+    const result = await postGraphQL(faulty.url, {
+      query: `mutation { purchaseTitleDetails(fas: "0877", input: { titleNumber: "${title}", idempotencyKey: "${key}" }) { charges { fee } userErrors { code } } }`,
+    });
+    faulty.emulator.faults.clear();
+    const codes = [
+      ...(result.body.data?.purchaseTitleDetails?.userErrors ?? []).map((e: { code: string }) => e.code),
+      ...(result.body.errors ?? []).map((e) => e.extensions?.code),
+    ];
+    expect(codes).toContain(code);
+    expect(faulty.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+    expect(faulty.emulator.ledger.count() - ledgerBefore).toBe(charged);
+    const spans = exporter.getFinishedSpans().filter((s) => s.name === 'register titleDetails');
+    expect(spans).toHaveLength(1);
+    expect(spans[0]!.status.code).toBe(SpanStatusCode.ERROR);
   });
 
   test('off by default: no spans', async () => {
