@@ -10,8 +10,14 @@ import { z } from 'zod';
 import { DEFAULT_LIMITS } from './security/limits';
 import type { HardeningOptions } from './security/limits';
 import { AMOUNT_RULE, penceOf } from './register/contract/money';
-import { DEFAULT_FEES_PENCE, type OrganisationsConfig, type SpendSettings } from './services/spend';
+import { DEFAULT_FEES_PENCE, type OrganisationsConfig } from './services/spend';
+import type { TenantConfig } from './services/tenants';
 import { type ApqLimits, DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from './storage/apq-store';
+import { DEFAULT_READ_SETTINGS, type ServiceSettings } from './services/create-services';
+import { DEFAULT_QUOTA_POLICY } from './services/quota';
+import { DEFAULT_DOWNLOAD_SETTINGS } from './services/downloads/slots';
+import { DEFAULT_READY_TIMEOUT_MS } from './observability/health';
+import type { ObservabilityOptions } from './observability';
 
 /**
  * The rules of the settings, each in words a person reads: the message completes "<SETTING> …",
@@ -101,6 +107,7 @@ const TenantFile = z.object({
     .optional(),
   tenants: z
     .array(
+      // The shape services/tenants.ts takes: a field added there is read here.
       z
         .object({
           name: z.string().min(1),
@@ -129,11 +136,10 @@ const TenantFile = z.object({
               message: `tenant "${tenant.name}" needs clientId and clientSecret (or router: true, for a federation router's key)`,
             });
           }
-        }),
+        }) satisfies z.ZodType<TenantConfig>,
     )
     .min(1),
 });
-export type TenantConfig = z.infer<typeof TenantFile>['tenants'][number];
 
 const Env = z.object({
   NODE_ENV: oneOf(['development', 'production', 'test']).default('development'),
@@ -155,14 +161,14 @@ const Env = z.object({
     .regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key')
     .optional(),
   TITLEGRAPH_TENANTS_FILE: z.string().min(1).optional(),
-  REGISTER_CONCURRENCY: whole(1, 256).default(16),
-  REFERENCE_LIST_TTL_MS: whole(0).default(60_000),
-  SUMMARY_CACHE_TTL_MS: whole(0, 3_600_000).default(0),
+  REGISTER_CONCURRENCY: whole(1, 256).default(DEFAULT_READ_SETTINGS.concurrency),
+  REFERENCE_LIST_TTL_MS: whole(0).default(DEFAULT_READ_SETTINGS.referenceListTtlMs),
+  SUMMARY_CACHE_TTL_MS: whole(0, 3_600_000).default(DEFAULT_READ_SETTINGS.summaryCacheTtlMs),
   EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),
   EMULATOR_PORT: whole(0, 65535).default(4010),
   EMULATOR_LATENCY_MS: whole(0).default(0),
   GRAPHIQL: bool.optional(),
-  SECURITIES_PREFETCH: bool.default(true),
+  SECURITIES_PREFETCH: bool.default(DEFAULT_READ_SETTINGS.prefetchSecurities),
   GRAPHQL_JIT: bool.default(true),
   GRAPHQL_JIT_AFTER: whole(1, 1_000_000).default(DEFAULT_COMPILE_AFTER),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -179,16 +185,16 @@ const Env = z.object({
   PERSISTED_OPERATIONS_ONLY: bool.default(false),
   CORS_ORIGINS: corsOrigins.default([]),
   METRICS_ENABLED: bool.default(true),
-  READY_TIMEOUT_MS: whole(100, 60_000).default(2_000),
+  READY_TIMEOUT_MS: whole(100, 60_000).default(DEFAULT_READY_TIMEOUT_MS),
   OTEL_ENABLED: bool.default(false),
   OTEL_SDK_DISABLED: bool.optional(),
-  REGISTER_DAILY_QUOTA: whole(1).default(2_000),
-  REGISTER_FREE_SHARE: decimal(0, 1).default(0.9),
-  CLIENT_BUDGET_BURST: whole(0).default(500),
-  CLIENT_BUDGET_PER_MINUTE: decimal(0.001).default(120),
-  DOWNLOADS_PER_TENANT: whole(1, 64).default(4),
-  DOWNLOAD_IDLE_TIMEOUT_MS: whole(100).default(30_000),
-  DOWNLOAD_MAX_MS: whole(1_000).default(600_000),
+  REGISTER_DAILY_QUOTA: whole(1).default(DEFAULT_QUOTA_POLICY.dailyQuota),
+  REGISTER_FREE_SHARE: decimal(0, 1).default(DEFAULT_QUOTA_POLICY.freeShare),
+  CLIENT_BUDGET_BURST: whole(0).default(DEFAULT_QUOTA_POLICY.clientBurst),
+  CLIENT_BUDGET_PER_MINUTE: decimal(0.001).default(DEFAULT_QUOTA_POLICY.clientPerMinute),
+  DOWNLOADS_PER_TENANT: whole(1, 64).default(DEFAULT_DOWNLOAD_SETTINGS.perTenant),
+  DOWNLOAD_IDLE_TIMEOUT_MS: whole(100).default(DEFAULT_DOWNLOAD_SETTINGS.idleMs),
+  DOWNLOAD_MAX_MS: whole(1_000).default(DEFAULT_DOWNLOAD_SETTINGS.maxMs),
   HTTP_REQUEST_TIMEOUT_MS: whole(100).default(DEFAULT_HTTP_LIMITS.requestTimeoutMs),
   // No default here: unset, it is 15 s or the request timeout if that is shorter (see loadConfig).
   HTTP_HEADERS_TIMEOUT_MS: whole(100).optional(),
@@ -206,27 +212,21 @@ const Env = z.object({
   ORGANISATION_DAILY_SPEND_LIMIT: amount.optional(),
 });
 
-export interface AppConfig {
+/**
+ * Every setting, parsed. Its sections have the shapes the modules that use them take
+ * (`ServiceSettings` for createServices, `AppOptions` for createApp), so main.ts hands them on
+ * as they are, and a new setting touches config.ts and the module that uses it.
+ */
+export interface AppConfig extends ServiceSettings {
   env: 'development' | 'production' | 'test';
   port: number;
   host?: string;
-  dataDir: string;
-  /** PostgreSQL idempotency store shared by replicas; absent: embedded SQLite in dataDir. */
-  databaseUrl?: string;
   /** After SIGTERM, in-flight requests get this long to finish; then the process exits 1. */
   shutdownDeadlineMs: number;
   /** Absent: run the embedded emulator with the dev tenants. */
   register?: { baseUrl: string; tenants: TenantConfig[]; organisations: OrganisationsConfig };
-  /** List fees and the daily spending limits that apply to every tenant (src/services/spend.ts). */
-  spend: SpendSettings;
   /** The automatic persisted query store's bounds, and each API client's registrations a minute. */
   apq: ApqLimits & { registrationsPerMinute: number };
-  concurrency: number;
-  referenceListTtlMs: number;
-  /** Per-tenant cache of title summaries; 0 = off (src/services/summary-cache.ts). */
-  summaryCacheTtlMs: number;
-  /** Fetch securities listings alongside summaries (one round of calls) rather than after them. */
-  prefetchSecurities: boolean;
   /** Compile documents that keep coming back with graphql-jit, after this many runs (src/server/jit.ts); false: never. */
   jit: false | { compileAfter: number };
   emulator: { host: string; port: number; latencyMs: number };
@@ -239,18 +239,10 @@ export interface AppConfig {
   persistedOperations?: { files: string[]; only: boolean };
   /** Front-end origins allowed by CORS (`*`: any); empty: no CORS headers. */
   corsOrigins: string[];
-  /** GET /metrics on or off, /ready's register probe timeout, OpenTelemetry spans of register calls. */
-  observability: { metrics: boolean; readyTimeoutMs: number; tracing: boolean };
-  /** The organisation's daily register quota, the share free reads may use, and each client's burst budget. */
-  quota: { dailyQuota: number; freeShare: number; clientBurst: number; clientPerMinute: number };
-  /** Concurrent downloads per tenant (per replica), and when a download is closed. */
-  downloads: { perTenant: number; idleMs: number; maxMs: number };
+  /** GET /metrics (with Node's default metrics) or not, /ready's register probe timeout, OpenTelemetry spans. */
+  observability: Required<ObservabilityOptions>;
   /** Limits of the HTTP server: request and header timeouts, keep-alive, open connections. */
   http: HttpLimits;
-  /** The service's public base address, for absolute download links; absent: each request's origin. */
-  publicUrl?: string;
-  /** Signs download links; required with DATABASE_URL (replicas must sign alike). */
-  downloadLinkSecret?: string;
 }
 
 export class ConfigError extends Error {}
@@ -321,18 +313,20 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
       ...(e.CLIENT_DAILY_SPEND_LIMIT !== undefined ? { clientLimitPence: e.CLIENT_DAILY_SPEND_LIMIT } : {}),
       ...(e.ORGANISATION_DAILY_SPEND_LIMIT !== undefined ? { organisationLimitPence: e.ORGANISATION_DAILY_SPEND_LIMIT } : {}),
     },
-    concurrency: e.REGISTER_CONCURRENCY,
-    referenceListTtlMs: e.REFERENCE_LIST_TTL_MS,
-    summaryCacheTtlMs: e.SUMMARY_CACHE_TTL_MS,
-    prefetchSecurities: e.SECURITIES_PREFETCH,
+    reads: {
+      concurrency: e.REGISTER_CONCURRENCY,
+      referenceListTtlMs: e.REFERENCE_LIST_TTL_MS,
+      summaryCacheTtlMs: e.SUMMARY_CACHE_TTL_MS,
+      prefetchSecurities: e.SECURITIES_PREFETCH,
+    },
     jit: e.GRAPHQL_JIT && { compileAfter: e.GRAPHQL_JIT_AFTER },
     emulator: { host: e.EMULATOR_HOST, port: e.EMULATOR_PORT, latencyMs: e.EMULATOR_LATENCY_MS },
     graphiql: e.GRAPHIQL ?? e.NODE_ENV !== 'production',
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
     observability: {
-      metrics: e.METRICS_ENABLED,
-      readyTimeoutMs: e.READY_TIMEOUT_MS,
+      metrics: e.METRICS_ENABLED && { defaultMetrics: true },
+      readiness: { timeoutMs: e.READY_TIMEOUT_MS },
       tracing: e.OTEL_ENABLED && e.OTEL_SDK_DISABLED !== true,
     },
     hardening: {

@@ -89,41 +89,22 @@ async function main(config: AppConfig, logger: Logger) {
       throw busyPortError(error, 'EMULATOR_PORT', config.emulator.port);
     });
   }
+  // The configuration's sections are what createServices and createApp take; only the register
+  // (an external one or the embedded emulator) and the stores opened above are decided here.
   const services = createServices({
+    ...config,
     registerBaseUrl: config.register?.baseUrl ?? emulator!.url,
     tenants: config.register?.tenants ?? DEV_TENANTS,
     organisations: config.register?.organisations ?? DEV_ORGANISATIONS,
-    apqLimits: config.apq,
-    spend: config.spend,
     // The emulator's keyless caller is a development convenience; in production every caller needs a key.
     ...(config.register || config.env === 'production' ? {} : { anonymousTenant: 'dev-key-a' }),
-    dataDir: config.dataDir,
     ...(idempotency ? { idempotency } : {}),
-    concurrency: config.concurrency,
-    referenceListTtlMs: config.referenceListTtlMs,
-    summaryCacheTtlMs: config.summaryCacheTtlMs,
-    prefetchSecurities: config.prefetchSecurities,
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-    quota: config.quota,
-    downloadsPerTenant: config.downloads.perTenant,
-    downloadIdleMs: config.downloads.idleMs,
-    downloadMaxMs: config.downloads.maxMs,
-    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-    ...(config.downloadLinkSecret ? { downloadLinkSecret: config.downloadLinkSecret } : {}),
   });
   logServiceEvents(services.events, logger);
+  const { persistedOperations: _files, ...appSettings } = config;
   const yoga = createApp(services, {
+    ...appSettings,
     logger,
-    graphiql: config.graphiql,
-    jit: config.jit,
-    apqRegistrationsPerMinute: config.apq.registrationsPerMinute,
-    hardening: config.hardening,
-    corsOrigins: config.corsOrigins,
-    observability: {
-      metrics: config.observability.metrics && { defaultMetrics: true },
-      readiness: { timeoutMs: config.observability.readyTimeoutMs },
-      tracing: config.observability.tracing,
-    },
     ...(persistedOperations ? { persistedOperations } : {}),
     ...(emulator && config.env !== 'production'
       ? {

@@ -14,6 +14,9 @@ import type { Plugin } from 'graphql-yoga';
 import type { RegisterTransport } from '../register/client';
 import { ROUTES } from '../register/contract/routes';
 
+/** How long /ready waits for the register before it says "not ready" (READY_TIMEOUT_MS). */
+export const DEFAULT_READY_TIMEOUT_MS = 2_000;
+
 export interface ReadinessOptions {
   /** Path of the readiness endpoint, default /ready. */
   path?: string;
@@ -46,7 +49,7 @@ export class ReadinessProbe {
     private readonly database?: () => Promise<void>,
   ) {
     this.path = options.path ?? '/ready';
-    this.timeoutMs = options.timeoutMs ?? 2_000;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
     this.cacheMs = options.cacheMs ?? 1_000;
   }
 

@@ -1,4 +1,8 @@
-/** createApp(services) → a graphql-yoga instance. It never listens: main.ts and tests decide how to serve it. */
+/**
+ * createApp(services, options) → a graphql-yoga instance. It never listens: main.ts and tests
+ * decide how to serve it. `options` are sections of `AppConfig` as config.ts reads them (main.ts
+ * hands the whole configuration over); what is left out takes the defaults the plugins own.
+ */
 import { GraphQLError } from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, maskError as defaultMaskError, type YogaServerInstance } from 'graphql-yoga';
@@ -43,7 +47,7 @@ export interface AppOptions {
   /** Structured request logs (allow-listed fields only); absent: Yoga's default console logging. */
   logger?: Logger;
   /** Automatic persisted queries each API client may register a minute (APQ_REGISTRATIONS_PER_MINUTE). */
-  apqRegistrationsPerMinute?: number;
+  apq?: { registrationsPerMinute: number };
   /** Run a document as graphql-jit compiled it once it has run `compileAfter` times (default DEFAULT_COMPILE_AFTER; see jit.ts); false: never. */
   jit?: false | { compileAfter: number };
 }
@@ -165,7 +169,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
             useAutomaticPersistedQueries(
               withListed(services.apq, options.persistedOperations),
               services.tenants,
-              options.apqRegistrationsPerMinute,
+              options.apq?.registrationsPerMinute,
             ),
           ]),
       ...(options.persistedOperations ? [usePersistedOperationList(options.persistedOperations)] : []),

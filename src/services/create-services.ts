@@ -1,22 +1,21 @@
 /** Builds the process-wide services from configuration; tests build them the same way. */
 import type { IdempotencyTiming } from '../storage/idempotency/store';
-import type { TenantConfig } from '../config';
 import { EventHub } from './events';
-import type { DownloadLimits } from './downloads/slots';
+import type { DownloadLimits, DownloadSettings } from './downloads/slots';
 import { JournalOutbox } from './journal-outbox';
 import { DownloadSlots } from './downloads/slots';
 import { DownloadLinks } from './downloads/links';
-import { type ApqLimits, type ApqStore, DEFAULT_APQ_LIMITS, PgApqStore, RememberedApqStore, SqliteApqStore } from '../storage/apq-store';
+import { type ApqLimits, type ApqStore, PgApqStore, RememberedApqStore, SqliteApqStore } from '../storage/apq-store';
 import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';
 import type { IdempotencyStore } from '../storage/idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from '../register/client';
-import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
+import { msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
 import { SqliteQuotaStore, type QuotaStore } from '../storage/quota/store';
 import { PgQuotaStore } from '../storage/quota/pg-store';
-import { ReferenceListCache } from './reference-lists';
+import { DEFAULT_REFERENCE_LIST_TTL_MS, ReferenceListCache } from './reference-lists';
 import { SummaryCaches } from './summary-cache';
-import { DEFAULT_FEES_PENCE, type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
-import { TenantDirectory } from './tenants';
+import { type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
+import { type TenantConfig, TenantDirectory } from './tenants';
 
 /** Process-wide parts, built once at start by createServices; every request shares them. */
 export interface Services {
@@ -52,44 +51,66 @@ export interface Services {
   journalOutbox: JournalOutbox;
 }
 
-export interface ServiceOptions {
-  registerBaseUrl: string;
-  tenants: readonly TenantConfig[];
-  /** Tenant name a request without credentials acts as (embedded emulator only). */
-  anonymousTenant?: string;
+/**
+ * How reads reach the register: calls at once per request, how long reference lists and (per
+ * tenant) summaries are kept, and whether securities are fetched alongside summaries.
+ */
+export interface ReadSettings {
+  /** Register calls one request may have in flight (REGISTER_CONCURRENCY). */
+  concurrency: number;
+  /** REFERENCE_LIST_TTL_MS; see reference-lists.ts. */
+  referenceListTtlMs: number;
+  /** SUMMARY_CACHE_TTL_MS; 0 = off. See summary-cache.ts. */
+  summaryCacheTtlMs: number;
+  /** SECURITIES_PREFETCH: one round of calls rather than two when a query selects securities. */
+  prefetchSecurities: boolean;
+}
+
+export const DEFAULT_READ_SETTINGS: ReadSettings = {
+  concurrency: 16,
+  referenceListTtlMs: DEFAULT_REFERENCE_LIST_TTL_MS,
+  summaryCacheTtlMs: 0,
+  prefetchSecurities: true,
+};
+
+/**
+ * The settings createServices takes: sections of `AppConfig` (config.ts reads them, with the
+ * defaults the modules here own), so a production start and the tests pass the same shape.
+ */
+export interface ServiceSettings {
+  /** The folder of the embedded SQLite stores (when there is no databaseUrl). */
   dataDir: string;
-  concurrency?: number;
-  referenceListTtlMs?: number;
-  /** Per-tenant cache of title summaries, in ms; 0 (default) = off. See summary-cache.ts. */
-  summaryCacheTtlMs?: number;
-  /** Fetch securities listings alongside summaries when a query selects them (default true). */
-  prefetchSecurities?: boolean;
-  transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
-  /** The quota ledger; default: PostgreSQL when `databaseUrl` is set, else SQLite in `dataDir`. */
-  quotaStore?: QuotaStore;
-  /** PostgreSQL shared by the replicas (DATABASE_URL), for the quota ledger. */
+  /** PostgreSQL shared by the replicas (DATABASE_URL): the quota ledger and the APQ store. */
   databaseUrl?: string;
+  reads: ReadSettings;
   /** Daily quota, reserve for paid work and per-client budget; see QuotaPolicy. */
-  quota?: Partial<QuotaPolicy>;
+  quota: QuotaPolicy;
+  /** List fees and the daily spending limits of every tenant. */
+  spend: SpendSettings;
+  /** Bounds of the automatic persisted query store (entries per organisation, total bytes). */
+  apq: ApqLimits;
+  downloads: DownloadSettings;
   /** Key that signs download links (shared by replicas); absent: a random key of this process. */
   downloadLinkSecret?: string;
   /** The public base address of this service, for absolute download links; absent: each request's origin. */
   publicUrl?: string;
-  /** The clock download links are made and checked by (ms since epoch); tests move it. Default Date.now. */
-  downloadLinkClock?: () => number;
-  /** Downloads one tenant may stream at once on this replica; default 4. */
-  downloadsPerTenant?: number;
-  /** Close a download whose caller has read nothing for this long; default 30 s. */
-  downloadIdleMs?: number;
-  /** Close a download after this long in all; default 10 minutes. */
-  downloadMaxMs?: number;
-  idempotency?: IdempotencyStore;
-  /** Bounds of the automatic persisted query store (entries per organisation, total bytes). */
-  apqLimits?: Partial<ApqLimits>;
-  /** List fees and the daily spending limits of every tenant; default: list fees 3.00, no limits. */
-  spend?: SpendSettings;
+}
+
+/** The settings, the register and its callers, and what tests put in place of the defaults. */
+export interface ServiceOptions extends ServiceSettings {
+  registerBaseUrl: string;
+  tenants: readonly TenantConfig[];
   /** Per organisation (the tenants file): its spending limit and charging accounts. */
   organisations?: OrganisationsConfig;
+  /** Tenant name a request without credentials acts as (embedded emulator only). */
+  anonymousTenant?: string;
+  transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
+  /** The idempotency store; default: SQLite in `dataDir` (main.ts opens PostgreSQL's). */
+  idempotency?: IdempotencyStore;
+  /** The quota ledger; default: PostgreSQL when `databaseUrl` is set, else SQLite in `dataDir`. */
+  quotaStore?: QuotaStore;
+  /** The clock download links are made and checked by (ms since epoch); tests move it. Default Date.now. */
+  downloadLinkClock?: () => number;
   /** How long a same-key request waits on another replica's call (default 30 s), and when an unfinished call counts as crashed (2 min). */
   idempotencyTiming?: IdempotencyTiming;
 }
@@ -115,9 +136,8 @@ export function createServices(options: ServiceOptions): RunningServices {
   const idempotency = options.idempotency ?? new SqliteIdempotencyStore(options.dataDir);
   // Keys are kept at least 24 h (the promise to callers) and the charge journal at least 90
   // days (finance reconciles it with the register's invoices); older rows are purged hourly.
-  const apqLimits = { ...DEFAULT_APQ_LIMITS, ...options.apqLimits };
   const apq = new RememberedApqStore(
-    options.databaseUrl ? new PgApqStore(options.databaseUrl, apqLimits) : new SqliteApqStore(options.dataDir, apqLimits),
+    options.databaseUrl ? new PgApqStore(options.databaseUrl, options.apq) : new SqliteApqStore(options.dataDir, options.apq),
   );
   const purge = () => {
     void idempotency.purge(Date.now() - 2 * DAY).catch(() => undefined);
@@ -136,7 +156,7 @@ export function createServices(options: ServiceOptions): RunningServices {
   let tenants: TenantDirectory | undefined;
   const quota = new QuotaGuard(
     quotaStore,
-    { ...DEFAULT_QUOTA_POLICY, ...options.quota },
+    options.quota,
     (client) => tenants?.organisationOf(client) ?? client,
     () => transport.registerNow(),
   );
@@ -153,20 +173,20 @@ export function createServices(options: ServiceOptions): RunningServices {
     idempotency,
     inflight,
     idempotencyTiming: options.idempotencyTiming ?? {},
-    referenceLists: new ReferenceListCache(options.referenceListTtlMs ?? 60_000),
-    concurrency: options.concurrency ?? 16,
-    summaryCaches: new SummaryCaches({ ttlMs: options.summaryCacheTtlMs ?? 0 }),
-    prefetchSecurities: options.prefetchSecurities ?? true,
+    referenceLists: new ReferenceListCache(options.reads.referenceListTtlMs),
+    concurrency: options.reads.concurrency,
+    summaryCaches: new SummaryCaches({ ttlMs: options.reads.summaryCacheTtlMs }),
+    prefetchSecurities: options.reads.prefetchSecurities,
     events,
     quota,
     registerNow: () => transport.registerNow(),
     apq,
     downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl, options.downloadLinkClock),
-    downloadSlots: new DownloadSlots(options.downloadsPerTenant ?? 4),
-    downloadLimits: { idleMs: options.downloadIdleMs ?? 30_000, maxMs: options.downloadMaxMs ?? 10 * 60_000 },
+    downloadSlots: new DownloadSlots(options.downloads.perTenant),
+    downloadLimits: { idleMs: options.downloads.idleMs, maxMs: options.downloads.maxMs },
     journalOutbox,
     spend: new SpendControl(
-      options.spend ?? { feesPence: DEFAULT_FEES_PENCE },
+      options.spend,
       options.tenants.filter((t): t is TenantConfig & { clientId: string } => !t.router && !!t.clientId),
       options.organisations,
     ),

@@ -5,7 +5,6 @@
  * shared across tenants but the connection pool.
  */
 import { createHash } from 'node:crypto';
-import type { TenantConfig } from '../config';
 import type { OrganisationsConfig } from './spend';
 import { RegisterClient, type RegisterClientOptions, type RegisterTransport } from '../register/client';
 
@@ -17,6 +16,24 @@ export interface Tenant {
   organisation: string;
   /** A federation router: may read `_service { sdl }` while introspection is off. */
   router: boolean;
+}
+
+/** One caller of the tenants file (config.ts reads and checks it against this shape). */
+export interface TenantConfig {
+  name: string;
+  /** The hex SHA-256 of the caller's API key. */
+  apiKeySha256: string;
+  /** The register API client this key acts as; none for a router. */
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  /** The register organisation owning the client (its quota is the organisation's); default: the client id. */
+  organisation?: string | undefined;
+  /** A federation router's key: it reads the schema (`_service { sdl }`) and nothing else. */
+  router?: boolean | undefined;
+  /** An accounts key: its charge statements cover every API client of its organisation. */
+  accounts?: boolean | undefined;
+  /** This API client's daily spending limit in pence, overriding CLIENT_DAILY_SPEND_LIMIT. */
+  dailySpendLimit?: number | undefined;
 }
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');

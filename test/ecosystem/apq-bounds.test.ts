@@ -77,7 +77,7 @@ describe('what the persisted-query store takes', () => {
   });
 
   test('past the per-organisation cap the least recently used entry goes; past the total size nothing new is kept, and the request still runs', async () => {
-    const svc = await start({ apqLimits: { maxPerOrganisation: 3, maxTotalBytes: 100 } });
+    const svc = await start({ apq: { maxPerOrganisation: 3, maxTotalBytes: 100 } });
     const queries = ['{ a: __typename }', '{ b: __typename }', '{ c: __typename }', '{ d: __typename }'];
     for (const query of queries) await register(svc, query, 'dev-key-a');
     expect(
@@ -93,7 +93,7 @@ describe('what the persisted-query store takes', () => {
   });
 
   test('registrations per client are rate-limited: past the budget the request runs and is not kept', async () => {
-    const svc = await start({}, { apqRegistrationsPerMinute: 2 });
+    const svc = await start({}, { apq: { registrationsPerMinute: 2 } });
     const queries = ['{ a: __typename }', '{ b: __typename }', '{ c: __typename }'];
     for (const query of queries) expect((await register(svc, query, 'dev-key-a')).body.errors).toBeUndefined();
     expect(rows(svc)).toHaveLength(2);

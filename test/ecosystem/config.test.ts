@@ -20,7 +20,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config.port).toBe(4000);
     expect(config.corsOrigins).toEqual([]);
-    expect(config.observability).toEqual({ metrics: true, readyTimeoutMs: 2000, tracing: false });
+    expect(config.observability).toEqual({ metrics: { defaultMetrics: true }, readiness: { timeoutMs: 2000 }, tracing: false });
   });
 
   test.for([['abc'], ['70000'], ['-1'], ['4000.5']])('PORT=%s fails with a sentence naming PORT, its rule and the value', ([port]) => {
@@ -79,7 +79,7 @@ describe('loadConfig', () => {
   test('METRICS_ENABLED, READY_TIMEOUT_MS and OTEL_ENABLED', () => {
     expect(loadConfig({ METRICS_ENABLED: 'false', READY_TIMEOUT_MS: '500', OTEL_ENABLED: 'true' }).observability).toEqual({
       metrics: false,
-      readyTimeoutMs: 500,
+      readiness: { timeoutMs: 500 },
       tracing: true,
     });
     // The standard OTEL_SDK_DISABLED wins.

@@ -85,7 +85,7 @@ describe('download links over HTTP', () => {
   });
 
   test('every /downloads request is counted by outcome, with its duration: a whole file, a changed link, a wrong key, a cap reached, an unknown id', async () => {
-    svc = await startHttpService({ services: { downloadsPerTenant: 1 } });
+    svc = await startHttpService({ services: { downloads: { perTenant: 1 } } });
     const link = await orderedLink(svc);
     expect(await startsWithPdf(await fetch(link))).toBe(true);
     expect((await fetch(link.replace(/signature=[^&]+/, 'signature=forged'))).status).toBe(403);

@@ -6,8 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppOptions, createApp } from '../../src/server/app';
 import type { Emulator, EmulatorOptions } from '../../src/emulator';
-import type { RunningServices, ServiceOptions } from '../../src/services/create-services';
-import { startService } from '../service/harness';
+import type { RunningServices } from '../../src/services/create-services';
+import { startService, type ServiceOverrides } from '../service/harness';
 
 export interface HttpService {
   /** e.g. http://127.0.0.1:54321 */
@@ -31,7 +31,7 @@ export async function closeServer(server: Server): Promise<void> {
 }
 
 export async function startHttpService(
-  options: { app?: AppOptions; emulator?: EmulatorOptions; services?: Partial<ServiceOptions> } = {},
+  options: { app?: AppOptions; emulator?: EmulatorOptions; services?: ServiceOverrides } = {},
 ): Promise<HttpService> {
   const svc = await startService(options.emulator, options.services, { graphiql: false, ...options.app });
   const server = createServer(svc.yoga);

@@ -11,7 +11,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()));
 });
 async function service(summaryCacheTtlMs = 0) {
-  const svc = await startService({}, { summaryCacheTtlMs });
+  const svc = await startService({}, { reads: { summaryCacheTtlMs } });
   running.push(svc);
   return svc;
 }

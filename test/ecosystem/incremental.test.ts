@@ -11,7 +11,7 @@ let svc: HttpService;
 let url: string;
 beforeAll(async () => {
   // Register latency, and two calls at a time: 12 titles come back in six rounds.
-  svc = await startHttpService({ emulator: { latencyMs: 40 }, services: { concurrency: 2 } });
+  svc = await startHttpService({ emulator: { latencyMs: 40 }, services: { reads: { concurrency: 2 } } });
   url = svc.url;
 });
 afterAll(() => svc.stop());

@@ -12,21 +12,13 @@ import { join } from 'node:path';
 import { createApp } from '../../src/server/app';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { createServices } from '../../src/services/create-services';
-import { DEV_TENANTS } from '../../src/services/tenants';
+import { serviceOptions } from '../support/service-options';
 
 const { registerBaseUrl, databaseUrl } = JSON.parse(process.argv[2] ?? '{}') as { registerBaseUrl: string; databaseUrl: string };
 const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-replica-'));
 const idempotency = new PgIdempotencyStore({ connectionString: databaseUrl });
 await idempotency.ready();
-const services = createServices({
-  registerBaseUrl,
-  tenants: DEV_TENANTS,
-  anonymousTenant: 'dev-key-a',
-  dataDir,
-  referenceListTtlMs: 0,
-  idempotency,
-  databaseUrl,
-});
+const services = createServices({ ...serviceOptions(registerBaseUrl, dataDir, { databaseUrl }), idempotency });
 const server = createServer(createApp(services, { graphiql: false }));
 await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
 console.log(`replica listening on ${(server.address() as AddressInfo).port}`);

@@ -37,7 +37,7 @@ describe('a caller that goes away', () => {
       'query P($t: [TitleNumber!]!) { titles(titleNumbers: $t) @stream(initialCount: 1) { titleNumber securities { id } } }',
     ],
   ])('stops its free register calls (%s)', { timeout: 60_000 }, async ([, query]) => {
-    const svc = await startService({ latencyMs: 200 }, { concurrency: CONCURRENCY });
+    const svc = await startService({ latencyMs: 200 }, { reads: { concurrency: CONCURRENCY } });
     cleanups.push(() => svc.stop());
     const url = await serveOnPort(svc);
     const controller = new AbortController();

@@ -6,17 +6,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { londonDate } from '../../src/register/contract/london-day';
-import type { ServiceOptions } from '../../src/services/create-services';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../idempotency/pg';
 import { PurchaseTitleDetailsMutation, RegisterUsageQuery, TitleQuery, TitlesQuery } from '../service/documents';
-import { newKey, replicaOf, startService, type Service } from '../service/harness';
+import { newKey, replicaOf, startService, type Service, type ServiceOverrides } from '../service/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 const running: Svc[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()));
 });
-async function service(options: Partial<ServiceOptions> = {}): Promise<Svc> {
+async function service(options: ServiceOverrides = {}): Promise<Svc> {
   const svc = await startService({}, options);
   running.push(svc);
   return svc;
@@ -113,7 +112,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two replicas on one PostgreSQL data
     await database?.drop();
   });
 
-  const onDatabase = (): Partial<ServiceOptions> => ({
+  const onDatabase = (): ServiceOverrides => ({
     idempotency: new PgIdempotencyStore({ connectionString: database.url }),
     databaseUrl: database.url,
   });

@@ -6,9 +6,8 @@
 import { createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { ServiceOptions } from '../../src/services/create-services';
 import { PurchaseTitlePlansMutation, TitleQuery } from './documents';
-import { newKey, startService } from './harness';
+import { newKey, startService, type ServiceOverrides } from './harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;
@@ -16,7 +15,7 @@ let server: Server;
 let origin: string;
 const open: ClientRequest[] = [];
 
-async function start(options: Partial<ServiceOptions>) {
+async function start(options: ServiceOverrides) {
   // Large enough that socket buffers cannot swallow it: an unread download stays open.
   svc = await startService({ largePlanBytes: 16 * 1024 * 1024 }, { transport: { timeouts: { deadlineMs: 2_000 } }, ...options });
   server = createServer(svc.yoga);
@@ -60,7 +59,7 @@ const waitFor = async (check: () => boolean, ms = 5_000) => {
 
 describe('slow downloads of one tenant', () => {
   test('70 unread downloads: 4 stream, 66 get 429 + Retry-After; another tenant is answered meanwhile; all are closed once idle; the breaker stays closed', async () => {
-    await start({ downloadIdleMs: 800 });
+    await start({ downloads: { idleMs: 800 } });
     const path = await bigPlanUrl('dev-key-b', '5555');
     const responses = await Promise.all(Array.from({ length: 70 }, () => stalledDownload(path, 'dev-key-b')));
     const statuses = responses.map((r) => r.statusCode);
@@ -86,8 +85,7 @@ describe('slow downloads of one tenant', () => {
 
   test('with no cap, tenant B filling its own download pool leaves tenant A’s title queries and downloads unaffected', async () => {
     await start({
-      downloadsPerTenant: 100,
-      downloadIdleMs: 60_000,
+      downloads: { perTenant: 100, idleMs: 60_000 },
       transport: { downloadConnections: 8, timeouts: { deadlineMs: 1_000 } },
     });
     const path = await bigPlanUrl('dev-key-b', '5555');
@@ -110,7 +108,7 @@ describe('slow downloads of one tenant', () => {
   });
 
   test('a download is closed after its time limit even while the caller reads: the caller gets a cut file', async () => {
-    await start({ downloadMaxMs: 300 });
+    await start({ downloads: { maxMs: 300 } });
     const path = await bigPlanUrl('dev-key-a', '0877');
     const response = await stalledDownload(path, 'dev-key-a');
     expect(response.statusCode).toBe(200);

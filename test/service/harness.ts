@@ -9,10 +9,11 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type GraphQLFormattedError } from 'graphql';
 import { test as base } from 'vitest';
 import { createApp, type AppOptions } from '../../src/server/app';
-import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator';
-import { createServices, type RunningServices, type ServiceOptions } from '../../src/services/create-services';
-import { DEV_ORGANISATIONS, DEV_TENANTS } from '../../src/services/tenants';
+import { createServices, type RunningServices } from '../../src/services/create-services';
+import { mergeOverrides, serviceOptions, startConfig, type ServiceOverrides } from '../support/service-options';
+
+export type { ServiceOverrides };
 
 export interface GqlResult<R> {
   status: number;
@@ -30,31 +31,17 @@ export interface Service {
   /** GET a path of the service, or an absolute link it gave (e.g. a downloadUrl), as `key`. */
   get(path: string, key?: string | null): Promise<Response>;
   /** Closes this service and starts another on the same data folder (a restart); returns the handle to use from then on. */
-  restart(options?: Partial<ServiceOptions>): Promise<Service>;
+  restart(options?: ServiceOverrides): Promise<Service>;
 }
 
 export function authHeader(key: string | null | undefined): Record<string, string> {
   return key === null ? {} : { authorization: `Bearer ${key ?? 'dev-key-a'}` };
 }
 
-function serviceOn(emulator: Emulator, dataDir: string, options: Partial<ServiceOptions> = {}, appOptions: AppOptions = {}): Service {
-  const services = createServices({
-    registerBaseUrl: emulator.url,
-    tenants: DEV_TENANTS,
-    organisations: DEV_ORGANISATIONS,
-    anonymousTenant: 'dev-key-a',
-    dataDir,
-    referenceListTtlMs: 0,
-    ...options,
-  });
-  // Under NODE_ENV=production (the vitest project of that name) the app is built as a production
-  // start builds it: no introspection, no hints, no GraphiQL.
-  const production = process.env.NODE_ENV === 'production';
-  const yoga = createApp(services, {
-    graphiql: !production,
-    ...(production ? { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } } : {}),
-    ...appOptions,
-  });
+function serviceOn(emulator: Emulator, dataDir: string, options: ServiceOverrides = {}, appOptions: AppOptions = {}): Service {
+  const services = createServices(serviceOptions(emulator.url, dataDir, options));
+  const { graphiql, hardening, jit } = startConfig();
+  const yoga = createApp(services, { graphiql, hardening, jit, ...appOptions });
   const service: Service = {
     emulator,
     services,
@@ -73,7 +60,7 @@ function serviceOn(emulator: Emulator, dataDir: string, options: Partial<Service
       Promise.resolve(yoga.fetch(/^https?:/.test(path) ? path : `http://titlegraph.test${path}`, { headers: authHeader(key) })),
     async restart(more) {
       await services.close();
-      return serviceOn(emulator, dataDir, { ...options, ...more }, appOptions);
+      return serviceOn(emulator, dataDir, mergeOverrides(options, more), appOptions);
     },
   };
   return service;
@@ -81,12 +68,12 @@ function serviceOn(emulator: Emulator, dataDir: string, options: Partial<Service
 
 export async function startService(
   emulatorOptions: EmulatorOptions = {},
-  serviceOptions: Partial<ServiceOptions> = {},
+  overrides: ServiceOverrides = {},
   appOptions: AppOptions = {},
 ): Promise<Service & { stop(): Promise<void> }> {
   const emulator = await startEmulator({ port: 0, ...emulatorOptions });
   const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-test-'));
-  return stableHandle(serviceOn(emulator, dataDir, serviceOptions, appOptions), async () => {
+  return stableHandle(serviceOn(emulator, dataDir, overrides, appOptions), async () => {
     await emulator.close().catch(() => undefined); // a test may have closed it already
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -102,7 +89,7 @@ function stableHandle(first: Service, cleanUp: () => Promise<void>): Service & {
   let current = first;
   const handle: Service & { stop(): Promise<void> } = {
     ...first,
-    async restart(more?: Partial<ServiceOptions>) {
+    async restart(more?: ServiceOverrides) {
       current = await current.restart(more);
       Object.assign(handle, current, { restart: handle.restart, stop: handle.stop });
       return handle;
@@ -116,7 +103,7 @@ function stableHandle(first: Service, cleanUp: () => Promise<void>): Service & {
 }
 
 /** Another replica in front of the same emulator: its own services and data folder (share a database through `options`). */
-export function replicaOf(svc: Service, options: Partial<ServiceOptions> = {}): Service & { stop(): Promise<void> } {
+export function replicaOf(svc: Service, options: ServiceOverrides = {}): Service & { stop(): Promise<void> } {
   const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-replica-'));
   return stableHandle(serviceOn(svc.emulator, dataDir, options), async () => rmSync(dataDir, { recursive: true, force: true }));
 }

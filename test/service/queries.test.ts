@@ -82,7 +82,7 @@ describe('Title.securities', () => {
   });
 
   test('with SECURITIES_PREFETCH off, titles whose status lists no securities cost no listing call', async () => {
-    const svc = await startService({}, { prefetchSecurities: false });
+    const svc = await startService({}, { reads: { prefetchSecurities: false } });
     try {
       const { data } = await svc.gql(TitlesQuery, { titleNumbers: ['GLA5001', 'EDN42', 'ABN7', 'FFE300', 'MID15313'] });
       expect(data!.titles.map((t) => t?.securities?.length ?? null)).toEqual([0, null, null, null, 2]);
@@ -130,7 +130,7 @@ describe('summary cache (SUMMARY_CACHE_TTL_MS)', () => {
   });
 
   test("on: a tenant gets its own recent summaries without a call, never another tenant's", async () => {
-    const svc = await startService({}, { summaryCacheTtlMs: 60_000 });
+    const svc = await startService({}, { reads: { summaryCacheTtlMs: 60_000 } });
     try {
       await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
       await svc.gql(TitleQuery, { titleNumber: 'MID1234' });

@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { londonDate } from '../../src/register/contract/london-day';
 import { ROUTES } from '../../src/register/contract/routes';
-import type { ServiceOptions } from '../../src/services/create-services';
 import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, QuotaRefusal, type QuotaPolicy } from '../../src/services/quota';
 import { SqliteQuotaStore } from '../../src/storage/quota/store';
 import { RegisterUsageQuery, TitleQuery } from '../service/documents';
-import { startService, type Service } from '../service/harness';
+import { startService, type Service, type ServiceOverrides } from '../service/harness';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -163,7 +162,7 @@ describe('admission', () => {
 });
 
 describe('over HTTP: which register calls count', () => {
-  async function service(options: Partial<ServiceOptions> = {}) {
+  async function service(options: ServiceOverrides = {}) {
     const svc = await startService({}, options);
     cleanups.push(() => svc.stop());
     return svc;

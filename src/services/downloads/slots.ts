@@ -35,3 +35,10 @@ export interface DownloadLimits {
   /** Close after this long in all. */
   maxMs: number;
 }
+
+/** Downloads at once per tenant on this replica, and when one is closed (DOWNLOADS_PER_TENANT, DOWNLOAD_*). */
+export interface DownloadSettings extends DownloadLimits {
+  perTenant: number;
+}
+
+export const DEFAULT_DOWNLOAD_SETTINGS: DownloadSettings = { perTenant: 4, idleMs: 30_000, maxMs: 10 * 60_000 };

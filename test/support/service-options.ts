@@ -1,0 +1,50 @@
+/**
+ * The options the tests build the service from: the settings a start with no environment gets
+ * (from loadConfig, so tests run on the defaults users run on), with what a test changes. No
+ * vitest here: the replica processes of the multi-process tests use it too.
+ */
+import { loadConfig } from '../../src/config';
+import type { ServiceOptions } from '../../src/services/create-services';
+import { DEV_ORGANISATIONS, DEV_TENANTS } from '../../src/services/tenants';
+
+/** The settings sections of the services; a test names only the parts it changes. */
+type SettingsSection = 'reads' | 'quota' | 'spend' | 'apq' | 'downloads';
+export type ServiceOverrides = Partial<Omit<ServiceOptions, SettingsSection>> & { [K in SettingsSection]?: Partial<ServiceOptions[K]> };
+
+/**
+ * The configuration a start with no settings gets, so tests run on the defaults users run on;
+ * under NODE_ENV=production (the vitest project of that name) a production start's: no
+ * introspection, no hints, no GraphiQL.
+ */
+export function startConfig() {
+  return process.env.NODE_ENV === 'production' ? loadConfig({ NODE_ENV: 'production', REGISTER: 'emulator' }) : loadConfig({});
+}
+
+/** `more` on top of `base`, section by section (a restart keeps what the first start changed). */
+export function mergeOverrides(base: ServiceOverrides, more: ServiceOverrides = {}): ServiceOverrides {
+  const merged: ServiceOverrides = { ...base, ...more };
+  for (const section of ['reads', 'quota', 'spend', 'apq', 'downloads'] as const) {
+    if (base[section] || more[section]) Object.assign(merged, { [section]: { ...base[section], ...more[section] } });
+  }
+  return merged;
+}
+
+/** The options createServices gets in tests: the start's settings, with what the test changes. */
+export function serviceOptions(registerBaseUrl: string, dataDir: string, overrides: ServiceOverrides = {}): ServiceOptions {
+  const config = startConfig();
+  const { reads, quota, spend, apq, downloads, ...rest } = overrides;
+  return {
+    dataDir,
+    registerBaseUrl,
+    tenants: DEV_TENANTS,
+    organisations: DEV_ORGANISATIONS,
+    anonymousTenant: 'dev-key-a',
+    // Tests change the emulator's reference lists between calls: no list is served from memory.
+    reads: { ...config.reads, referenceListTtlMs: 0, ...reads },
+    quota: { ...config.quota, ...quota },
+    spend: { ...config.spend, ...spend },
+    apq: { ...config.apq, ...apq },
+    downloads: { ...config.downloads, ...downloads },
+    ...rest,
+  };
+}
