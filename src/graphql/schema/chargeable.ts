@@ -1,15 +1,73 @@
-/** The fields every chargeable payload shares: the charges the call made, and its userErrors. */
-import type { BuilderTypes } from '../builder';
-import type { ChargeableResult } from '../mutations/run-chargeable';
-import { ChargeType } from './charge';
+/**
+ * What every chargeable mutation shares: its payload's charges and userErrors, and the field
+ * itself (billed to `fas`, one register call, marked chargeable), run through runChargeable.
+ */
+import type { InputObjectRef, ObjectRef } from '@pothos/core';
+import type { Charge } from '../../register/contract/wire';
+import type { FileKind } from '../../services/downloads/links';
+import type { Context } from '../context';
+import { type BuilderTypes, builder } from '../builder';
+import { type ChargeableCall, type ChargeableResult, type PurchaseTitleInputShape, runChargeable } from '../mutations/run-chargeable';
+import { callsRegister } from '../register-calls';
+import { ChargeType, PurchaseTitleInput } from './charge';
+import { withoutExpiredFiles } from './download-links';
 import { UserErrorType } from './user-error';
 
+type Types = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;
+
+/** The fields every chargeable payload shares: the charges the call made, and its userErrors. */
 export function chargeableFields<T>(
-  t: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>, ChargeableResult<T>>,
+  t: PothosSchemaTypes.ObjectFieldBuilder<Types, ChargeableResult<T>>,
   chargesDescription = 'Charges made by this call.',
 ) {
   return {
     charges: t.field({ type: [ChargeType], description: chargesDescription, resolve: (p) => p.charges }),
     userErrors: t.field({ type: [UserErrorType], description: 'Business failures; empty on success.', resolve: (p) => p.userErrors }),
   };
+}
+
+/** One chargeable mutation, as its domain file declares it. */
+interface ChargeableMutation<I extends PurchaseTitleInputShape, T> {
+  payload: ObjectRef<Types, ChargeableResult<T>>;
+  description: string;
+  /** The `input` argument; PurchaseTitleInput (a title to buy) when absent. */
+  input?: { type: InputObjectRef<Types, I>; description: string };
+  /** What the call may charge and how it is made, from the caller's input. */
+  charge: (input: I, ctx: Context) => Omit<ChargeableCall<T>, 'operation' | 'fas' | 'input'>;
+  /**
+   * For a call that yields files valid until the end of their day: a replay after that answers
+   * DOCUMENT_EXPIRED instead of a dead link, the charges still shown.
+   */
+  files?: { kind: FileKind; expiresAt: (value: T) => string | undefined };
+}
+
+/** The `input` of a mutation that names no other: a title to buy. */
+const TITLE_PURCHASE = { type: PurchaseTitleInput, description: 'The title and idempotency key.' };
+
+/** Adds the chargeable mutation `operation` (the field and the journal's operation share the name). */
+export function chargeableMutation<T extends { charges: readonly Charge[] }, I extends PurchaseTitleInputShape = PurchaseTitleInputShape>(
+  operation: string,
+  mutation: ChargeableMutation<I, T>,
+): void {
+  // Absent only where I is its default, the shape of PurchaseTitleInput.
+  const inputArg = mutation.input ?? (TITLE_PURCHASE as unknown as NonNullable<ChargeableMutation<I, T>['input']>);
+  builder.mutationField(operation, (t) =>
+    t.field({
+      ...callsRegister(),
+      extensions: { chargeable: true },
+      type: mutation.payload,
+      description: mutation.description,
+      args: {
+        fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),
+        input: t.arg({ type: inputArg.type, required: true, description: inputArg.description }),
+      },
+      resolve: async (_, args, ctx) => {
+        // Pothos cannot work out the arguments' type for an input type that is itself a parameter.
+        const { fas, input } = args as unknown as { fas: string; input: I };
+        const result = await runChargeable(ctx, { operation, fas, input, ...mutation.charge(input, ctx) });
+        const { files } = mutation;
+        return files && result.value ? withoutExpiredFiles(ctx, files.kind, result, files.expiresAt(result.value)) : result;
+      },
+    }),
+  );
 }

@@ -1,10 +1,9 @@
 /** Ordered title documents (service-spec 4.4, 4.5): orderTitleDocument and the TitleDocument type. */
-import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { Charge, OrderDocumentRequest } from '../../register/contract/wire';
-import { chargeableFields } from './chargeable';
-import { type ChargeableResult, runChargeable } from '../mutations/run-chargeable';
-import { downloadUrlOf, expiredOnReplay, expiryOfIssue } from './download-links';
+import { chargeableFields, chargeableMutation } from './chargeable';
+import type { ChargeableResult } from '../mutations/run-chargeable';
+import { downloadUrlOf, expiryOfIssue } from './download-links';
 import { invalidInput, type UserError } from '../mutations/user-errors';
 
 interface OrderedDocument {
@@ -71,61 +70,54 @@ const OrderTitleDocumentPayload = builder.objectRef<ChargeableResult<OrderedDocu
   }),
 });
 
-builder.mutationFields((t) => ({
-  orderTitleDocument: t.field({
-    ...callsRegister(),
-    extensions: { chargeable: true },
-    type: OrderTitleDocumentPayload,
-    description: 'Order the title document PDF (chargeable for the parts requested).',
-    args: {
-      fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),
-      input: t.arg({ type: OrderTitleDocumentInput, required: true, description: 'What to order.' }),
-    },
-    resolve: async (_, { fas, input }, ctx) => {
-      const body: OrderDocumentRequest = {
-        ...(input.titleSheet
-          ? {
-              titleSheet: {
-                include: input.titleSheet.include,
-                ...(input.titleSheet.preambles ? { preambles: input.titleSheet.preambles } : {}),
-              },
-            }
-          : {}),
-        ...(input.applications ? { applications: { include: input.applications.include } } : {}),
-      };
-      const inputErrors: UserError[] =
-        body.titleSheet?.include || body.applications?.include
-          ? []
-          : [
-              invalidInput(
-                ['input', 'titleSheet', 'include'],
-                'or input.applications.include must be true: a document needs at least one part.',
-              ),
-            ];
-      const result = await runChargeable(ctx, {
-        operation: 'orderTitleDocument',
-        fas,
-        input,
-        products: [
-          ...(body.titleSheet?.include ? (['TITLE_DATA_AND_PLANS'] as const) : []),
-          ...(body.applications?.include ? (['PENDING_APPLICATIONS'] as const) : []),
-        ],
-        call: async (q): Promise<OrderedDocument> => {
-          const ordered = await ctx.register.orderDocument(input.titleNumber, q, body, ctx.callOptions);
-          return {
-            documentId: ordered.data.documentId,
-            titleNumber: input.titleNumber,
-            // the register's day of issue, not ours: near midnight the two differ
-            expiresAt: expiryOfIssue(ctx.services.registerNow()),
-            charges: ordered.charges,
-          };
-        },
-        extraInput: body,
-        inputErrors,
-      });
-      // A replay after the document's day ended: no dead link, the charges still shown.
-      const expired = result.value && expiredOnReplay(ctx, 'documents', result.value.expiresAt);
-      return expired ? { ...result, value: null, userErrors: [expired] } : result;
-    },
-  }),
-}));
+/** The register's order body: the parts asked for, as the caller gave them. */
+function orderBody(input: typeof OrderTitleDocumentInput.$inferInput): OrderDocumentRequest {
+  return {
+    ...(input.titleSheet
+      ? {
+          titleSheet: {
+            include: input.titleSheet.include,
+            ...(input.titleSheet.preambles ? { preambles: input.titleSheet.preambles } : {}),
+          },
+        }
+      : {}),
+    ...(input.applications ? { applications: { include: input.applications.include } } : {}),
+  };
+}
+
+chargeableMutation('orderTitleDocument', {
+  payload: OrderTitleDocumentPayload,
+  description: 'Order the title document PDF (chargeable for the parts requested).',
+  input: { type: OrderTitleDocumentInput, description: 'What to order.' },
+  charge: (input, ctx) => {
+    const body = orderBody(input);
+    const inputErrors: UserError[] =
+      body.titleSheet?.include || body.applications?.include
+        ? []
+        : [
+            invalidInput(
+              ['input', 'titleSheet', 'include'],
+              'or input.applications.include must be true: a document needs at least one part.',
+            ),
+          ];
+    return {
+      products: [
+        ...(body.titleSheet?.include ? (['TITLE_DATA_AND_PLANS'] as const) : []),
+        ...(body.applications?.include ? (['PENDING_APPLICATIONS'] as const) : []),
+      ],
+      call: async (q): Promise<OrderedDocument> => {
+        const ordered = await ctx.register.orderDocument(input.titleNumber, q, body, ctx.callOptions);
+        return {
+          documentId: ordered.data.documentId,
+          titleNumber: input.titleNumber,
+          // the register's day of issue, not ours: near midnight the two differ
+          expiresAt: expiryOfIssue(ctx.services.registerNow()),
+          charges: ordered.charges,
+        };
+      },
+      extraInput: body,
+      inputErrors,
+    };
+  },
+  files: { kind: 'documents', expiresAt: (document) => document.expiresAt },
+});

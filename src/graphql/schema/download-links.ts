@@ -2,6 +2,7 @@
 import type { Context } from '../context';
 import { endOfLondonDay } from '../../register/contract/london-day';
 import { expiredWithItsDay, type FileKind } from '../../services/downloads/links';
+import type { ChargeableResult } from '../mutations/run-chargeable';
 import type { UserError } from '../mutations/user-errors';
 
 /** Ids are valid until the end of the register's day of issue (Europe/London). */
@@ -25,7 +26,7 @@ export function downloadUrlOf(ctx: Context, kind: FileKind, titleNumber: string,
  * A replay after the file's day has ended: its link could only be refused, and asking again
  * would bring the same dead link back, so the answer says to order again instead.
  */
-export function expiredOnReplay(ctx: Context, kind: FileKind, expiresAt: string): UserError | undefined {
+function expiredOnReplay(ctx: Context, kind: FileKind, expiresAt: string): UserError | undefined {
   if (ctx.services.registerNow().getTime() < Date.parse(expiresAt)) return undefined;
   const what =
     kind === 'documents'
@@ -36,4 +37,15 @@ export function expiredOnReplay(ctx: Context, kind: FileKind, expiresAt: string)
     message: `${what} The charges shown are those of the original order.`,
     field: ['input', 'idempotencyKey'],
   };
+}
+
+/** A chargeable answer as the caller gets it: on a replay after its files' day, no dead link, the charges still shown. */
+export function withoutExpiredFiles<T>(
+  ctx: Context,
+  kind: FileKind,
+  result: ChargeableResult<T>,
+  expiresAt: string | undefined,
+): ChargeableResult<T> {
+  const expired = expiresAt !== undefined && expiredOnReplay(ctx, kind, expiresAt);
+  return expired ? { ...result, value: null, userErrors: [expired] } : result;
 }

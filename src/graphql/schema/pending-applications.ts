@@ -1,10 +1,8 @@
 /** Advance notices and pending applications (service-spec 2.7, chargeable). */
-import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { PendingApplication, PendingApplicationsResponse } from '../../register/contract/wire';
-import { PurchaseTitleInput } from './charge';
-import { chargeableFields } from './chargeable';
-import { type ChargeableResult, runChargeable } from '../mutations/run-chargeable';
+import { chargeableFields, chargeableMutation } from './chargeable';
+import type { ChargeableResult } from '../mutations/run-chargeable';
 import { AddressType, CodeLabelType, PersonNameType } from './common';
 
 const DeedTypeLabelType = builder.objectRef<{ code: number; prettyPrint?: string }>('DeedTypeLabel').implement({
@@ -74,23 +72,11 @@ const PurchasePendingApplicationsPayload = builder
     }),
   });
 
-builder.mutationFields((t) => ({
-  purchasePendingApplications: t.field({
-    ...callsRegister(),
-    extensions: { chargeable: true },
-    type: PurchasePendingApplicationsPayload,
-    description: 'All advance notices and pending applications of a registered or draft title (chargeable).',
-    args: {
-      fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),
-      input: t.arg({ type: PurchaseTitleInput, required: true, description: 'The title and idempotency key.' }),
-    },
-    resolve: (_, { fas, input }, ctx) =>
-      runChargeable(ctx, {
-        operation: 'purchasePendingApplications',
-        fas,
-        input,
-        products: ['PENDING_APPLICATIONS'],
-        call: (q) => ctx.register.pendingApplications(input.titleNumber, q, ctx.callOptions),
-      }),
+chargeableMutation('purchasePendingApplications', {
+  payload: PurchasePendingApplicationsPayload,
+  description: 'All advance notices and pending applications of a registered or draft title (chargeable).',
+  charge: (input, ctx) => ({
+    products: ['PENDING_APPLICATIONS'],
+    call: (q) => ctx.register.pendingApplications(input.titleNumber, q, ctx.callOptions),
   }),
-}));
+});

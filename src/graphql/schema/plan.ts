@@ -1,11 +1,9 @@
 /** Purchased plans (service-spec 2.9, 4.6, 4.7): purchaseTitlePlans and the Plan type. */
-import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { Charge, Plan as WirePlan } from '../../register/contract/wire';
-import { PurchaseTitleInput } from './charge';
-import { chargeableFields } from './chargeable';
-import { type ChargeableResult, runChargeable } from '../mutations/run-chargeable';
-import { downloadUrlOf, expiredOnReplay, expiryOfIssue } from './download-links';
+import { chargeableFields, chargeableMutation } from './chargeable';
+import type { ChargeableResult } from '../mutations/run-chargeable';
+import { downloadUrlOf, expiryOfIssue } from './download-links';
 
 interface PurchasedPlan extends WirePlan {
   titleNumber: string;
@@ -51,32 +49,17 @@ const PurchaseTitlePlansPayload = builder.objectRef<ChargeableResult<BoughtPlans
   }),
 });
 
-builder.mutationFields((t) => ({
-  purchaseTitlePlans: t.field({
-    ...callsRegister(),
-    extensions: { chargeable: true },
-    type: PurchaseTitlePlansPayload,
-    description: 'Buy all plans of a registered title (chargeable; no charge when it has none).',
-    args: {
-      fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),
-      input: t.arg({ type: PurchaseTitleInput, required: true, description: 'The title and idempotency key.' }),
-    },
-    resolve: async (_, { fas, input }, ctx) => {
-      const result = await runChargeable(ctx, {
-        operation: 'purchaseTitlePlans',
-        fas,
-        input,
-        products: ['TITLE_DATA_AND_PLANS'],
-        call: async (q): Promise<BoughtPlans> => {
-          const bought = await ctx.register.purchasePlans(input.titleNumber, q, ctx.callOptions);
-          // the register's day of issue, not ours: near midnight the two differ
-          const expiresAt = expiryOfIssue(ctx.services.registerNow());
-          return { plans: bought.plans.map((p) => ({ ...p, titleNumber: input.titleNumber, expiresAt })), charges: bought.charges };
-        },
-      });
-      // A replay after the plans' day ended: no dead links, the charges still shown.
-      const expired = result.value?.plans[0] && expiredOnReplay(ctx, 'plans', result.value.plans[0].expiresAt);
-      return expired ? { ...result, value: null, userErrors: [expired] } : result;
+chargeableMutation('purchaseTitlePlans', {
+  payload: PurchaseTitlePlansPayload,
+  description: 'Buy all plans of a registered title (chargeable; no charge when it has none).',
+  charge: (input, ctx) => ({
+    products: ['TITLE_DATA_AND_PLANS'],
+    call: async (q): Promise<BoughtPlans> => {
+      const bought = await ctx.register.purchasePlans(input.titleNumber, q, ctx.callOptions);
+      // the register's day of issue, not ours: near midnight the two differ
+      const expiresAt = expiryOfIssue(ctx.services.registerNow());
+      return { plans: bought.plans.map((p) => ({ ...p, titleNumber: input.titleNumber, expiresAt })), charges: bought.charges };
     },
   }),
-}));
+  files: { kind: 'plans', expiresAt: (bought) => bought.plans[0]?.expiresAt },
+});

@@ -1,10 +1,8 @@
 /** Title details (service-spec 2.6, chargeable): the full title sheet, and purchaseTitleDetails. */
-import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { TitleDetails, TitleDetailsResponse } from '../../register/contract/wire';
-import { PurchaseTitleInput } from './charge';
-import { chargeableFields } from './chargeable';
-import { type ChargeableResult, runChargeable } from '../mutations/run-chargeable';
+import { chargeableFields, chargeableMutation } from './chargeable';
+import type { ChargeableResult } from '../mutations/run-chargeable';
 import { AddressType, ConsiderationEntryType, PersonNameType } from './common';
 import { titleHeadingFields } from './title';
 
@@ -182,23 +180,11 @@ const PurchaseTitleDetailsPayload = builder.objectRef<ChargeableResult<TitleDeta
   }),
 });
 
-builder.mutationFields((t) => ({
-  purchaseTitleDetails: t.field({
-    ...callsRegister(),
-    extensions: { chargeable: true },
-    type: PurchaseTitleDetailsPayload,
-    description: 'Title details: proprietorship, consideration, securities, burdens (chargeable).',
-    args: {
-      fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),
-      input: t.arg({ type: PurchaseTitleInput, required: true, description: 'The title and idempotency key.' }),
-    },
-    resolve: (_, { fas, input }, ctx) =>
-      runChargeable(ctx, {
-        operation: 'purchaseTitleDetails',
-        fas,
-        input,
-        products: ['TITLE_DATA_AND_PLANS'],
-        call: (q) => ctx.register.titleDetails(input.titleNumber, q, ctx.callOptions),
-      }),
+chargeableMutation('purchaseTitleDetails', {
+  payload: PurchaseTitleDetailsPayload,
+  description: 'Title details: proprietorship, consideration, securities, burdens (chargeable).',
+  charge: (input, ctx) => ({
+    products: ['TITLE_DATA_AND_PLANS'],
+    call: (q) => ctx.register.titleDetails(input.titleNumber, q, ctx.callOptions),
   }),
-}));
+});
