@@ -3,7 +3,7 @@ import { builder } from '../builder';
 import type { Charge, OrderDocumentRequest } from '../../register/contract/wire';
 import { chargeableFields, chargeableMutation } from './chargeable';
 import type { ChargeableResult } from '../mutations/run-chargeable';
-import { downloadUrlOf, expiryOfIssue } from './download-links';
+import { downloadFields, expiryOfIssue } from './download-links';
 import { invalidInput, type UserError } from '../mutations/user-errors';
 
 interface OrderedDocument {
@@ -19,16 +19,11 @@ const TitleDocumentType = builder.objectRef<OrderedDocument>('TitleDocument').im
   fields: (t) => ({
     documentId: t.exposeString('documentId', { description: "The register's opaque document id." }),
     titleNumber: t.expose('titleNumber', { type: 'TitleNumber', description: 'The title the document is of.' }),
-    expiresAt: t.field({
-      type: 'DateTime',
-      description: 'End of the register day of issue; downloads fail after it.',
-      resolve: (d) => d.expiresAt,
-    }),
-    downloadUrl: t.string({
-      description:
+    ...downloadFields(t, {
+      kind: 'documents',
+      idOf: (d) => d.documentId,
+      linkDescription:
         'A link that streams the PDF. It works without credentials for a short time (the README says\nhow long), never past `expiresAt`; a caller may fetch a fresh one by replaying the order.',
-      // Made now, for every answer (replays too): a signed link lives 15 minutes.
-      resolve: (d, _, ctx) => downloadUrlOf(ctx, 'documents', d.titleNumber, d.documentId, d.expiresAt),
     }),
   }),
 });

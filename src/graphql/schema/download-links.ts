@@ -1,4 +1,5 @@
 /** Until when a document or plan id is valid, and its link (signing: services/downloads/links.ts). */
+import type { BuilderTypes } from '../builder';
 import type { Context } from '../context';
 import { endOfLondonDay } from '../../register/contract/london-day';
 import { expiredWithItsDay, type FileKind } from '../../services/downloads/links';
@@ -14,12 +15,37 @@ export function expiryOfIssue(issuedAt: Date): string {
  * The caller's absolute, signed link to a file, made now: every answer (a replay too) carries
  * a fresh one.
  */
-export function downloadUrlOf(ctx: Context, kind: FileKind, titleNumber: string, id: string, expiresAt: string): string {
+function downloadUrlOf(ctx: Context, kind: FileKind, titleNumber: string, id: string, expiresAt: string): string {
   // `expiresAt` is the register's midnight, but links are checked on our clock: shift it by the
   // register's lead over us, else near midnight a link would die before the file does.
   const registerLeadMs = ctx.services.registerNow().getTime() - Date.now();
   const fileExpiresHere = new Date(Date.parse(expiresAt) - registerLeadMs);
   return ctx.services.downloadLinks.link(ctx.origin, { tenant: ctx.tenant.id, titleNumber, kind, id }, fileExpiresHere);
+}
+
+/** A downloadable file as the schema shows it: the title it is of, and the end of its day of issue. */
+interface IssuedFile {
+  titleNumber: string;
+  expiresAt: string;
+}
+
+/** The fields every downloadable file shares: when it expires, and a link to it made now. */
+export function downloadFields<T extends IssuedFile>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>, T>,
+  file: { kind: FileKind; idOf: (file: T) => string; linkDescription: string },
+) {
+  return {
+    expiresAt: t.field({
+      type: 'DateTime',
+      description: 'End of the register day of issue; downloads fail after it.',
+      resolve: (f) => f.expiresAt,
+    }),
+    downloadUrl: t.string({
+      description: file.linkDescription,
+      // Made now, for every answer (replays too): a signed link lives 15 minutes.
+      resolve: (f, _, ctx) => downloadUrlOf(ctx, file.kind, f.titleNumber, file.idOf(f), f.expiresAt),
+    }),
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { builder } from '../builder';
 import type { Charge, Plan as WirePlan } from '../../register/contract/wire';
 import { chargeableFields, chargeableMutation } from './chargeable';
 import type { ChargeableResult } from '../mutations/run-chargeable';
-import { downloadUrlOf, expiryOfIssue } from './download-links';
+import { downloadFields, expiryOfIssue } from './download-links';
 
 interface PurchasedPlan extends WirePlan {
   titleNumber: string;
@@ -18,16 +18,11 @@ const PlanType = builder.objectRef<PurchasedPlan>('Plan').implement({
     paperSize: t.exposeInt('paperSize', { nullable: true, description: 'Paper size (A-series number).' }),
     description: t.exposeString('description', { nullable: true, description: 'What the plan shows.' }),
     lastUpdated: t.expose('lastUpdated', { type: 'Date', nullable: true, description: 'When the plan last changed.' }),
-    expiresAt: t.field({
-      type: 'DateTime',
-      description: 'End of the register day of issue; downloads fail after it.',
-      resolve: (p) => p.expiresAt,
-    }),
-    downloadUrl: t.string({
-      description:
+    ...downloadFields(t, {
+      kind: 'plans',
+      idOf: (p) => p.planId,
+      linkDescription:
         'Absolute link that streams the PDF with a plain GET (no Authorization header): signed for the API client that bought the plan, valid for 15 minutes and never past expiresAt. Replay the purchase for a fresh one; after expiresAt the plans must be bought again with a new idempotency key.',
-      // Made now, for every answer (replays too): a signed link lives 15 minutes.
-      resolve: (p, _, ctx) => downloadUrlOf(ctx, 'plans', p.titleNumber, p.planId, p.expiresAt),
     }),
   }),
 });
