@@ -11,12 +11,12 @@
  * Operation names come from the executed document (or the request's `operationName` when it
  * never got that far); values are capped so that a caller cannot explode the label space.
  */
-import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Services } from '../services/create-services';
 import type { RegisterTransport } from '../register/client';
 import { penceOf } from '../register/contract/money';
+import { requestRecordOf } from './request-record';
 
 export interface MetricsOptions {
   /** Also collect prom-client's process metrics (CPU, memory, event loop, GC). Default false. */
@@ -29,13 +29,6 @@ export interface MetricsOptions {
 
 const BREAKER_STATES = ['closed', 'open', 'half_open'] as const;
 const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
-
-interface RequestInfo {
-  start: number;
-  operation?: string;
-  type?: string;
-  done?: boolean;
-}
 
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -51,7 +44,8 @@ export class ServiceMetrics {
   private readonly operationNames = new Set<string>();
   private readonly maxOperationNames: number;
   private readonly unsubscribe: (() => void)[] = [];
-  private readonly inflight = new WeakMap<Request, RequestInfo>();
+  /** Requests already counted: an incremental result is processed once per part. */
+  private readonly counted = new WeakSet<Request>();
 
   constructor(services: Pick<Services, 'events'>, transport?: Pick<RegisterTransport, 'breakerState'>, options: MetricsOptions = {}) {
     this.path = options.path ?? '/metrics';
@@ -199,57 +193,41 @@ export class ServiceMetrics {
   /** The yoga plugin: serves the scrape endpoint and counts GraphQL requests. */
   plugin(): Plugin {
     const metrics = this;
-    const info = (request: Request) => metrics.inflight.get(request);
     return {
       async onRequest({ request, url, endResponse }) {
-        if (url.pathname === metrics.path) {
-          if (request.method !== 'GET' && request.method !== 'HEAD') {
-            endResponse(new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
-            return;
-          }
-          const text = await metrics.registry.metrics();
-          endResponse(
-            new Response(request.method === 'HEAD' ? null : text, {
-              status: 200,
-              headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
-            }),
-          );
+        if (url.pathname !== metrics.path) return;
+        if (request.method !== 'GET' && request.method !== 'HEAD') {
+          endResponse(new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
           return;
         }
-        metrics.inflight.set(request, { start: performance.now() });
-      },
-      onParams({ request, params }) {
-        const entry = info(request);
-        if (entry && !entry.operation) {
-          const label = metrics.operationLabel(params.operationName);
-          if (label) entry.operation = label;
-        }
-      },
-      onParse({ context }) {
-        const { request, params } = context as { request?: Request; params?: { operationName?: string | null } };
-        const entry = request && info(request);
-        if (!entry) return;
-        return ({ result }) => {
-          if (!result || result instanceof Error) return;
-          const operation = getOperationAST(result as DocumentNode, params?.operationName ?? undefined);
-          if (!operation) return;
-          entry.type = operation.operation;
-          entry.operation = metrics.operationLabel(operation.name?.value) ?? 'anonymous';
-        };
+        const text = await metrics.registry.metrics();
+        endResponse(
+          new Response(request.method === 'HEAD' ? null : text, {
+            status: 200,
+            headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
+          }),
+        );
       },
       onResultProcess({ request, result }) {
-        const entry = info(request);
-        if (!entry || entry.done) return;
-        entry.done = true;
+        if (metrics.counted.has(request)) return;
+        metrics.counted.add(request);
+        const { startedAt, operation, operationName } = requestRecordOf(request);
         const results = Array.isArray(result) ? result : Symbol.asyncIterator in Object(result) ? [] : [result];
         const failed = results.some((r) => (r as { errors?: readonly unknown[] }).errors?.length);
-        const labels = { operation: entry.operation ?? 'unknown', type: entry.type ?? 'unknown', outcome: failed ? 'error' : 'ok' };
+        const labels = {
+          // A parsed operation without a name is `anonymous`; a request refused before parsing, the name it sent.
+          operation: operation
+            ? (metrics.operationLabel(operation.name) ?? 'anonymous')
+            : (metrics.operationLabel(operationName) ?? 'unknown'),
+          type: operation?.type ?? 'unknown',
+          outcome: failed ? 'error' : 'ok',
+        };
         metrics.requests.inc(labels);
         const codes = results.flatMap((r) =>
           ((r as { errors?: readonly { extensions?: { code?: unknown } }[] }).errors ?? []).map((e) => e.extensions?.code),
         );
         if (codes.includes('SERVICE_UNAVAILABLE')) metrics.storeUnavailable.inc();
-        metrics.requestSeconds.observe(labels, (performance.now() - entry.start) / 1000);
+        metrics.requestSeconds.observe(labels, (performance.now() - startedAt) / 1000);
       },
     };
   }

@@ -11,10 +11,10 @@
  * preload one that reads the standard OTEL_* variables (README, Observability).
  */
 import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RegisterTransport } from '../register/client';
 import type { EventHub } from '../services/events';
+import { requestRecordOf } from './request-record';
 
 export const TRACER_NAME = 'titlegraph';
 
@@ -79,15 +79,16 @@ export function useOperationSpans(tracer: Tracer = trace.getTracer(TRACER_NAME))
       },
     },
     onExecute({ args }) {
-      const operation = getOperationAST(args.document, args.operationName);
-      const type = operation?.operation ?? 'query';
-      const name = operation?.name?.value ?? args.operationName ?? undefined;
+      const request = (args.contextValue as { request?: Request }).request;
+      const record = request && requestRecordOf(request);
+      const type = record?.operation?.type ?? 'query';
+      const name = record?.operation?.name ?? record?.operationName;
       const attributes = { 'graphql.operation.type': type, ...(name ? { 'graphql.operation.name': name } : {}) };
       // Inside the instrumentation above: the active span is graphql.execute, its parent the request's.
       trace.getActiveSpan()?.setAttributes(attributes);
-      const request = requestSpans.get(args.contextValue as object);
-      request?.updateName(name ? `${type} ${name}` : type);
-      request?.setAttributes(attributes);
+      const requestSpan = requestSpans.get(args.contextValue as object);
+      requestSpan?.updateName(name ? `${type} ${name}` : type);
+      requestSpan?.setAttributes(attributes);
     },
     onContextBuilding({ context: yogaContext }) {
       // The span active while Yoga builds the context is the request's (e.g. the HTTP server span).

@@ -21,7 +21,8 @@ import { useStatementsCsv } from './statements-csv';
 import { useCaseInsensitiveMediaTypes } from './media-types';
 import { useIncrementalFormat } from './incremental-format';
 import { useInputErrorWording } from './input-errors';
-import { requestIdOf, useRequestLogging, yogaLogger, type Logger } from './logging';
+import { useRequestLogging, yogaLogger, type Logger } from './logging';
+import { requestIdOf, useRequestRecord } from '../observability/request-record';
 import { useGraphiQLPage } from './graphiql';
 import { DEFAULT_COMPILE_AFTER, useJitExecution } from './jit';
 import { PERSISTED_OPERATION_PARAM_NAMES, usePersistedOperationList, type PersistedOperations } from './persisted-operations';
@@ -141,6 +142,8 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
     ...(options.logger ? { logging: yogaLogger(options.logger) } : {}),
     ...(options.persistedOperations ? { extraParamNames: PERSISTED_OPERATION_PARAM_NAMES } : {}),
     plugins: [
+      // First: the request's id, start and operation, which the log, the metrics and the traces read.
+      useRequestRecord(),
       ...(options.graphiql ? [useGraphiQLPage('/graphql', { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY })] : []),
       // @defer and @stream (multipart/mixed or SSE): a page of titles arrives item by item.
       useDeferStream(),

@@ -8,7 +8,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../graphql/context';
 import { abandon, RegisterError, type RegisterDownload } from '../register/client';
 import { isTitleNumber } from '../register/contract/rules';
-import { requestIdOf } from './logging';
+import { requestIdOf } from '../observability/request-record';
 import type { Tenant } from '../services/tenants';
 import { callerByKey, problemResponse, type Refusal } from './route-problems';
 import type { FileKind } from '../services/downloads/links';

@@ -5,11 +5,10 @@
  * keys or personal data.
  */
 import { isSpanContextValid, trace } from '@opentelemetry/api';
-import { randomUUID } from 'node:crypto';
-import { type DocumentNode, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { EventHub } from '../services/events';
+import { requestIdOf, requestRecordOf } from '../observability/request-record';
 
 export type { Logger };
 
@@ -133,53 +132,21 @@ function requestCallsOf(logger: Logger): RequestCalls {
   return calls;
 }
 
-const requestIds = new WeakMap<Request, string>();
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
-
-/** The request's id: the caller's X-Request-Id when it is a plain token, else a new UUID. */
-export function requestIdOf(request: Request): string {
-  let id = requestIds.get(request);
-  if (!id) {
-    const given = request.headers.get('x-request-id');
-    id = given && REQUEST_ID.test(given) ? given : randomUUID();
-    requestIds.set(request, id);
-  }
-  return id;
-}
-
 const round = (ms: number) => Math.round(ms * 10) / 10;
+const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,100}$/;
 
 /** One line per HTTP request: id, method, path (no query string), status, duration, operation, and its register calls. */
 export function useRequestLogging(logger: Logger): Plugin {
   const calls = requestCallsOf(logger);
-  const started = new WeakMap<Request, number>();
-  const operations = new WeakMap<Request, { name?: string; type?: string }>();
   return {
     onRequest({ request }) {
-      started.set(request, performance.now());
       calls.start(requestIdOf(request));
     },
-    onParams({ params, request }) {
-      if (params.operationName && /^[A-Za-z_][A-Za-z0-9_]{0,100}$/.test(params.operationName)) {
-        operations.set(request, { name: params.operationName });
-      }
-    },
-    onExecute({ args }) {
-      const request = (args.contextValue as { request?: Request }).request;
-      // The operation that runs: the one operationName names when the document has several.
-      const operation = getOperationAST(args.document as DocumentNode, args.operationName);
-      if (request && operation) {
-        operations.set(request, {
-          ...operations.get(request),
-          type: operation.operation,
-          ...(operation.name ? { name: operation.name.value } : {}),
-        });
-      }
-    },
     onResponse({ request, response }) {
-      const id = requestIdOf(request);
+      const { id, startedAt, operation, operationName } = requestRecordOf(request);
       response.headers.set('x-request-id', id);
-      const operation = operations.get(request);
+      // A request refused before its document was read has only the name it sent, when that is a name.
+      const name = operation ? operation.name : operationName && OPERATION_NAME.test(operationName) ? operationName : undefined;
       const registerCalls = calls.finish(id);
       logger.info(
         {
@@ -187,9 +154,9 @@ export function useRequestLogging(logger: Logger): Plugin {
           method: request.method,
           path: new URL(request.url).pathname,
           status: response.status,
-          durationMs: round(performance.now() - (started.get(request) ?? performance.now())),
-          ...(operation?.name ? { operationName: operation.name } : {}),
-          ...(operation?.type ? { operationType: operation.type } : {}),
+          durationMs: round(performance.now() - startedAt),
+          ...(name ? { operationName: name } : {}),
+          ...(operation ? { operationType: operation.type } : {}),
           ...(registerCalls.length > 0 ? { registerCalls } : {}),
         },
         'request',

@@ -2,9 +2,10 @@
  * Prometheus /metrics: scraped over real HTTP after a query, a chargeable mutation (and its
  * idempotent replay) and a failing request; counters and histograms carry the right labels.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { startHttpService, postGraphQL, type HttpService } from './helpers';
 import { parseMetrics, sum, type Sample } from './prometheus';
+import { createLogger } from '../../src/server/logging';
 
 let svc: HttpService;
 let other: HttpService | undefined;
@@ -111,6 +112,23 @@ describe('/metrics', () => {
     await postGraphQL(svc.url, { query: '{ __typename }', operationName: 'not a name!' });
     const { samples } = await scrape();
     expect(samples.some((s) => s.labels.operation === 'not a name!')).toBe(false);
+  });
+
+  test('the log line and the metrics name the same operation: the one that ran of a document holding two', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
+    const logged = await startHttpService({ app: { logger } });
+    onTestFinished(() => logged.stop());
+    const query = 'query FirstOfTwo { __typename } query SecondOfTwo { title(titleNumber: "MID15313") { titleNumber } }';
+    const answer = await postGraphQL(logged.url, { query, operationName: 'SecondOfTwo' }, { 'x-request-id': 'second-of-two' });
+    expect(answer.body.data).toEqual({ title: { titleNumber: 'MID15313' } });
+    expect(lines.find((l) => l.msg === 'request' && l.requestId === 'second-of-two')).toMatchObject({
+      operationName: 'SecondOfTwo',
+      operationType: 'query',
+    });
+    const { samples } = await scrape(logged);
+    expect(sum(samples, 'titlegraph_graphql_requests_total', { operation: 'SecondOfTwo', type: 'query', outcome: 'ok' })).toBe(1);
+    expect(sum(samples, 'titlegraph_graphql_requests_total', { operation: 'FirstOfTwo' })).toBe(0);
   });
 
   test('only GET and HEAD; not served when metrics are off', async () => {

@@ -1,0 +1,60 @@
+/**
+ * What one HTTP request is, as its log line, its metrics and its trace tell it: its id, when it
+ * arrived, and the operation that ran. One record per request, so the three never disagree (on
+ * which operation of a document with several ran, say) and none of them keeps its own copy.
+ */
+import { randomUUID } from 'node:crypto';
+import { type DocumentNode, getOperationAST, type OperationTypeNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+export interface RequestRecord {
+  /** X-Request-Id: the caller's when it is a plain token, else a new UUID. */
+  readonly id: string;
+  /** `performance.now()` when the request arrived. */
+  readonly startedAt: number;
+  /** The `operationName` the request sent, as sent (a request refused before parsing has only this). */
+  operationName?: string;
+  /** The operation that runs: the one `operationName` names when the document has several. */
+  operation?: { type: OperationTypeNode; name?: string };
+}
+
+const records = new WeakMap<Request, RequestRecord>();
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** The request's record, made the first time any plugin asks (the earliest `onRequest`). */
+export function requestRecordOf(request: Request): RequestRecord {
+  let record = records.get(request);
+  if (!record) {
+    const given = request.headers.get('x-request-id');
+    record = { id: given && REQUEST_ID.test(given) ? given : randomUUID(), startedAt: performance.now() };
+    records.set(request, record);
+  }
+  return record;
+}
+
+export const requestIdOf = (request: Request): string => requestRecordOf(request).id;
+
+/** Fills each request's record; createApp lists it before the plugins that read the record. */
+export function useRequestRecord(): Plugin {
+  return {
+    onRequest({ request }) {
+      requestRecordOf(request);
+    },
+    onParams({ request, params }) {
+      if (params.operationName) requestRecordOf(request).operationName = params.operationName;
+    },
+    onParse({ context }) {
+      const { request, params } = context as { request?: Request; params?: { operationName?: string | null } };
+      if (!request) return;
+      return ({ result }) => {
+        if (!result || result instanceof Error) return;
+        const operation = getOperationAST(result as DocumentNode, params?.operationName ?? undefined);
+        if (!operation) return;
+        requestRecordOf(request).operation = {
+          type: operation.operation,
+          ...(operation.name ? { name: operation.name.value } : {}),
+        };
+      };
+    },
+  };
+}
