@@ -3,6 +3,11 @@ import type { Outcome } from './run-idempotent';
 import type { UserError } from './user-errors';
 
 /** The created object, or null with the userErrors: the shape of createCase's and addDeedToCase's payloads. */
-export function createdPayload<T>(outcome: Outcome<T>): { value: T | null; userErrors: UserError[] } {
+export interface Created<T> {
+  value: T | null;
+  userErrors: UserError[];
+}
+
+export function createdPayload<T>(outcome: Outcome<T>): Created<T> {
   return outcome.ok ? { value: outcome.value, userErrors: [] } : { value: null, userErrors: outcome.userErrors };
 }

@@ -5,8 +5,7 @@ import { createdPayload } from '../mutations/payloads';
 import { runIdempotent } from '../mutations/run-idempotent';
 import { CreateCaseRequest } from '../../register/contract/wire';
 import { check, dottedFieldMapper, emailErrors, userErrorsOf, type FieldMapper } from '../mutations/input-rules';
-import { UserErrorType } from './user-error';
-import type { UserError } from '../mutations/user-errors';
+import { createdPayloadType } from './payloads';
 
 interface CreatedCase {
   id: string;
@@ -34,13 +33,7 @@ const CreateCaseInput = builder.inputType('CreateCaseInput', {
   }),
 });
 
-const CreateCasePayload = builder.objectRef<{ case: CreatedCase | null; userErrors: UserError[] }>('CreateCasePayload').implement({
-  description: 'Result of createCase.',
-  fields: (t) => ({
-    case: t.expose('case', { type: CaseType, nullable: true, description: 'The new case; null on userErrors.' }),
-    userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
-  }),
-});
+const CreateCasePayload = createdPayloadType('createCase', 'case', CaseType, 'The new case; null on userErrors.');
 
 /** Wire body paths → GraphQL argument paths. */
 const caseField: FieldMapper = (path) => {
@@ -87,8 +80,7 @@ builder.mutationFields((t) => ({
           return { id: created.id, reference: input.reference, titleNumbers: input.titleNumbers };
         },
       });
-      const { value, userErrors } = createdPayload(outcome);
-      return { case: value, userErrors };
+      return createdPayload(outcome);
     },
   }),
 }));

@@ -1,8 +1,9 @@
 /**
- * What every chargeable mutation shares: its payload's charges and userErrors, and the field
- * itself (billed to `fas`, one register call, marked chargeable), run through runChargeable.
+ * What every chargeable mutation shares: the field (billed to `fas`, one register call, marked
+ * chargeable), run through runChargeable, and its payload (what the call returned, its charges and
+ * userErrors).
  */
-import type { InputObjectRef, ObjectRef } from '@pothos/core';
+import type { InputObjectRef, ObjectFieldsShape } from '@pothos/core';
 import type { Charge } from '../../register/contract/wire';
 import type { FileKind } from '../../services/downloads/links';
 import type { Context } from '../context';
@@ -11,24 +12,12 @@ import { type ChargeableCall, type ChargeableResult, type PurchaseTitleInputShap
 import { callsRegister } from '../register-calls';
 import { ChargeType, PurchaseTitleInput } from './charge';
 import { withoutExpiredFiles } from './download-links';
-import { UserErrorType } from './user-error';
+import { mutationPayload } from './payloads';
 
 type Types = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;
 
-/** The fields every chargeable payload shares: the charges the call made, and its userErrors. */
-export function chargeableFields<T>(
-  t: PothosSchemaTypes.ObjectFieldBuilder<Types, ChargeableResult<T>>,
-  chargesDescription = 'Charges made by this call.',
-) {
-  return {
-    charges: t.field({ type: [ChargeType], description: chargesDescription, resolve: (p) => p.charges }),
-    userErrors: t.field({ type: [UserErrorType], description: 'Business failures; empty on success.', resolve: (p) => p.userErrors }),
-  };
-}
-
 /** One chargeable mutation, as its domain file declares it. */
 interface ChargeableMutation<I extends PurchaseTitleInputShape, T> {
-  payload: ObjectRef<Types, ChargeableResult<T>>;
   description: string;
   /** The `input` argument; PurchaseTitleInput (a title to buy) when absent. */
   input?: { type: InputObjectRef<Types, I>; description: string };
@@ -39,6 +28,10 @@ interface ChargeableMutation<I extends PurchaseTitleInputShape, T> {
    * DOCUMENT_EXPIRED instead of a dead link, the charges still shown.
    */
   files?: { kind: FileKind; expiresAt: (value: T) => string | undefined };
+  /** The payload's fields for what the call returned (null or empty on userErrors); its charges and userErrors follow. */
+  answer: ObjectFieldsShape<Types, ChargeableResult<T>>;
+  /** How the payload describes its charges, when there is more to say than that the call made them. */
+  charges?: string;
 }
 
 /** The `input` of a mutation that names no other: a title to buy. */
@@ -51,11 +44,15 @@ export function chargeableMutation<T extends { charges: readonly Charge[] }, I e
 ): void {
   // Absent only where I is its default, the shape of PurchaseTitleInput.
   const inputArg = mutation.input ?? (TITLE_PURCHASE as unknown as NonNullable<ChargeableMutation<I, T>['input']>);
+  const payload = mutationPayload<ChargeableResult<T>>(operation, (t) => ({
+    ...mutation.answer(t),
+    charges: t.field({ type: [ChargeType], description: mutation.charges ?? 'Charges made by this call.', resolve: (p) => p.charges }),
+  }));
   builder.mutationField(operation, (t) =>
     t.field({
       ...callsRegister(),
       extensions: { chargeable: true },
-      type: mutation.payload,
+      type: payload,
       description: mutation.description,
       args: {
         fas: t.arg({ type: 'FasNumber', required: true, description: 'Charging account to bill.' }),

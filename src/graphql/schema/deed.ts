@@ -5,7 +5,7 @@ import { createdPayload } from '../mutations/payloads';
 import { runIdempotent } from '../mutations/run-idempotent';
 import { AddDeedRequest, type DeedParty } from '../../register/contract/wire';
 import { check, dottedFieldMapper, emailErrors, userErrorsOf, type FieldMapper } from '../mutations/input-rules';
-import { UserErrorType } from './user-error';
+import { createdPayloadType } from './payloads';
 import { invalidInput, type UserError } from '../mutations/user-errors';
 
 const WIRE_DEED_TYPE = { DISCHARGE_OF_STANDARD_SECURITY: '1', DISPOSITION: '11', STANDARD_SECURITY: '20' } as const;
@@ -87,13 +87,7 @@ const AddDeedToCaseInput = builder.inputType('AddDeedToCaseInput', {
   }),
 });
 
-const AddDeedToCasePayload = builder.objectRef<{ deed: CreatedDeed | null; userErrors: UserError[] }>('AddDeedToCasePayload').implement({
-  description: 'Result of addDeedToCase.',
-  fields: (t) => ({
-    deed: t.expose('deed', { type: DeedType, nullable: true, description: 'The new deed; null on userErrors.' }),
-    userErrors: t.expose('userErrors', { type: [UserErrorType], description: 'Business failures; empty on success.' }),
-  }),
-});
+const AddDeedToCasePayload = createdPayloadType('addDeedToCase', 'deed', DeedType, 'The new deed; null on userErrors.');
 
 type Nullable<T> = { [K in keyof T]?: T[K] | null };
 type PartyIn = Omit<Nullable<DeedParty>, 'address'> & { address?: Nullable<NonNullable<DeedParty['address']>> | null };
@@ -174,8 +168,7 @@ builder.mutationFields((t) => ({
           return { id: created.id, caseId: input.caseId, deedType: input.deedType };
         },
       });
-      const { value, userErrors } = createdPayload(outcome);
-      return { deed: value, userErrors };
+      return createdPayload(outcome);
     },
   }),
 }));

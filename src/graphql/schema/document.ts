@@ -1,8 +1,7 @@
 /** Ordered title documents (service-spec 4.4, 4.5): orderTitleDocument and the TitleDocument type. */
 import { builder } from '../builder';
 import type { Charge, OrderDocumentRequest } from '../../register/contract/wire';
-import { chargeableFields, chargeableMutation } from './chargeable';
-import type { ChargeableResult } from '../mutations/run-chargeable';
+import { chargeableMutation } from './chargeable';
 import { downloadFields, expiryOfIssue } from './download-links';
 import { invalidInput, type UserError } from '../mutations/user-errors';
 
@@ -57,14 +56,6 @@ const OrderTitleDocumentInput = builder.inputType('OrderTitleDocumentInput', {
   }),
 });
 
-const OrderTitleDocumentPayload = builder.objectRef<ChargeableResult<OrderedDocument>>('OrderTitleDocumentPayload').implement({
-  description: 'Result of orderTitleDocument.',
-  fields: (t) => ({
-    document: t.field({ type: TitleDocumentType, nullable: true, description: 'The ordered document.', resolve: (p) => p.value }),
-    ...chargeableFields(t),
-  }),
-});
-
 /** The register's order body: the parts asked for, as the caller gave them. */
 function orderBody(input: typeof OrderTitleDocumentInput.$inferInput): OrderDocumentRequest {
   return {
@@ -81,7 +72,6 @@ function orderBody(input: typeof OrderTitleDocumentInput.$inferInput): OrderDocu
 }
 
 chargeableMutation('orderTitleDocument', {
-  payload: OrderTitleDocumentPayload,
   description: 'Order the title document PDF (chargeable for the parts requested).',
   input: { type: OrderTitleDocumentInput, description: 'What to order.' },
   charge: (input, ctx) => {
@@ -115,4 +105,7 @@ chargeableMutation('orderTitleDocument', {
     };
   },
   files: { kind: 'documents', expiresAt: (document) => document.expiresAt },
+  answer: (t) => ({
+    document: t.field({ type: TitleDocumentType, nullable: true, description: 'The ordered document.', resolve: (p) => p.value }),
+  }),
 });

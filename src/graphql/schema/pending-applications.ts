@@ -1,8 +1,7 @@
 /** Advance notices and pending applications (service-spec 2.7, chargeable). */
 import { builder } from '../builder';
 import type { PendingApplication, PendingApplicationsResponse } from '../../register/contract/wire';
-import { chargeableFields, chargeableMutation } from './chargeable';
-import type { ChargeableResult } from '../mutations/run-chargeable';
+import { chargeableMutation } from './chargeable';
 import { AddressType, CodeLabelType, PersonNameType } from './common';
 
 const DeedTypeLabelType = builder.objectRef<{ code: number; prettyPrint?: string }>('DeedTypeLabel').implement({
@@ -57,26 +56,18 @@ const PendingApplicationsType = builder.objectRef<PendingApplicationsResponse['l
   }),
 });
 
-const PurchasePendingApplicationsPayload = builder
-  .objectRef<ChargeableResult<PendingApplicationsResponse>>('PurchasePendingApplicationsPayload')
-  .implement({
-    description: 'Result of purchasePendingApplications.',
-    fields: (t) => ({
-      pendingApplications: t.field({
-        type: PendingApplicationsType,
-        nullable: true,
-        description: 'The applications; null on userErrors.',
-        resolve: (p) => p.value?.list ?? null,
-      }),
-      ...chargeableFields(t),
-    }),
-  });
-
 chargeableMutation('purchasePendingApplications', {
-  payload: PurchasePendingApplicationsPayload,
   description: 'All advance notices and pending applications of a registered or draft title (chargeable).',
   charge: (input, ctx) => ({
     products: ['PENDING_APPLICATIONS'],
     call: (q) => ctx.register.pendingApplications(input.titleNumber, q, ctx.callOptions),
+  }),
+  answer: (t) => ({
+    pendingApplications: t.field({
+      type: PendingApplicationsType,
+      nullable: true,
+      description: 'The applications; null on userErrors.',
+      resolve: (p) => p.value?.list ?? null,
+    }),
   }),
 });

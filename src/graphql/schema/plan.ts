@@ -1,8 +1,7 @@
 /** Purchased plans (service-spec 2.9, 4.6, 4.7): purchaseTitlePlans and the Plan type. */
 import { builder } from '../builder';
 import type { Charge, Plan as WirePlan } from '../../register/contract/wire';
-import { chargeableFields, chargeableMutation } from './chargeable';
-import type { ChargeableResult } from '../mutations/run-chargeable';
+import { chargeableMutation } from './chargeable';
 import { downloadFields, expiryOfIssue } from './download-links';
 
 interface PurchasedPlan extends WirePlan {
@@ -32,20 +31,7 @@ interface BoughtPlans {
   charges: Charge[];
 }
 
-const PurchaseTitlePlansPayload = builder.objectRef<ChargeableResult<BoughtPlans>>('PurchaseTitlePlansPayload').implement({
-  description: 'Result of purchaseTitlePlans.',
-  fields: (t) => ({
-    plans: t.field({
-      type: [PlanType],
-      description: 'The plans bought; empty when the title has none.',
-      resolve: (p) => p.value?.plans ?? [],
-    }),
-    ...chargeableFields(t, 'Charges made; none when the title has no plans.'),
-  }),
-});
-
 chargeableMutation('purchaseTitlePlans', {
-  payload: PurchaseTitlePlansPayload,
   description: 'Buy all plans of a registered title (chargeable; no charge when it has none).',
   charge: (input, ctx) => ({
     products: ['TITLE_DATA_AND_PLANS'],
@@ -57,4 +43,12 @@ chargeableMutation('purchaseTitlePlans', {
     },
   }),
   files: { kind: 'plans', expiresAt: (bought) => bought.plans[0]?.expiresAt },
+  answer: (t) => ({
+    plans: t.field({
+      type: [PlanType],
+      description: 'The plans bought; empty when the title has none.',
+      resolve: (p) => p.value?.plans ?? [],
+    }),
+  }),
+  charges: 'Charges made; none when the title has no plans.',
 });

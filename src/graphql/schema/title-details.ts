@@ -1,8 +1,7 @@
 /** Title details (service-spec 2.6, chargeable): the full title sheet, and purchaseTitleDetails. */
 import { builder } from '../builder';
-import type { TitleDetails, TitleDetailsResponse } from '../../register/contract/wire';
-import { chargeableFields, chargeableMutation } from './chargeable';
-import type { ChargeableResult } from '../mutations/run-chargeable';
+import type { TitleDetails } from '../../register/contract/wire';
+import { chargeableMutation } from './chargeable';
 import { AddressType, ConsiderationEntryType, PersonNameType } from './common';
 import { titleHeadingFields } from './title';
 
@@ -167,24 +166,19 @@ const TitleDetailsType = builder.objectRef<TitleDetails>('TitleDetails').impleme
   }),
 });
 
-const PurchaseTitleDetailsPayload = builder.objectRef<ChargeableResult<TitleDetailsResponse>>('PurchaseTitleDetailsPayload').implement({
-  description: 'Result of purchaseTitleDetails.',
-  fields: (t) => ({
+chargeableMutation('purchaseTitleDetails', {
+  description: 'Title details: proprietorship, consideration, securities, burdens (chargeable).',
+  charge: (input, ctx) => ({
+    products: ['TITLE_DATA_AND_PLANS'],
+    call: (q) => ctx.register.titleDetails(input.titleNumber, q, ctx.callOptions),
+  }),
+  answer: (t) => ({
     details: t.field({
       type: TitleDetailsType,
       nullable: true,
       description: 'The title sheet; null on userErrors.',
       resolve: (p) => p.value?.data ?? null,
     }),
-    ...chargeableFields(t, 'Charges made by this call (empty if already bought today).'),
   }),
-});
-
-chargeableMutation('purchaseTitleDetails', {
-  payload: PurchaseTitleDetailsPayload,
-  description: 'Title details: proprietorship, consideration, securities, burdens (chargeable).',
-  charge: (input, ctx) => ({
-    products: ['TITLE_DATA_AND_PLANS'],
-    call: (q) => ctx.register.titleDetails(input.titleNumber, q, ctx.callOptions),
-  }),
+  charges: 'Charges made by this call (empty if already bought today).',
 });
