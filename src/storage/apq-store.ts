@@ -77,31 +77,42 @@ export class RememberedApqStore implements ApqStore {
   }
 }
 
-const TABLE = `CREATE TABLE IF NOT EXISTS persisted_query_by_org (
-  organisation TEXT NOT NULL, hash TEXT NOT NULL, query TEXT NOT NULL, bytes INTEGER NOT NULL,
-  registered_at BIGINT NOT NULL, used_at BIGINT NOT NULL, PRIMARY KEY (organisation, hash))`;
-// The store before organisations: every tenant shared its entries, which is the leak the scope closes.
-const DROP_UNSCOPED = 'DROP TABLE IF EXISTS persisted_query';
+/** The statements that set up either backend's table, the same in SQLite and PostgreSQL. */
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS persisted_query_by_org (
+    organisation TEXT NOT NULL, hash TEXT NOT NULL, query TEXT NOT NULL, bytes INTEGER NOT NULL,
+    registered_at BIGINT NOT NULL, used_at BIGINT NOT NULL, PRIMARY KEY (organisation, hash))`,
+  'CREATE INDEX IF NOT EXISTS persisted_query_by_org_used ON persisted_query_by_org (organisation, used_at)',
+  // The store before organisations: every tenant shared its entries, which is the leak the scope closes.
+  'DROP TABLE IF EXISTS persisted_query',
+];
 
-export class SqliteApqStore implements ApqStore {
+/** What both backends of the shared store hold: the bounds they keep, and the clock of the entries' use. */
+abstract class SharedApqStore {
+  constructor(
+    protected readonly limits: ApqLimits = DEFAULT_APQ_LIMITS,
+    protected readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether reading an entry should write its use time again (at most every TOUCH_EVERY_MS: reads stay reads). */
+  protected touchDue(usedAt: string | number): boolean {
+    return this.now() - Number(usedAt) > TOUCH_EVERY_MS;
+  }
+}
+
+export class SqliteApqStore extends SharedApqStore implements ApqStore {
   private readonly db: DatabaseSync;
 
-  constructor(
-    dataDir: string,
-    private readonly limits: ApqLimits = DEFAULT_APQ_LIMITS,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.db = openDataFile(
-      dataDir,
-      `${TABLE}; CREATE INDEX IF NOT EXISTS persisted_query_by_org_used ON persisted_query_by_org (organisation, used_at); ${DROP_UNSCOPED};`,
-    );
+  constructor(dataDir: string, limits?: ApqLimits, now?: () => number) {
+    super(limits, now);
+    this.db = openDataFile(dataDir, SCHEMA.map((statement) => `${statement};`).join('\n'));
   }
 
   async get(organisation: string, hash: string): Promise<string | undefined> {
     const row = this.db
       .prepare('SELECT query, used_at FROM persisted_query_by_org WHERE organisation = ? AND hash = ?')
       .get(organisation, hash) as { query: string; used_at: number } | undefined;
-    if (row && this.now() - Number(row.used_at) > TOUCH_EVERY_MS) {
+    if (row && this.touchDue(row.used_at)) {
       this.db
         .prepare('UPDATE persisted_query_by_org SET used_at = ? WHERE organisation = ? AND hash = ?')
         .run(this.now(), organisation, hash);
@@ -149,22 +160,17 @@ export class SqliteApqStore implements ApqStore {
   }
 }
 
-export class PgApqStore implements ApqStore {
+export class PgApqStore extends SharedApqStore implements ApqStore {
   private readonly db: PgDatabase;
 
-  constructor(
-    connectionString: string,
-    private readonly limits: ApqLimits = DEFAULT_APQ_LIMITS,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(connectionString: string, limits?: ApqLimits, now?: () => number) {
+    super(limits, now);
     this.db = new PgDatabase({
       connectionString,
       maxConnections: 4,
       ddlLock: 0x61707121, // 'apq!'
       setup: async (client) => {
-        await client.query(TABLE);
-        await client.query('CREATE INDEX IF NOT EXISTS persisted_query_by_org_used ON persisted_query_by_org (organisation, used_at)');
-        await client.query(DROP_UNSCOPED);
+        for (const statement of SCHEMA) await client.query(statement);
       },
     });
   }
@@ -179,7 +185,7 @@ export class PgApqStore implements ApqStore {
       [organisation, hash],
     );
     const row = result.rows[0];
-    if (row && this.now() - Number(row.used_at) > TOUCH_EVERY_MS) {
+    if (row && this.touchDue(row.used_at)) {
       await this.db.query('UPDATE persisted_query_by_org SET used_at = $3 WHERE organisation = $1 AND hash = $2', [
         organisation,
         hash,
