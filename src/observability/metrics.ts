@@ -29,6 +29,24 @@ export interface MetricsOptions {
 
 const BREAKER_STATES = ['closed', 'open', 'half_open'] as const;
 const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
+/** Seconds: from a few milliseconds to the longest a request or register call may take. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * Makers of metrics registered on `registry` alone (an instance's own, never prom-client's
+ * global one): a name, what it counts, and its labels.
+ */
+function metricsOn(registry: Registry) {
+  const registers = [registry];
+  return {
+    counter: <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+      new Counter<L>({ name, help, labelNames, registers }),
+    gauge: <L extends string>(name: string, help: string, labelNames: readonly L[], collect?: (this: Gauge<L>) => void) =>
+      new Gauge<L>({ name, help, labelNames, registers, ...(collect ? { collect } : {}) }),
+    histogram: <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+      new Histogram<L>({ name, help, labelNames, buckets, registers }),
+  };
+}
 
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -50,98 +68,82 @@ export class ServiceMetrics {
   constructor(services: Pick<Services, 'events'>, transport?: Pick<RegisterTransport, 'breakerState'>, options: MetricsOptions = {}) {
     this.path = options.path ?? '/metrics';
     this.maxOperationNames = options.maxOperationNames ?? 200;
-    const registers = [this.registry];
-    this.requests = new Counter({
-      name: 'titlegraph_graphql_requests_total',
-      help: 'GraphQL requests by operation name, operation type (query, mutation, unknown) and outcome (ok: no errors; error: any error).',
-      labelNames: ['operation', 'type', 'outcome'],
-      registers,
-    });
-    this.storeUnavailable = new Counter({
-      name: 'titlegraph_service_unavailable_total',
-      help: "Requests refused because this service's database could not be reached (SERVICE_UNAVAILABLE): nothing was sent to the register.",
-      registers,
-    });
-    this.requestSeconds = new Histogram({
-      name: 'titlegraph_graphql_request_duration_seconds',
-      help: 'Time from receiving a GraphQL request to its result, by operation name, type and outcome.',
-      labelNames: ['operation', 'type', 'outcome'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    });
-    this.registerCalls = new Counter({
-      name: 'titlegraph_register_calls_total',
-      help: 'HTTP attempts to the register by route, method, status (0: no answer) and outcome (ok, http_error, timeout, network, contract, circuit_open).',
-      labelNames: ['route', 'method', 'status', 'outcome'],
-      registers,
-    });
-    this.registerSeconds = new Histogram({
-      name: 'titlegraph_register_call_duration_seconds',
-      help: 'Latency of HTTP attempts to the register by route and status (0: no answer).',
-      labelNames: ['route', 'status'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    });
-    this.charges = new Counter({
-      name: 'titlegraph_charges_total',
-      help: 'Charges the register made for mutations executed by this service, by product type and mutation.',
-      labelNames: ['product_type', 'operation'],
-      registers,
-    });
-    this.fees = new Counter({
-      name: 'titlegraph_charge_fees_total',
-      help: 'Sum of the fees of those charges (in the register currency), by product type.',
-      labelNames: ['product_type'],
-      registers,
-    });
-    const spendCharged = new Counter({
-      name: 'titlegraph_spend_charged_total',
-      help: 'Fees the register charged through this service, before VAT, in pounds, by organisation.',
-      labelNames: ['organisation'],
-      registers,
-    });
-    const spendRefusals = new Counter({
-      name: 'titlegraph_spend_refusals_total',
-      help: 'Chargeable calls refused by spend control before anything was sent, by organisation and reason (client_limit, organisation_limit, max_fee).',
-      labelNames: ['organisation', 'reason'],
-      registers,
-    });
-    const spendReserved = new Gauge({
-      name: 'titlegraph_spend_reserved_pounds',
-      help: 'Expected fees reserved against the spending limits by chargeable calls in flight on this replica, in pounds, by organisation (released when the register answers; an unknown outcome then counts as spent).',
-      labelNames: ['organisation'],
-      registers,
-    });
-    const downloads = new Counter({
-      name: 'titlegraph_downloads_total',
-      help: 'Requests to /downloads, by outcome: ok (the whole file, or a HEAD), cut (the file stopped before its end: stalled, too long, caller gone, register gone), or the refusal code (download_link_invalid, document_expired, unauthenticated, too_many_downloads, document_not_found, rate_limited, register_unavailable, …).',
-      labelNames: ['outcome'],
-      registers,
-    });
-    const downloadSeconds = new Histogram({
-      name: 'titlegraph_download_duration_seconds',
-      help: 'Time from a /downloads request to its end (the last byte sent, or the refusal), by outcome.',
-      labelNames: ['outcome'],
-      buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
-      registers,
-    });
-    this.idempotency = new Counter({
-      name: 'titlegraph_idempotency_outcomes_total',
-      help: 'What the idempotency layer did with each mutation request, by mutation and outcome (executed, replayed, key_reused, outcome_unknown, in_use, invalid_input, spend_limit, above_max_fee).',
-      labelNames: ['operation', 'outcome'],
-      registers,
-    });
+    const { counter, histogram, gauge } = metricsOn(this.registry);
+    this.requests = counter(
+      'titlegraph_graphql_requests_total',
+      'GraphQL requests by operation name, operation type (query, mutation, unknown) and outcome (ok: no errors; error: any error).',
+      ['operation', 'type', 'outcome'],
+    );
+    this.storeUnavailable = counter(
+      'titlegraph_service_unavailable_total',
+      "Requests refused because this service's database could not be reached (SERVICE_UNAVAILABLE): nothing was sent to the register.",
+    );
+    this.requestSeconds = histogram(
+      'titlegraph_graphql_request_duration_seconds',
+      'Time from receiving a GraphQL request to its result, by operation name, type and outcome.',
+      ['operation', 'type', 'outcome'],
+      LATENCY_BUCKETS,
+    );
+    this.registerCalls = counter(
+      'titlegraph_register_calls_total',
+      'HTTP attempts to the register by route, method, status (0: no answer) and outcome (ok, http_error, timeout, network, contract, circuit_open).',
+      ['route', 'method', 'status', 'outcome'],
+    );
+    this.registerSeconds = histogram(
+      'titlegraph_register_call_duration_seconds',
+      'Latency of HTTP attempts to the register by route and status (0: no answer).',
+      ['route', 'status'],
+      LATENCY_BUCKETS,
+    );
+    this.charges = counter(
+      'titlegraph_charges_total',
+      'Charges the register made for mutations executed by this service, by product type and mutation.',
+      ['product_type', 'operation'],
+    );
+    this.fees = counter('titlegraph_charge_fees_total', 'Sum of the fees of those charges (in the register currency), by product type.', [
+      'product_type',
+    ]);
+    const spendCharged = counter(
+      'titlegraph_spend_charged_total',
+      'Fees the register charged through this service, before VAT, in pounds, by organisation.',
+      ['organisation'],
+    );
+    const spendRefusals = counter(
+      'titlegraph_spend_refusals_total',
+      'Chargeable calls refused by spend control before anything was sent, by organisation and reason (client_limit, organisation_limit, max_fee).',
+      ['organisation', 'reason'],
+    );
+    const spendReserved = gauge(
+      'titlegraph_spend_reserved_pounds',
+      'Expected fees reserved against the spending limits by chargeable calls in flight on this replica, in pounds, by organisation (released when the register answers; an unknown outcome then counts as spent).',
+      ['organisation'],
+    );
+    const downloads = counter(
+      'titlegraph_downloads_total',
+      'Requests to /downloads, by outcome: ok (the whole file, or a HEAD), cut (the file stopped before its end: stalled, too long, caller gone, register gone), or the refusal code (download_link_invalid, document_expired, unauthenticated, too_many_downloads, document_not_found, rate_limited, register_unavailable, …).',
+      ['outcome'],
+    );
+    const downloadSeconds = histogram(
+      'titlegraph_download_duration_seconds',
+      'Time from a /downloads request to its end (the last byte sent, or the refusal), by outcome.',
+      ['outcome'],
+      [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    );
+    this.idempotency = counter(
+      'titlegraph_idempotency_outcomes_total',
+      'What the idempotency layer did with each mutation request, by mutation and outcome (executed, replayed, key_reused, outcome_unknown, in_use, invalid_input, spend_limit, above_max_fee).',
+      ['operation', 'outcome'],
+    );
     if (transport) {
-      new Gauge({
-        name: 'titlegraph_register_circuit_breaker_state',
-        help: 'State of the register circuit breaker: 1 for the current state (closed, open, half_open), 0 for the others.',
-        labelNames: ['state'],
-        registers,
-        collect() {
+      gauge(
+        'titlegraph_register_circuit_breaker_state',
+        'State of the register circuit breaker: 1 for the current state (closed, open, half_open), 0 for the others.',
+        ['state'],
+        function collect() {
           const current = transport.breakerState();
           for (const state of BREAKER_STATES) this.set({ state }, state === current ? 1 : 0);
         },
-      });
+      );
     }
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });
 
