@@ -22,10 +22,15 @@ import {
   type SpendCheck,
   type StatementPosition,
   statementPageOf,
-  type SpendRefusal,
   type SpendTotals,
-  chargePence,
-  spendDecision,
+  spendReservation,
+  claimWith,
+  tableStatements,
+  ENTRY_COLUMNS,
+  type EntryValues,
+  type OpenEntry,
+  pendingEntry,
+  chargedEntries,
 } from './store';
 import { PgDatabase, quoteIdent } from '../pg-database';
 
@@ -42,8 +47,6 @@ export interface PgIdempotencyStoreOptions {
 const DDL_LOCK = 0x7469746c; // 'titl'
 /** Seed of the per-organisation advisory locks that serialise spending decisions. */
 const SPEND_LOCK = 0x7370656e; // 'spen'
-/** Thrown inside a claim's transaction to undo it when spending refuses the call. */
-const ROLL_BACK = Symbol('roll back');
 
 export class PgIdempotencyStore implements IdempotencyStore {
   private readonly db: PgDatabase;
@@ -62,35 +65,9 @@ export class PgIdempotencyStore implements IdempotencyStore {
       ddlLock: DDL_LOCK,
       setup: async (client) => {
         if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-        await client.query(`
-          CREATE TABLE IF NOT EXISTS ${this.table} (
-            scope TEXT NOT NULL,
-            key TEXT NOT NULL,
-            operation TEXT NOT NULL,
-            input_hash TEXT NOT NULL,
-            state TEXT NOT NULL CHECK (state IN ('in_progress', 'succeeded', 'failed_final', 'failed_retryable', 'outcome_unknown')),
-            outcome TEXT,
-            created_at BIGINT NOT NULL,
-            updated_at BIGINT NOT NULL,
-            PRIMARY KEY (scope, key)
-          )`);
-        await client.query(`CREATE INDEX IF NOT EXISTS idempotency_updated ON ${this.table} (updated_at)`);
-        await client.query(`
-          CREATE TABLE IF NOT EXISTS ${this.journal} (
-            id BIGSERIAL PRIMARY KEY,
-            scope TEXT NOT NULL,
-            key TEXT NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('PENDING', 'CHARGED', 'OUTCOME_UNKNOWN')),
-            operation TEXT NOT NULL,
-            fas TEXT NOT NULL,
-            title_number TEXT NOT NULL,
-            charge TEXT,
-            day TEXT NOT NULL,
-            recorded_at BIGINT NOT NULL
-          )`);
-        await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_day ON ${this.journal} (scope, day, recorded_at)`);
-        await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_key ON ${this.journal} (scope, key)`);
-        await client.query(`CREATE INDEX IF NOT EXISTS charge_journal_recorded ON ${this.journal} (recorded_at)`);
+        for (const statement of tableStatements(this.table, this.journal, { serial: 'BIGSERIAL PRIMARY KEY', integer: 'BIGINT' })) {
+          await client.query(statement);
+        }
         // Spend control (reference, product, amount): added to journals written before it, the
         // amounts of old charges read from their JSON so today's totals stay right.
         const added = await client.query<{ missing: boolean }>(
@@ -125,12 +102,10 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return this.db.transaction(work);
   }
 
-  async claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult> {
-    for (let attempt = 0; ; attempt++) {
+  claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult> {
+    const take = () => {
       const at = this.now();
-      let refused: SpendRefusal | undefined;
-      let reservedPence = 0;
-      const claimed = await this.transaction(async (client) => {
+      return this.transaction(async (client) => {
         // One statement: insert a new key, or re-take a retryable failure of the same input. Under
         // concurrency PostgreSQL re-checks the WHERE on the latest committed row: one winner.
         const result = await client.query(
@@ -141,42 +116,14 @@ export class PgIdempotencyStore implements IdempotencyStore {
            RETURNING key`,
           [scope, key, operation, inputHash, at],
         );
-        if (result.rowCount !== 1) return false;
-        if (intent) {
-          const decision = intent.spend ? await this.decideSpend(client, scope, intent, intent.spend) : { expectedPence: 0 };
-          if (decision.refused) {
-            refused = decision.refused;
-            throw ROLL_BACK;
-          }
-          reservedPence = decision.expectedPence;
-          await client.query(
-            `INSERT INTO ${this.journal} (scope, key, status, operation, fas, title_number, day, recorded_at, reference, amount_pence)
-             VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8, $9)`,
-            [
-              scope,
-              key,
-              intent.operation,
-              intent.fas,
-              intent.titleNumber,
-              intent.day,
-              at,
-              intent.reference ?? null,
-              decision.expectedPence,
-            ],
-          );
-        }
-        return true;
-      }).catch((error: unknown) => {
-        if (error === ROLL_BACK) return false;
-        throw error;
+        if (result.rowCount !== 1) return undefined;
+        if (!intent) return { reservedPence: 0 };
+        const reservedPence = intent.spend ? await this.reserveSpend(client, scope, intent, intent.spend) : 0;
+        await this.writeEntry(client, pendingEntry(scope, key, intent, at, reservedPence));
+        return { reservedPence };
       });
-      if (refused) return { claimed: false, refused };
-      if (claimed) return { claimed: true, reservedPence };
-      const record = await this.get(scope, key);
-      if (record) return { claimed: false, record };
-      // Purged between the two statements: claim again (a purge only removes old records).
-      if (attempt >= 3) throw new Error('idempotency claim: record vanished repeatedly');
-    }
+    };
+    return claimWith(take, () => this.get(scope, key));
   }
 
   /**
@@ -184,7 +131,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
    * lock: claims of one organisation, from every replica, decide one after the other, and each
    * statement (READ COMMITTED) sees the reservations committed before it.
    */
-  private async decideSpend(client: pg.PoolClient, scope: string, intent: ChargeIntent, check: SpendCheck) {
+  private async reserveSpend(client: pg.PoolClient, scope: string, intent: ChargeIntent, check: SpendCheck) {
     await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, ${SPEND_LOCK}))`, [check.organisation]);
     const charged = await client.query<{ product: string }>(
       `SELECT DISTINCT product FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2 AND fas = $3 AND title_number = $4
@@ -197,7 +144,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
       [[...new Set([...check.organisationScopes, scope])], intent.day, scope],
     );
     const row = totals.rows[0];
-    return spendDecision(check, new Set(charged.rows.map((r) => r.product)), Number(row?.client ?? 0), Number(row?.organisation ?? 0));
+    return spendReservation(check, new Set(charged.rows.map((r) => r.product)), Number(row?.client ?? 0), Number(row?.organisation ?? 0));
   }
 
   async finish(scope: string, key: string, state: Exclude<IdempotencyState, 'in_progress'>, outcome?: string, charges?: ReportedCharges) {
@@ -230,32 +177,18 @@ export class PgIdempotencyStore implements IdempotencyStore {
       );
       return;
     }
-    const removed = await client.query<{ operation: string; fas: string; title_number: string; reference: string | null }>(
+    const removed = await client.query<OpenEntry>(
       `DELETE FROM ${this.journal} WHERE scope = $1 AND key = $2 AND status IN ('PENDING', 'OUTCOME_UNKNOWN')
        RETURNING operation, fas, title_number, reference`,
       [scope, key],
     );
-    const pending = removed.rows[0];
-    if (!pending) return;
-    for (const charge of charges?.charges ?? []) {
-      await client.query(
-        `INSERT INTO ${this.journal} (scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence)
-         VALUES ($1, $2, 'CHARGED', $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          scope,
-          key,
-          pending.operation,
-          charge.fas || pending.fas,
-          pending.title_number,
-          JSON.stringify(charge),
-          charges!.day,
-          at,
-          pending.reference,
-          charge.productType ?? null,
-          chargePence(charge),
-        ],
-      );
-    }
+    const open = removed.rows[0];
+    if (!open) return;
+    for (const entry of chargedEntries(scope, key, open, charges, at)) await this.writeEntry(client, entry);
+  }
+
+  private async writeEntry(client: pg.PoolClient, values: EntryValues) {
+    await client.query(`INSERT INTO ${this.journal} (${ENTRY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, values);
   }
 
   async settleStale(scope: string, key: string, staleBefore: number, outcome: string): Promise<boolean> {

@@ -17,14 +17,16 @@ import {
   type SpendCheck,
   type StatementPosition,
   statementPageOf,
-  type SpendRefusal,
   type SpendTotals,
-  chargePence,
-  spendDecision,
+  spendReservation,
+  claimWith,
+  tableStatements,
+  ENTRY_COLUMNS,
+  type EntryValues,
+  type OpenEntry,
+  pendingEntry,
+  chargedEntries,
 } from './store';
-
-/** Thrown inside a claim's transaction to undo it when spending refuses the call. */
-const ROLL_BACK = Symbol('roll back');
 
 export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly db: DatabaseSync;
@@ -33,41 +35,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     dataDir: string,
     private readonly now: () => number = Date.now,
   ) {
-    this.db = openDataFile(
-      dataDir,
-      `
-      CREATE TABLE IF NOT EXISTS idempotency (
-        scope TEXT NOT NULL,
-        key TEXT NOT NULL,
-        operation TEXT NOT NULL,
-        input_hash TEXT NOT NULL,
-        state TEXT NOT NULL,
-        outcome TEXT,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL,
-        PRIMARY KEY (scope, key)
-      );
-      CREATE INDEX IF NOT EXISTS idempotency_updated ON idempotency (updated_at);
-      CREATE TABLE IF NOT EXISTS charge_journal (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        scope TEXT NOT NULL,
-        key TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('PENDING', 'CHARGED', 'OUTCOME_UNKNOWN')),
-        operation TEXT NOT NULL,
-        fas TEXT NOT NULL,
-        title_number TEXT NOT NULL,
-        charge TEXT,
-        day TEXT NOT NULL,
-        recorded_at INTEGER NOT NULL,
-        reference TEXT,
-        product TEXT,
-        amount_pence INTEGER
-      );
-      CREATE INDEX IF NOT EXISTS charge_journal_day ON charge_journal (scope, day, recorded_at);
-      CREATE INDEX IF NOT EXISTS charge_journal_key ON charge_journal (scope, key);
-      CREATE INDEX IF NOT EXISTS charge_journal_recorded ON charge_journal (recorded_at);
-    `,
-    );
+    const tables = tableStatements('idempotency', 'charge_journal', { serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', integer: 'INTEGER' });
+    this.db = openDataFile(dataDir, tables.map((statement) => `${statement};`).join('\n'));
     this.addSpendColumns();
   }
 
@@ -92,9 +61,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   /** Runs `work` in one write transaction (BEGIN IMMEDIATE: other processes on the file wait). */
-  private transaction<R>(work: () => R): R;
-  private transaction<R>(work: () => R, refusable: true): R | undefined;
-  private transaction<R>(work: () => R, refusable = false): R | undefined {
+  private transaction<R>(work: () => R): R {
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const result = work();
@@ -102,12 +69,11 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       return result;
     } catch (error) {
       this.db.exec('ROLLBACK');
-      if (refusable && error === ROLL_BACK) return undefined;
       throw error;
     }
   }
 
-  private decideSpend(scope: string, intent: ChargeIntent, check: SpendCheck) {
+  private reserveSpend(scope: string, intent: ChargeIntent, check: SpendCheck) {
     const scopes = JSON.stringify(check.organisationScopes);
     const charged = this.db
       .prepare(
@@ -122,57 +88,33 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       scopes,
       intent.day,
     );
-    return spendDecision(check, new Set(charged.map((c) => c.product)), client, organisation);
+    return spendReservation(check, new Set(charged.map((c) => c.product)), client, organisation);
   }
 
-  async claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult> {
-    const at = this.now();
-    let refused: SpendRefusal | undefined;
-    let reservedPence = 0;
-    const claimed = this.transaction(() => {
-      // One statement: insert a new key, or re-take a retryable failure of the same input.
-      const row = this.db
-        .prepare(
-          `INSERT INTO idempotency (scope, key, operation, input_hash, state, created_at, updated_at)
-           VALUES (?, ?, ?, ?, 'in_progress', ?, ?)
-           ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = excluded.updated_at
-           WHERE idempotency.state = 'failed_retryable' AND idempotency.input_hash = excluded.input_hash
-             AND idempotency.operation = excluded.operation
-           RETURNING key`,
-        )
-        .get(scope, key, operation, inputHash, at, at);
-      if (row && intent) {
-        // BEGIN IMMEDIATE holds the write lock from the start: no other claim reads the totals in between.
-        const decision = intent.spend ? this.decideSpend(scope, intent, intent.spend) : { expectedPence: 0 };
-        if (decision.refused) {
-          refused = decision.refused;
-          throw ROLL_BACK;
-        }
-        reservedPence = decision.expectedPence;
-        this.db
+  claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult> {
+    const take = async () => {
+      const at = this.now();
+      return this.transaction(() => {
+        // One statement: insert a new key, or re-take a retryable failure of the same input.
+        const row = this.db
           .prepare(
-            `INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, day, recorded_at, reference, amount_pence)
-             VALUES (?, ?, 'PENDING', ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO idempotency (scope, key, operation, input_hash, state, created_at, updated_at)
+             VALUES (?, ?, ?, ?, 'in_progress', ?, ?)
+             ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = excluded.updated_at
+             WHERE idempotency.state = 'failed_retryable' AND idempotency.input_hash = excluded.input_hash
+               AND idempotency.operation = excluded.operation
+             RETURNING key`,
           )
-          .run(
-            scope,
-            key,
-            intent.operation,
-            intent.fas,
-            intent.titleNumber,
-            intent.day,
-            at,
-            intent.reference ?? null,
-            decision.expectedPence,
-          );
-      }
-      return row !== undefined;
-    }, true);
-    if (refused) return { claimed: false, refused };
-    if (claimed) return { claimed: true, reservedPence };
-    const record = await this.get(scope, key);
-    if (!record) return this.claim(scope, key, operation, inputHash, intent); // purged in between
-    return { claimed: false, record };
+          .get(scope, key, operation, inputHash, at, at);
+        if (!row) return undefined;
+        if (!intent) return { reservedPence: 0 };
+        // BEGIN IMMEDIATE holds the write lock from the start: no other claim reads the totals in between.
+        const reservedPence = intent.spend ? this.reserveSpend(scope, intent, intent.spend) : 0;
+        this.writeEntry(pendingEntry(scope, key, intent, at, reservedPence));
+        return { reservedPence };
+      });
+    };
+    return claimWith(take, () => this.get(scope, key));
   }
 
   async finish(scope: string, key: string, state: Exclude<IdempotencyState, 'in_progress'>, outcome?: string, charges?: ReportedCharges) {
@@ -199,32 +141,18 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         .run(charges?.day ?? null, scope, key);
       return;
     }
-    const pending = this.db
+    const open = this.db
       .prepare(
         `SELECT operation, fas, title_number, reference FROM charge_journal WHERE scope = ? AND key = ? AND status IN ('PENDING', 'OUTCOME_UNKNOWN')`,
       )
-      .get(scope, key) as { operation: string; fas: string; title_number: string; reference: string | null } | undefined;
-    if (!pending) return;
+      .get(scope, key) as OpenEntry | undefined;
+    if (!open) return;
     this.db.prepare(`DELETE FROM charge_journal WHERE scope = ? AND key = ? AND status IN ('PENDING', 'OUTCOME_UNKNOWN')`).run(scope, key);
-    const insert = this.db.prepare(
-      `INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence)
-       VALUES (?, ?, 'CHARGED', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const charge of charges?.charges ?? []) {
-      insert.run(
-        scope,
-        key,
-        pending.operation,
-        charge.fas || pending.fas,
-        pending.title_number,
-        JSON.stringify(charge),
-        charges!.day,
-        at,
-        pending.reference,
-        charge.productType ?? null,
-        chargePence(charge),
-      );
-    }
+    for (const entry of chargedEntries(scope, key, open, charges, at)) this.writeEntry(entry);
+  }
+
+  private writeEntry(values: EntryValues) {
+    this.db.prepare(`INSERT INTO charge_journal (${ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...values);
   }
 
   async settleStale(scope: string, key: string, staleBefore: number, outcome: string): Promise<boolean> {

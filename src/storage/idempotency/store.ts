@@ -160,6 +160,46 @@ export interface IdempotencyStore {
   close(): Promise<void>;
 }
 
+/**
+ * The tables both SQL backends keep and their indexes, in either dialect: `serial` declares the
+ * journal's auto-increment id, `integer` the (64-bit) type of times and amounts.
+ */
+export function tableStatements(table: string, journal: string, types: { serial: string; integer: string }): string[] {
+  const { serial, integer } = types;
+  return [
+    `CREATE TABLE IF NOT EXISTS ${table} (
+      scope TEXT NOT NULL,
+      key TEXT NOT NULL,
+      operation TEXT NOT NULL,
+      input_hash TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('in_progress', 'succeeded', 'failed_final', 'failed_retryable', 'outcome_unknown')),
+      outcome TEXT,
+      created_at ${integer} NOT NULL,
+      updated_at ${integer} NOT NULL,
+      PRIMARY KEY (scope, key)
+    )`,
+    `CREATE INDEX IF NOT EXISTS idempotency_updated ON ${table} (updated_at)`,
+    `CREATE TABLE IF NOT EXISTS ${journal} (
+      id ${serial},
+      scope TEXT NOT NULL,
+      key TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('PENDING', 'CHARGED', 'OUTCOME_UNKNOWN')),
+      operation TEXT NOT NULL,
+      fas TEXT NOT NULL,
+      title_number TEXT NOT NULL,
+      charge TEXT,
+      day TEXT NOT NULL,
+      recorded_at ${integer} NOT NULL,
+      reference TEXT,
+      product TEXT,
+      amount_pence ${integer}
+    )`,
+    `CREATE INDEX IF NOT EXISTS charge_journal_day ON ${journal} (scope, day, recorded_at)`,
+    `CREATE INDEX IF NOT EXISTS charge_journal_key ON ${journal} (scope, key)`,
+    `CREATE INDEX IF NOT EXISTS charge_journal_recorded ON ${journal} (recorded_at)`,
+  ];
+}
+
 /** A stored row as both SQL backends read it (column names are the same in each). */
 export interface IdempotencyRow {
   operation: string;
@@ -212,6 +252,51 @@ export function journalRecordOfRow(row: JournalRow): JournalRecord {
 
 export const JOURNAL_COLUMNS = 'scope, reference, status, operation, key, fas, title_number, charge, day, recorded_at';
 
+/** The columns both SQL backends write a journal entry with, in the order of its values (pendingEntry, chargedEntries). */
+export const ENTRY_COLUMNS = 'scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence';
+export type EntryValues = (string | number | null)[];
+
+/** The PENDING entry of a chargeable claim: the expected fee reserved until the register answers. */
+export function pendingEntry(scope: string, key: string, intent: ChargeIntent, at: number, reservedPence: number): EntryValues {
+  const { operation, fas, titleNumber, day, reference } = intent;
+  return [scope, key, 'PENDING', operation, fas, titleNumber, null, day, at, reference ?? null, null, reservedPence];
+}
+
+/** A key's PENDING (or stale OUTCOME_UNKNOWN) entry as both backends read it before settling it. */
+export interface OpenEntry {
+  operation: string;
+  fas: string;
+  title_number: string;
+  reference: string | null;
+}
+
+/** The pence of a reported charge's fee (0 for a fee the register wrote oddly: the charge itself is kept). */
+const chargePence = (charge: Charge): number => penceOf(charge.fee) ?? 0;
+
+/** The CHARGED entries that replace a key's open entry: one per charge the register reported, on the day the call was made. */
+export function chargedEntries(
+  scope: string,
+  key: string,
+  open: OpenEntry,
+  reported: ReportedCharges | undefined,
+  at: number,
+): EntryValues[] {
+  return (reported?.charges ?? []).map((charge) => [
+    scope,
+    key,
+    'CHARGED',
+    open.operation,
+    charge.fas || open.fas,
+    open.title_number,
+    JSON.stringify(charge),
+    reported!.day,
+    at,
+    open.reference,
+    charge.productType ?? null,
+    chargePence(charge),
+  ]);
+}
+
 /** A statement page as both backends read it: journal rows with their id, and where the page ended. */
 export function statementPageOf(rows: (JournalRow & { id: string | number })[]): { records: JournalRecord[]; last?: StatementPosition } {
   const tail = rows.at(-1);
@@ -230,35 +315,64 @@ export function expectedFeePence(
   return [...new Set(products)].filter((p) => !alreadyCharged.has(p)).reduce((sum, p) => sum + feesPence[p], 0);
 }
 
+/** Thrown inside a claim's transaction when spending refuses the call: the claim is rolled back and answers the refusal. */
+class SpendRefused extends Error {
+  constructor(readonly refusal: SpendRefusal) {
+    super(`spending refused the call (${refusal.reason})`);
+  }
+}
+
 /**
- * The spending decision, the same for both backends, from what the claim's transaction read:
- * the products already charged and the day's totals so far (charged plus reserved).
+ * The spending decision, the same for both backends, from what the claim's transaction read: the
+ * products already charged and the day's totals so far (charged plus reserved). Answers what the
+ * claim reserves (its expected fee); a refusal is thrown, to roll the claim back (see claimWith).
  */
-export function spendDecision(
+export function spendReservation(
   check: SpendCheck,
   alreadyCharged: ReadonlySet<string>,
   clientSoFarPence: number,
   organisationSoFarPence: number,
-): { expectedPence: number; refused?: SpendRefusal } {
+): number {
   const expectedPence = expectedFeePence(check.products, alreadyCharged, check.feesPence);
   if (check.maxFeePence !== undefined && expectedPence > check.maxFeePence) {
-    return { expectedPence, refused: { reason: 'maxFee', expectedPence, maxFeePence: check.maxFeePence } };
+    throw new SpendRefused({ reason: 'maxFee', expectedPence, maxFeePence: check.maxFeePence });
   }
-  if (expectedPence === 0) return { expectedPence };
+  if (expectedPence === 0) return 0;
   const limits = [
     ['client', check.clientLimitPence, clientSoFarPence],
     ['organisation', check.organisationLimitPence, organisationSoFarPence],
   ] as const;
   for (const [reason, limitPence, soFar] of limits) {
     if (limitPence !== undefined && soFar + expectedPence > limitPence) {
-      return { expectedPence, refused: { reason, expectedPence, limitPence, remainingPence: Math.max(0, limitPence - soFar) } };
+      throw new SpendRefused({ reason, expectedPence, limitPence, remainingPence: Math.max(0, limitPence - soFar) });
     }
   }
-  return { expectedPence };
+  return expectedPence;
 }
 
-/** The pence of a reported charge's fee (0 for a fee the register wrote oddly: the charge itself is kept). */
-export const chargePence = (charge: Charge): number => penceOf(charge.fee) ?? 0;
+/**
+ * A claim as both backends make it. `take` runs the claim's transaction: it takes the key (or
+ * answers undefined when the key is held) and, for a chargeable call, reserves its fee. A spending
+ * refusal thrown inside it is the answer; a held key answers its record, and a key purged in
+ * between is claimed again (a purge only removes old records).
+ */
+export async function claimWith(
+  take: () => Promise<{ reservedPence: number } | undefined>,
+  existing: () => Promise<IdempotencyRecord | undefined>,
+): Promise<ClaimResult> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const taken = await take();
+      if (taken) return { claimed: true, reservedPence: taken.reservedPence };
+    } catch (error) {
+      if (error instanceof SpendRefused) return { claimed: false, refused: error.refusal };
+      throw error;
+    }
+    const record = await existing();
+    if (record) return { claimed: false, record };
+    if (attempt >= 3) throw new Error('idempotency claim: record vanished repeatedly');
+  }
+}
 
 /** How long a same-key request waits for a call in progress elsewhere, and when an unfinished call is taken as crashed. */
 export interface IdempotencyTiming {
