@@ -134,6 +134,11 @@ export class ServiceMetrics {
       'What the idempotency layer did with each mutation request, by mutation and outcome (executed, replayed, key_reused, outcome_unknown, in_use, invalid_input, spend_limit, above_max_fee).',
       ['operation', 'outcome'],
     );
+    const compilations = counter(
+      'titlegraph_graphql_compilations_total',
+      'Documents that reached GRAPHQL_JIT_AFTER runs, by outcome: compiled (graphql-jit runs them from then on) or interpreted (they stream, or graphql-jit refused them; graphql-js keeps them).',
+      ['outcome'],
+    );
     if (transport) {
       gauge(
         'titlegraph_register_circuit_breaker_state',
@@ -148,6 +153,7 @@ export class ServiceMetrics {
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });
 
     this.unsubscribe.push(
+      services.events.on('documentCompiled', (event) => compilations.inc({ outcome: event.outcome })),
       services.events.on('registerCall', (call) => {
         const status = String(call.status);
         this.registerCalls.inc({ route: call.route, method: call.method, status, outcome: call.outcome });

@@ -148,7 +148,13 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       // @defer and @stream (multipart/mixed or SSE): a page of titles arrives item by item.
       useDeferStream(),
       useIncrementalFormat(),
-      ...(options.jit === false ? [] : [useJitExecution(options.jit ?? { compileAfter: DEFAULT_COMPILE_AFTER })]),
+      ...(options.jit === false
+        ? []
+        : [
+            useJitExecution(options.jit ?? { compileAfter: DEFAULT_COMPILE_AFTER }, (outcome) =>
+              services.events.emit('documentCompiled', { outcome }),
+            ),
+          ]),
       ...(options.logger ? [useRequestLogging(options.logger)] : []),
       ...useObservability(services, options.observability),
       ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),

@@ -139,7 +139,11 @@ function withFieldNodes(result: ExecutionResult, operation: OperationDefinitionN
   return { errors, ...(data !== undefined ? { data } : {}), ...(extensions ? { extensions } : {}) };
 }
 
-export function useJitExecution({ compileAfter }: { compileAfter: number }): Plugin {
+export function useJitExecution(
+  { compileAfter }: { compileAfter: number },
+  /** Told once per document that reached `compileAfter` runs, whichever executor it keeps. */
+  onDecided: (outcome: 'compiled' | 'interpreted') => void = () => undefined,
+): Plugin {
   // Keyed by the parsed document, which Yoga caches per query text: a document evicted from
   // its cache takes its compilation with it.
   const compilations = new WeakMap<DocumentNode, Map<string, Compilation>>();
@@ -166,6 +170,7 @@ export function useJitExecution({ compileAfter }: { compileAfter: number }): Plu
       }
     }
     byOperation.set(operation, compiled);
+    onDecided(compiled === 'interpret' ? 'interpreted' : 'compiled');
     return compiled;
   }
 

@@ -7,6 +7,8 @@ import type { RegisterCallEvent } from '../register/client';
 import type { Charge } from '../register/contract/wire';
 
 export interface ServiceEvents {
+  /** A document reached GRAPHQL_JIT_AFTER runs: compiled by graphql-jit, or kept on graphql-js (it streams, or graphql-jit refused it). */
+  documentCompiled: { outcome: 'compiled' | 'interpreted' };
   /** One register HTTP attempt finished (or failed without an answer). */
   registerCall: RegisterCallEvent;
   /** A mutation executed at the register and the register returned these charges. */
