@@ -30,7 +30,13 @@ export default defineConfig({
     // core: emulator-backed and pure tests, seconds; money: the fault matrix and the properties;
     // system: processes, gateways and clients, browsers, repository checks. And `production`, below.
     projects: [
-      { extends: true, test: { name: 'core', include: ['test/**/*.test.ts'], exclude: [...MONEY, ...SYSTEM] } },
+      {
+        extends: true,
+        // One module graph per worker, not per file: the schema, the emulator and the service are
+        // loaded once instead of 60 times (3 min → under 1 min here). The files share no state but
+        // what they start themselves, and none mocks a module.
+        test: { name: 'core', include: ['test/**/*.test.ts'], exclude: [...MONEY, ...SYSTEM], isolate: false },
+      },
       { extends: true, test: { name: 'money', include: MONEY } },
       { extends: true, test: { name: 'system', include: SYSTEM } },
       {
