@@ -3,7 +3,7 @@ import { builder } from '../builder';
 import type { TitleDetails } from '../../register/contract/wire';
 import { chargeableMutation } from './chargeable';
 import { AddressType, ConsiderationEntryType, PersonNameType } from './common';
-import { titleHeadingFields } from './title';
+import { rightFields, titleHeadingFields } from './title';
 
 type Right = TitleDetails['right'];
 type Schedule = Right['schedules'][number];
@@ -53,8 +53,7 @@ const ScheduleType = builder.objectRef<Schedule>('Schedule').implement({
 const DetailedTitleRightType = builder.objectRef<Right>('DetailedTitleRight').implement({
   description: 'Section A of the title sheet: the property.',
   fields: (t) => ({
-    type: t.exposeString('type', { nullable: true, description: 'Kind of right, e.g. OWNERSHIP.' }),
-    description: t.exposeString('description', { nullable: true, description: 'Description of the subjects.' }),
+    ...rightFields(t),
     cadastralUnit: t.exposeString('cadastralUnit', { nullable: true, description: 'Cadastral unit.' }),
     mapReference: t.exposeString('mapReference', { nullable: true, description: 'Ordnance Survey map reference.' }),
     sasineSearch: t.exposeString('sasineSearch', { nullable: true, description: 'Sasine search sheet reference.' }),
@@ -66,13 +65,17 @@ const DetailedTitleRightType = builder.objectRef<Right>('DetailedTitleRight').im
   }),
 });
 
-const ProprietorType = builder.objectRef<Party>('Proprietor').implement({
-  description: 'A proprietor named in section B.',
-  fields: (t) => ({
-    name: t.expose('name', { type: PersonNameType, nullable: true, description: 'Structured name.' }),
-    prettyPrint: t.exposeString('prettyPrint', { nullable: true, description: 'Name as printed on the title sheet.' }),
-  }),
-});
+/** A party the title sheet names: its structured name, and the name as printed. */
+const partyType = (name: string, description: string, printedDescription: string) =>
+  builder.objectRef<Party>(name).implement({
+    description,
+    fields: (t) => ({
+      name: t.expose('name', { type: PersonNameType, nullable: true, description: 'Structured name.' }),
+      prettyPrint: t.exposeString('prettyPrint', { nullable: true, description: printedDescription }),
+    }),
+  });
+
+const ProprietorType = partyType('Proprietor', 'A proprietor named in section B.', 'Name as printed on the title sheet.');
 const ProprietorshipDetailType = builder.objectRef<Proprietorship['details'][number]>('ProprietorshipDetail').implement({
   description: 'Proprietors sharing one address.',
   fields: (t) => ({
@@ -94,13 +97,7 @@ const DetailedProprietorshipType = builder.objectRef<Proprietorship>('DetailedPr
   }),
 });
 
-const DebtorType = builder.objectRef<Party>('Debtor').implement({
-  description: 'A debtor under a standard security.',
-  fields: (t) => ({
-    name: t.expose('name', { type: PersonNameType, nullable: true, description: 'Structured name.' }),
-    prettyPrint: t.exposeString('prettyPrint', { nullable: true, description: 'Name as printed.' }),
-  }),
-});
+const DebtorType = partyType('Debtor', 'A debtor under a standard security.', 'Name as printed.');
 const RegisteredSecurityType = builder.objectRef<Security>('RegisteredSecurity').implement({
   description: 'Section C of the title sheet: a standard security.',
   fields: (t) => ({

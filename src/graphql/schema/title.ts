@@ -22,12 +22,21 @@ export const TitleStatusEnum = builder.enumType('TitleStatus', {
   } as const,
 });
 
+/** What the summary and the title sheet both say of the right registered (section A). */
+export function rightFields<T extends { type?: string; description?: string }>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>, T>,
+) {
+  return {
+    type: t.string({ nullable: true, description: 'Kind of right, e.g. OWNERSHIP.', resolve: (r) => r.type }),
+    description: t.string({ nullable: true, description: 'Description of the subjects.', resolve: (r) => r.description }),
+  };
+}
+
 type WireRight = NonNullable<TitleSummary['right']>;
 const TitleRightType = builder.objectRef<WireRight>('TitleRight').implement({
   description: 'The right registered (section A of the title sheet), as summarised.',
   fields: (t) => ({
-    type: t.exposeString('type', { nullable: true, description: 'Kind of right, e.g. OWNERSHIP.' }),
-    description: t.exposeString('description', { nullable: true, description: 'Description of the subjects.' }),
+    ...rightFields(t),
     addresses: t.field({
       type: [AddressType],
       description: 'Postal addresses of the subjects.',
