@@ -4,7 +4,7 @@
  */
 import { connect } from 'node:net';
 import { Agent, request } from 'undici';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import pino from 'pino';
 import { serve, shutdownOnSignals, type Serving } from '../../src/server/serve';
 
@@ -37,9 +37,7 @@ function gatedHandler() {
   };
 }
 
-const until = async (check: () => boolean) => {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
-};
+const until = (check: () => boolean) => vi.waitFor(() => expect(check()).toBe(true), { interval: 5, timeout: 10_000 });
 
 const refused = (port: number) =>
   new Promise<boolean>((resolve) => {

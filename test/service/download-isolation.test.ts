@@ -5,7 +5,7 @@
  */
 import { createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { PurchaseTitlePlansMutation, TitleQuery } from './documents';
 import { newKey, startService, type ServiceOverrides } from './harness';
 
@@ -51,12 +51,6 @@ function stalledDownload(path: string, key: string): Promise<IncomingMessage> {
   });
 }
 
-const waitFor = async (check: () => boolean, ms = 5_000) => {
-  const until = performance.now() + ms;
-  while (!check() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 25));
-  return check();
-};
-
 describe('slow downloads of one tenant', () => {
   test('70 unread downloads: 4 stream, 66 get 429 + Retry-After; another tenant is answered meanwhile; all are closed once idle; the breaker stays closed', async () => {
     await start({ downloads: { idleMs: 800 } });
@@ -77,7 +71,7 @@ describe('slow downloads of one tenant', () => {
     expect((await mine.arrayBuffer()).byteLength).toBe(16 * 1024 * 1024);
 
     // B's readers never read: the service closes their downloads and frees the slots.
-    expect(await waitFor(() => svc.services.downloadSlots.inUse('client-b') === 0)).toBe(true);
+    await vi.waitFor(() => expect(svc.services.downloadSlots.inUse('client-b')).toBe(0), { timeout: 5_000 });
     expect(svc.services.transport.breakerState()).toBe('closed');
     const after = await stalledDownload(path, 'dev-key-b');
     expect(after.statusCode).toBe(200);
@@ -92,7 +86,9 @@ describe('slow downloads of one tenant', () => {
     const planOfA = await bigPlanUrl('dev-key-a', '0877');
     const pending = Array.from({ length: 70 }, () => stalledDownload(path, 'dev-key-b'));
     // B holds all 8 of its download connections; the rest of B's wait for one, inside the deadline.
-    expect(await waitFor(() => svc.emulator.calls.count({ route: 'downloadPlan', clientId: 'client-b' }) >= 8)).toBe(true);
+    await vi.waitFor(() => expect(svc.emulator.calls.count({ route: 'downloadPlan', clientId: 'client-b' })).toBeGreaterThanOrEqual(8), {
+      timeout: 5_000,
+    });
 
     const { data } = await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-a');
     expect(data!.title!.titleNumber).toBe('MID1234');
@@ -115,7 +111,7 @@ describe('slow downloads of one tenant', () => {
     // reading slowly (16 KiB every 50 ms) is far below 16 MiB in 300 ms
     const reader = setInterval(() => response.read(16 * 1024), 50);
     try {
-      expect(await waitFor(() => svc.services.downloadSlots.inUse('client-a') === 0, 3_000)).toBe(true);
+      await vi.waitFor(() => expect(svc.services.downloadSlots.inUse('client-a')).toBe(0), { timeout: 3_000 });
     } finally {
       clearInterval(reader);
     }

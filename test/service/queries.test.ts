@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import {
   CreditorsQuery,
   ReferenceListPathsQuery,
@@ -66,12 +66,7 @@ describe('Title.securities', () => {
       // The summary call hangs; its securities listing is answered all the same, so it did not wait.
       svc.emulator.faults.inject('titleSummary', { kind: 'hang' }, 1);
       const pending = svc.gql(TitleWithSecuritiesQuery, { titleNumber: 'MID15313' });
-      let listed = false;
-      for (let i = 0; i < 40 && !listed; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-        listed = svc.emulator.calls.count({ route: 'securities', status: 200 }) === 1;
-      }
-      expect(listed).toBe(true);
+      await vi.waitFor(() => expect(svc.emulator.calls.count({ route: 'securities', status: 200 })).toBe(1), { timeout: 1_000 });
       expect(svc.emulator.calls.count({ route: 'titleSummary', status: 200 })).toBe(0);
       const { data } = await pending; // the summary is retried after the hang
       expect(data!.title!.securities).toHaveLength(2);
