@@ -46,7 +46,7 @@ export async function* statementRecords(
 ): AsyncGenerator<JournalRecord> {
   let after: StatementPosition | undefined;
   for (;;) {
-    const page = await store.statementPage(scopes, from, to, reference, after, PAGE);
+    const page = await store.statementPage({ scopes, from, to, reference, after, limit: PAGE });
     yield* page.records;
     if (page.records.length < PAGE || !page.last) return;
     after = page.last;

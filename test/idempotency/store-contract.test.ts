@@ -462,14 +462,15 @@ for (const backend of [sqlite, postgres]) {
         await buy('other', 'BLK5', '2026-03-10', 'MATTER-1');
         const keys = (records: { idempotencyKey: string }[]) => records.map((r) => r.idempotencyKey);
         const statement = async (scopes: string[], from: string, to: string, reference?: string) =>
-          (await store.statementPage(scopes, from, to, reference, undefined, 100)).records;
+          (await store.statementPage({ scopes, from, to, reference, limit: 100 })).records;
         expect(keys(await statement(['c1', 'c2'], '2026-03-09', '2026-03-11'))).toEqual(['BLK1', 'BLK2', 'BLK3']);
         expect(keys(await statement(['c1'], '2026-03-09', '2026-03-12'))).toEqual(['BLK1', 'BLK3', 'BLK4']);
         expect(keys(await statement(['c1', 'c2'], '2026-03-01', '2026-03-31', 'MATTER-1'))).toEqual(['BLK1', 'BLK2', 'BLK4']);
         // pages of two, each after the last one's position, give the whole in order and end empty
-        const first2 = await store.statementPage(['c1', 'c2'], '2026-03-01', '2026-03-31', undefined, undefined, 2);
-        const next2 = await store.statementPage(['c1', 'c2'], '2026-03-01', '2026-03-31', undefined, first2.last, 2);
-        const rest = await store.statementPage(['c1', 'c2'], '2026-03-01', '2026-03-31', undefined, next2.last, 2);
+        const march = { scopes: ['c1', 'c2'], from: '2026-03-01', to: '2026-03-31', limit: 2 };
+        const first2 = await store.statementPage(march);
+        const next2 = await store.statementPage({ ...march, after: first2.last });
+        const rest = await store.statementPage({ ...march, after: next2.last });
         expect([first2, next2, rest].map((p) => keys(p.records))).toEqual([['BLK1', 'BLK2'], ['BLK3', 'BLK4'], []]);
         expect(rest.last).toBeUndefined();
         const [first] = await statement(['c2'], '2026-03-10', '2026-03-10');

@@ -17,6 +17,7 @@ import {
   type IdempotencyStore,
   type JournalRecord,
   type JournalRow,
+  type StatementPageQuery,
   type StatementPosition,
 } from '../../src/storage/idempotency/store';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
@@ -167,13 +168,7 @@ describe('statement paging', () => {
   function pagedStore(pages: { records: JournalRecord[]; last?: StatementPosition }[]) {
     const asked: (StatementPosition | undefined)[] = [];
     const store = {
-      async statementPage(
-        _scopes: readonly string[],
-        _from: string,
-        _to: string,
-        _reference: string | undefined,
-        after?: StatementPosition,
-      ) {
+      async statementPage({ after }: StatementPageQuery) {
         asked.push(after);
         return pages.shift() ?? { records: [] };
       },

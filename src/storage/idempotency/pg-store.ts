@@ -20,7 +20,7 @@ import {
   type JournalRow,
   type ReportedCharges,
   type SpendCheck,
-  type StatementPosition,
+  type StatementPageQuery,
   statementPageOf,
   type SpendTotals,
   spendReservation,
@@ -222,14 +222,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return result.rows.map(journalRecordOfRow);
   }
 
-  async statementPage(
-    scopes: readonly string[],
-    from: string,
-    to: string,
-    reference: string | undefined,
-    after: StatementPosition | undefined,
-    limit: number,
-  ) {
+  async statementPage({ scopes, from, to, reference, after, limit }: StatementPageQuery) {
     const result = await this.query<JournalRow & { id: string }>(
       `SELECT id, ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day >= $2 AND day <= $3
        AND ($4::text IS NULL OR reference = $4) AND ($5::boolean IS NULL OR (day, recorded_at, id) > ($6::text, $7::bigint, $8::bigint))

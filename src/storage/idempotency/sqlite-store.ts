@@ -15,7 +15,7 @@ import {
   type JournalRow,
   type ReportedCharges,
   type SpendCheck,
-  type StatementPosition,
+  type StatementPageQuery,
   statementPageOf,
   type SpendTotals,
   spendReservation,
@@ -184,14 +184,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return rows.map(journalRecordOfRow);
   }
 
-  async statementPage(
-    scopes: readonly string[],
-    from: string,
-    to: string,
-    reference: string | undefined,
-    after: StatementPosition | undefined,
-    limit: number,
-  ) {
+  async statementPage({ scopes, from, to, reference, after, limit }: StatementPageQuery) {
     const rows = this.db
       .prepare(
         `SELECT id, ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?

@@ -102,6 +102,17 @@ export type ClaimResult =
   | { claimed: false; record: IdempotencyRecord; refused?: undefined }
   | { claimed: false; refused: SpendRefusal; record?: undefined };
 
+/** Which page of a statement: whose journal, which register days (inclusive), which reference, from where. */
+export interface StatementPageQuery {
+  scopes: readonly string[];
+  from: string;
+  to: string;
+  reference?: string | undefined;
+  /** The position of the last record of the previous page; absent for the first page. */
+  after?: StatementPosition | undefined;
+  limit: number;
+}
+
 export interface IdempotencyStore {
   /**
    * Claims (scope, key) for one execution. Succeeds for a new key, and for a key whose last
@@ -139,14 +150,7 @@ export interface IdempotencyStore {
    * of the previous page): how a long statement is streamed without holding it in memory or a
    * read transaction open while a slow reader takes it.
    */
-  statementPage(
-    scopes: readonly string[],
-    from: string,
-    to: string,
-    reference: string | undefined,
-    after: StatementPosition | undefined,
-    limit: number,
-  ): Promise<{ records: JournalRecord[]; last?: StatementPosition }>;
+  statementPage(query: StatementPageQuery): Promise<{ records: JournalRecord[]; last?: StatementPosition }>;
   /** Products charged on this FAS and title on that day by any of these API clients. */
   chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>>;
   /** What these API clients were charged and have reserved on that day. */
