@@ -5,7 +5,7 @@
  * wait interact. The emulator-based tests (exchange.test.ts, the fault matrix) cover the rest.
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { RegisterError, RegisterTransport, type RegisterCallEvent } from '../../src/register/client';
 import { type AuthProvider, exchange, type ExchangeSpec } from '../../src/register/client/exchange';
@@ -221,6 +221,25 @@ describe('credentials', () => {
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(900);
   });
 
+  test('a token fetch that fails without Retry-After is tried again after the back-off', async () => {
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.999);
+    try {
+      const at: number[] = [];
+      const auth: AuthProvider = {
+        authorize: async () => {
+          at.push(performance.now());
+          if (at.length === 1) throw new RegisterError({ route: 'token', status: 503, code: 'REGISTER_UNAVAILABLE' });
+          return { header: 'Bearer t', token: 't' };
+        },
+      };
+      await exchange(transport({ retry: { attempts: 2, baseDelayMs: 300, maxDelayMs: 300 } }), spec({ auth }));
+      expect(at).toHaveLength(2);
+      expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(250);
+    } finally {
+      random.mockRestore();
+    }
+  });
+
   test('a token fetch that outlives the deadline ends as REGISTER_TIMEOUT, not sent', async () => {
     const auth: AuthProvider = {
       authorize: (signal) =>
@@ -263,6 +282,59 @@ describe('credentials', () => {
     const error = await failure(exchange(transport(), spec({ auth: { authorize: async () => ({ header: 'Basic eDp5' }) } })));
     expect(error).toMatchObject({ code: 'UNAUTHORISED', status: 401, detail: 'unknown client' });
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('the quota and the call wrapper', () => {
+  test('an admission is asked after the credentials, before every attempt', async () => {
+    const steps: string[] = [];
+    const auth: AuthProvider = {
+      authorize: async () => {
+        steps.push('credentials');
+        return { header: 'Bearer t', token: 't' };
+      },
+    };
+    script.push(status(503, { code: 'INTERNAL_ERROR', message: 'busy' }));
+    await exchange(transport(), spec({ auth, admit: async () => void steps.push('admit') }));
+    expect(steps).toEqual(['credentials', 'admit', 'credentials', 'admit']);
+    expect(seen).toHaveLength(2);
+  });
+
+  test("a refused admission ends the call with the quota's error: nothing sent, no event, no retry", async () => {
+    let asked = 0;
+    const refusal = new RegisterError({ status: 429, code: 'TOO_MANY_REQUESTS', route: 'titleSummary', retryAfterSeconds: 1 });
+    const admit = async () => {
+      asked += 1;
+      throw refusal;
+    };
+    expect(await failure(exchange(transport(), spec({ admit })))).toBe(refusal);
+    expect(asked).toBe(1);
+    expect(seen).toHaveLength(0);
+    expect(events).toEqual([]);
+  });
+
+  test('a failed token fetch keeps its cause for the logs', async () => {
+    const cause = new Error('socket hang up');
+    const auth: AuthProvider = {
+      authorize: async () => {
+        throw new RegisterError({ status: 400, code: 'INVALID_REQUEST', route: 'token', cause });
+      },
+    };
+    const error = (await failure(exchange(transport(), spec({ auth })))) as RegisterError;
+    expect(error.cause).toBe(cause);
+  });
+
+  test('the call wrapper is handed the route and method, once around all the attempts', async () => {
+    const t = transport();
+    const wrapped: { route: string; method: string }[] = [];
+    t.wrapCalls((call, run) => {
+      wrapped.push(call);
+      return run();
+    });
+    script.push(status(503, { code: 'INTERNAL_ERROR', message: 'busy' }));
+    expect(await exchange(t, spec())).toEqual({ data: { ok: true } });
+    expect(wrapped).toEqual([{ route: 'titleSummary', method: 'GET' }]);
+    expect(seen).toHaveLength(2);
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * One register call: overall deadline (the wait for a pool connection included), attempts,
  * retries decided by the route's effect (`shouldRetry`), the single 401 token refresh, the
- * circuit breaker and `onCall` events.
+ * circuit breaker and `onCall` events. A `RegisterCall` holds one call's state; its methods are
+ * the steps of an attempt (credentials, admit, the breaker's ticket, send, end) and `run` is the
+ * retry loop around them.
  */
 import { request, type Dispatcher } from 'undici';
 import { hasEffect, type RouteDef } from '../contract/routes';
@@ -109,85 +111,116 @@ function trackingDispatcher(agent: Dispatcher, onConnected: () => void): Dispatc
   } as Dispatcher;
 }
 
+type Credentials = Awaited<ReturnType<AuthProvider['authorize']>>;
+
 export function exchange<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
   const wrapper = transport.callWrapper;
-  return wrapper ? wrapper({ route: spec.route.name, method: spec.route.method }, () => run(transport, spec)) : run(transport, spec);
+  const run = () => new RegisterCall(transport, spec).run();
+  return wrapper ? wrapper({ route: spec.route.name, method: spec.route.method }, run) : run();
 }
 
-async function run<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
-  const { route } = spec;
-  const routeName = route.name;
-  if (transport.closed)
-    throw new RegisterError({ status: 0, route: routeName, code: CLIENT_ERROR_CODES.unavailable, detail: 'transport is closed' });
-
-  // A call that charges or creates is not cut short by its caller: once it may have reached
-  // the register, its answer is read to the end so that the charge or creation is recorded.
-  const callerSignal = hasEffect(route) ? undefined : spec.opts?.signal;
-  callerSignal?.throwIfAborted();
-  const deadline = new AbortController();
-  const deadlineAt = performance.now() + transport.timeouts.deadlineMs;
-  const timer = setTimeout(() => deadline.abort(new DeadlineExceeded('deadline exceeded')), transport.timeouts.deadlineMs);
-  const signal = callerSignal ? AbortSignal.any([callerSignal, deadline.signal]) : deadline.signal;
-  const maxAttempts = transport.retryPolicy.attempts;
-  const url = transport.url(route, spec.params, spec.query);
-  const body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
-  const failure = (verdict: AttemptFailure, extra: Partial<Failure> = {}): { failure: Failure } => ({
-    failure: {
-      kind: verdict.kind,
-      error: { ...verdict.error, route: routeName },
-      ...(verdict.retryAfterMs !== undefined ? { retryAfterMs: verdict.retryAfterMs } : {}),
-      ...extra,
-    },
-  });
-  /** The register's clock when the current attempt's request went out, for the charge journal's day. */
-  let sentAt: Date | undefined;
-
-  const emitEvent = (n: number, status: number, outcome: RegisterCallEvent['outcome'], started: number, retryAfterSeconds?: number) =>
-    transport.emit({
-      route: routeName,
-      method: route.method,
-      status,
-      durationMs: performance.now() - started,
-      attempt: n,
-      outcome,
-      ...(spec.tenant !== undefined ? { tenant: spec.tenant } : {}),
-      ...(spec.opts?.requestId !== undefined ? { requestId: spec.opts.requestId } : {}),
-      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-    });
-
+class RegisterCall<T> {
+  private readonly route: RouteDef;
   /**
-   * The one place an attempt ends: its breaker ticket is settled and its event emitted, together,
-   * so no path can leave a half-open breaker waiting on a ticket nobody settles.
+   * None for a call that charges or creates: it is not cut short by its caller, because once it
+   * may have reached the register its answer is read to the end so that the charge or creation
+   * is recorded.
    */
-  const settle = (
-    ticket: BreakerTicket,
-    n: number,
-    started: number,
-    status: number,
-    breaker: BreakerVerdict,
-    outcome: RegisterCallEvent['outcome'],
-    retryAfterSeconds?: number,
-  ) => {
-    ticket[breaker]();
-    emitEvent(n, status, outcome, started, retryAfterSeconds);
-  };
-  const endWithFailure = (ticket: BreakerTicket, n: number, started: number, verdict: AttemptFailure, extra: Partial<Failure> = {}) => {
-    settle(ticket, n, started, verdict.error.status, verdict.breaker, verdict.outcome, verdict.error.retryAfterSeconds);
-    return failure(verdict, extra);
-  };
+  private readonly callerSignal: AbortSignal | undefined;
+  private readonly deadline = new AbortController();
+  /** Aborted by the caller or the deadline, whichever comes first. */
+  private readonly signal: AbortSignal;
+  // Set by run(), not here: building them can throw, and the call must then reject, not throw.
+  private url!: string;
+  private body: string | undefined;
+  /** 1-based, as the events count: the re-send after a 401 is an attempt too. */
+  private attemptNumber = 0;
+  /** The register's clock when the current attempt's request went out, for the charge journal's day. */
+  private sentAt: Date | undefined;
 
-  async function attempt(n: number): Promise<Attempt<T>> {
-    // 1. credentials (a token fetch is a call of its own, with its own events)
-    let auth: { header: string; token?: string };
+  constructor(
+    private readonly transport: RegisterTransport,
+    private readonly spec: ExchangeSpec<T>,
+  ) {
+    this.route = spec.route;
+    this.callerSignal = hasEffect(spec.route) ? undefined : spec.opts?.signal;
+    this.signal = this.callerSignal ? AbortSignal.any([this.callerSignal, this.deadline.signal]) : this.deadline.signal;
+  }
+
+  async run(): Promise<T> {
+    const { transport, route, spec } = this;
+    if (transport.closed)
+      throw new RegisterError({ status: 0, route: route.name, code: CLIENT_ERROR_CODES.unavailable, detail: 'transport is closed' });
+    this.callerSignal?.throwIfAborted();
+    const deadlineAt = performance.now() + transport.timeouts.deadlineMs;
+    const timer = setTimeout(() => this.deadline.abort(new DeadlineExceeded('deadline exceeded')), transport.timeouts.deadlineMs);
+    this.url = transport.url(route, spec.params, spec.query);
+    this.body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
     try {
-      auth = await spec.auth.authorize(signal);
+      // the attempts the retry policy counts: the re-send after a 401 is not one of them
+      let failedAttempts = 0;
+      let refreshed = false;
+      for (this.attemptNumber = 1; ; this.attemptNumber++) {
+        const result = await this.attempt();
+        if ('value' in result) return result.value;
+        const { failure } = result;
+        if (failure.rejectedToken !== undefined) {
+          spec.auth.invalidate?.(failure.rejectedToken);
+          // a 401 means the request was not executed: refresh once and re-send, whatever its effect
+          if (!refreshed) {
+            refreshed = true;
+            continue;
+          }
+        }
+        failedAttempts++;
+        const decision = shouldRetry(route.effect, {
+          kind: failure.kind,
+          retryAfterKnown: failure.retryAfterMs !== undefined,
+          ...(failure.tokenTransient !== undefined ? { tokenTransient: failure.tokenTransient } : {}),
+        });
+        const error = new RegisterError({
+          ...failure.error,
+          outcomeUnknown: decision === 'unknown',
+          ...(this.sentAt ? { sentAt: this.sentAt } : {}),
+        });
+        if (decision !== 'retry' || failedAttempts >= transport.retryPolicy.attempts || transport.closed) throw error;
+        const delay = failure.retryAfterMs ?? backoffDelayMs(transport.retryPolicy, failedAttempts);
+        if (performance.now() + delay >= deadlineAt) throw error;
+        try {
+          await sleep(delay, this.signal);
+        } catch {
+          if (this.callerSignal?.aborted) throw this.callerSignal.reason;
+          throw error;
+        }
+      }
+    } finally {
+      // for a streamed download this ends the deadline once the headers are in; the caller's
+      // signal keeps governing the body
+      clearTimeout(timer);
+    }
+  }
+
+  /** The steps in order; the first that fails ends the attempt. */
+  private async attempt(): Promise<Attempt<T>> {
+    const credentials = await this.credentials();
+    if ('failure' in credentials) return credentials;
+    await this.admit();
+    const ticket = this.transport.breaker.acquire();
+    if (!ticket) return this.refusedByBreaker();
+    return this.send(credentials.auth, ticket);
+  }
+
+  /** A token fetch is a call of its own, with its own events; when it fails, nothing is sent. */
+  private async credentials(): Promise<{ auth: Credentials } | { failure: Failure }> {
+    try {
+      return { auth: await this.spec.auth.authorize(this.signal) };
     } catch (error) {
-      if (callerSignal?.aborted) throw callerSignal.reason;
-      if (signal.aborted) {
+      if (this.callerSignal?.aborted) throw this.callerSignal.reason;
+      if (this.signal.aborted) {
         return {
           failure: {
             kind: 'token_failed',
-            error: { route: routeName, status: 0, code: CLIENT_ERROR_CODES.timeout, detail: 'call deadline exceeded' },
+            error: { route: this.route.name, status: 0, code: CLIENT_ERROR_CODES.timeout, detail: 'call deadline exceeded' },
           },
         };
       }
@@ -202,35 +235,38 @@ async function run<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Prom
         },
       };
     }
+  }
 
-    // 2. the quota: refused here, nothing is sent
-    await spec.admit?.();
+  /** The quota's admission: a refusal ends the whole call, with nothing sent. */
+  private async admit(): Promise<void> {
+    await this.spec.admit?.();
+  }
 
-    // 3. circuit breaker
-    const ticket = transport.breaker.acquire();
-    if (!ticket) {
-      emitEvent(n, 0, 'circuit_open', performance.now());
-      return {
-        failure: {
-          kind: 'circuit_open',
-          error: { route: routeName, status: 0, code: CLIENT_ERROR_CODES.circuitOpen, detail: 'circuit breaker is open' },
-        },
-      };
-    }
+  private refusedByBreaker(): { failure: Failure } {
+    this.emit(0, 'circuit_open', performance.now());
+    return {
+      failure: {
+        kind: 'circuit_open',
+        error: { route: this.route.name, status: 0, code: CLIENT_ERROR_CODES.circuitOpen, detail: 'circuit breaker is open' },
+      },
+    };
+  }
 
-    // 4. the request
+  /** The request: however it goes, the attempt ends here, its ticket settled. */
+  private async send(auth: Credentials, ticket: BreakerTicket): Promise<Attempt<T>> {
+    const { transport, spec, route, signal, callerSignal } = this;
     const started = performance.now();
     let status = 0;
-    sentAt = undefined;
+    this.sentAt = undefined;
     const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', authorization: auth.header, ...spec.headers };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.body !== undefined) headers['content-type'] = 'application/json';
     if (spec.opts?.requestId) headers['x-request-id'] = spec.opts.requestId;
     try {
       const pool = transport.dispatcher(spec.tenant, route.response === 'pdf' ? 'downloads' : 'api');
       const dispatcher = trackingDispatcher(pool, () => {
-        sentAt = transport.registerNow();
+        this.sentAt = transport.registerNow();
       });
-      const pending = request(url, { dispatcher, method: route.method, headers, body, signal });
+      const pending = request(this.url, { dispatcher, method: route.method, headers, body: this.body, signal });
       let response: Dispatcher.ResponseData;
       try {
         // undici settles a queued request only once it gets a connection: the race keeps the
@@ -245,89 +281,115 @@ async function run<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Prom
       }
       status = response.statusCode;
       transport.observeRegisterDate(response.headers.date);
-
-      if ((status >= 200 && status < 300) || spec.alsoOk?.includes(status)) {
-        try {
-          const value = await spec.read({ status, headers: response.headers, body: response.body });
-          settle(ticket, n, started, status, 'success', 'ok');
-          return { value };
-        } catch (error) {
-          if (!(error instanceof RegisterError && error.code === CLIENT_ERROR_CODES.contract)) throw error;
-          response.body.destroy();
-          return endWithFailure(ticket, n, started, classifyContractBreach(status, error.detail));
-        }
-      }
-
-      const bearer = auth.token !== undefined;
-      if (status === 401 && bearer) {
-        await discard(response.body);
-        return endWithFailure(ticket, n, started, classifyHttpAnswer({ status, bearer }), { rejectedToken: auth.token! });
-      }
-      const errorBody = await readErrorBody(response.body).catch(() => undefined);
-      const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
-      const verdict = classifyHttpAnswer({
-        status,
-        bearer,
-        ...(errorBody?.code !== undefined ? { code: errorBody.code } : {}),
-        ...(errorBody?.message ? { detail: redact(errorBody.message, spec.sensitive()) } : {}),
-        ...(errorBody?.field !== undefined ? { field: errorBody.field } : {}),
-        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-      });
-      return endWithFailure(ticket, n, started, verdict);
+      // awaited here, so that a body that breaks off is caught below, with the status known
+      return await this.readAnswer(response, auth, ticket, started);
     } catch (error) {
       if (callerSignal?.aborted) {
         const outcome = (callerSignal.reason as Error | undefined)?.name === 'TimeoutError' ? 'timeout' : 'network';
-        settle(ticket, n, started, status, 'release', outcome);
+        this.end(ticket, started, status, 'release', outcome);
         throw callerSignal.reason;
       }
       const cause = safeCause(error);
       const verdict = classifyThrown({
-        sent: sentAt !== undefined,
+        sent: this.sentAt !== undefined,
         status,
         deadlinePassed: signal.aborted,
         ...(errorCodeOf(error) !== undefined ? { errorCode: errorCodeOf(error)! } : {}),
         ...(cause ? { cause } : {}),
       });
-      settle(ticket, n, started, status, verdict.breaker, verdict.outcome);
-      return failure(verdict);
+      this.end(ticket, started, status, verdict.breaker, verdict.outcome);
+      return this.failureOf(verdict);
     }
   }
 
-  try {
-    let attempts = 0;
-    let refreshed = false;
-    for (let n = 1; ; n++) {
-      const result = await attempt(n);
-      if ('value' in result) return result.value;
-      const lastFailure = result.failure;
-      if (lastFailure.rejectedToken !== undefined) {
-        spec.auth.invalidate?.(lastFailure.rejectedToken);
-        // a 401 means the request was not executed: refresh once and re-send, whatever its effect
-        if (!refreshed) {
-          refreshed = true;
-          continue;
-        }
-      }
-      attempts++;
-      const decision = shouldRetry(route.effect, {
-        kind: lastFailure.kind,
-        retryAfterKnown: lastFailure.retryAfterMs !== undefined,
-        ...(lastFailure.tokenTransient !== undefined ? { tokenTransient: lastFailure.tokenTransient } : {}),
-      });
-      const error = new RegisterError({ ...lastFailure.error, outcomeUnknown: decision === 'unknown', ...(sentAt ? { sentAt } : {}) });
-      if (decision !== 'retry' || attempts >= maxAttempts || transport.closed) throw error;
-      const delay = lastFailure.retryAfterMs ?? backoffDelayMs(transport.retryPolicy, attempts);
-      if (performance.now() + delay >= deadlineAt) throw error;
+  /** The answer's headers are in: the value, or the failure its status and error body make. */
+  private async readAnswer(
+    response: Dispatcher.ResponseData,
+    auth: Credentials,
+    ticket: BreakerTicket,
+    started: number,
+  ): Promise<Attempt<T>> {
+    const { spec } = this;
+    const status = response.statusCode;
+    if ((status >= 200 && status < 300) || spec.alsoOk?.includes(status)) {
       try {
-        await sleep(delay, signal);
-      } catch {
-        if (callerSignal?.aborted) throw callerSignal.reason;
-        throw error;
+        const value = await spec.read({ status, headers: response.headers, body: response.body });
+        this.end(ticket, started, status, 'success', 'ok');
+        return { value };
+      } catch (error) {
+        if (!(error instanceof RegisterError && error.code === CLIENT_ERROR_CODES.contract)) throw error;
+        response.body.destroy();
+        return this.endWithFailure(ticket, started, classifyContractBreach(status, error.detail));
       }
     }
-  } finally {
-    // for a streamed download this ends the deadline once the headers are in; the caller's
-    // signal keeps governing the body
-    clearTimeout(timer);
+
+    const bearer = auth.token !== undefined;
+    if (status === 401 && bearer) {
+      await discard(response.body);
+      return this.endWithFailure(ticket, started, classifyHttpAnswer({ status, bearer }), { rejectedToken: auth.token! });
+    }
+    const errorBody = await readErrorBody(response.body).catch(() => undefined);
+    const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+    const verdict = classifyHttpAnswer({
+      status,
+      bearer,
+      ...(errorBody?.code !== undefined ? { code: errorBody.code } : {}),
+      ...(errorBody?.message ? { detail: redact(errorBody.message, spec.sensitive()) } : {}),
+      ...(errorBody?.field !== undefined ? { field: errorBody.field } : {}),
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    });
+    return this.endWithFailure(ticket, started, verdict);
+  }
+
+  /**
+   * The one place an attempt the breaker let through ends: its ticket is settled and its event
+   * emitted, together, so no path can leave a half-open breaker waiting on a ticket nobody settles.
+   */
+  private end(
+    ticket: BreakerTicket,
+    started: number,
+    status: number,
+    breaker: BreakerVerdict,
+    outcome: RegisterCallEvent['outcome'],
+    retryAfterSeconds?: number,
+  ): void {
+    ticket[breaker]();
+    this.emit(status, outcome, started, retryAfterSeconds);
+  }
+
+  private endWithFailure(
+    ticket: BreakerTicket,
+    started: number,
+    verdict: AttemptFailure,
+    extra: Partial<Failure> = {},
+  ): { failure: Failure } {
+    this.end(ticket, started, verdict.error.status, verdict.breaker, verdict.outcome, verdict.error.retryAfterSeconds);
+    return this.failureOf(verdict, extra);
+  }
+
+  private failureOf(verdict: AttemptFailure, extra: Partial<Failure> = {}): { failure: Failure } {
+    return {
+      failure: {
+        kind: verdict.kind,
+        error: { ...verdict.error, route: this.route.name },
+        ...(verdict.retryAfterMs !== undefined ? { retryAfterMs: verdict.retryAfterMs } : {}),
+        ...extra,
+      },
+    };
+  }
+
+  private emit(status: number, outcome: RegisterCallEvent['outcome'], started: number, retryAfterSeconds?: number): void {
+    const { spec } = this;
+    this.transport.emit({
+      route: this.route.name,
+      method: this.route.method,
+      status,
+      durationMs: performance.now() - started,
+      attempt: this.attemptNumber,
+      outcome,
+      ...(spec.tenant !== undefined ? { tenant: spec.tenant } : {}),
+      ...(spec.opts?.requestId !== undefined ? { requestId: spec.opts.requestId } : {}),
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    });
   }
 }
