@@ -153,17 +153,9 @@ export function createServices(options: ServiceOptions): RunningServices {
     (options.databaseUrl
       ? new PgQuotaStore({ connectionString: options.databaseUrl, msToMidnight: msToLondonMidnight })
       : new SqliteQuotaStore(options.dataDir, msToLondonMidnight));
-  let tenants: TenantDirectory | undefined;
-  const quota = new QuotaGuard(
-    quotaStore,
-    options.quota,
-    (client) => tenants?.organisationOf(client) ?? client,
-    () => transport.registerNow(),
-  );
-  quota.observe(events);
-  tenants = new TenantDirectory(transport, options.tenants, options.anonymousTenant, (tenant) => ({
-    admit: (route) => quota.admit(tenant.id, route),
-    rateLimited: (error) => quota.rateLimited(tenant.id, error.retryAfterSeconds),
+  const quota = new QuotaGuard(quotaStore, options.quota, () => transport.registerNow());
+  const tenants = new TenantDirectory(transport, options.tenants, options.anonymousTenant, (tenant) => ({
+    quota: quota.forClient(tenant),
   }));
   const inflight = new Map<string, Promise<unknown>>();
   const journalOutbox = new JournalOutbox(events);

@@ -8,8 +8,7 @@
  * - free reads past the reserve share of the day, so that paid work can still go through;
  * - a client whose token bucket is empty, so that no client burns the day in a burst.
  */
-import type { EventHub } from './events';
-import { CLIENT_ERROR_CODES, RegisterError } from '../register/client';
+import { CLIENT_ERROR_CODES, type QuotaHooks, type RegisterCallEvent, RegisterError } from '../register/client';
 import { DatabaseUnavailableError } from '../storage/pg-database';
 import { londonDate, secondsUntilLondonMidnight } from '../register/contract/london-day';
 import type { RouteDef } from '../register/contract/routes';
@@ -42,54 +41,63 @@ export class QuotaRefusal extends RegisterError {
   override name = 'QuotaRefusal';
 }
 
+/** The API client a register client calls for, and the organisation whose quota it draws on. */
+export interface QuotaClient {
+  id: string;
+  organisation: string;
+}
+
 export class QuotaGuard {
   constructor(
     private readonly store: QuotaStore,
     private readonly policy: QuotaPolicy,
-    /** The organisation of an API client. */
-    private readonly organisationOf: (client: string) => string,
     /** The register's clock: its day is the quota's day. */
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Takes back calls that never reached the register, or that it did not count. */
-  observe(events: EventHub): void {
-    events.on('registerCall', (call) => {
-      if (!call.tenant || call.route === 'token') return;
-      const organisation = this.organisationOf(call.tenant);
-      const now = this.now();
-      // Not counted by the register: never sent, refused by our breaker, unauthenticated or rate-limited.
-      if (call.outcome === 'not_sent' || call.outcome === 'circuit_open' || call.status === 401 || call.status === 429) {
-        void this.store.uncount(organisation, londonDate(now)).catch(() => undefined);
-      }
-    });
+  /** What one API client's register client tells the quota, and asks of it (see QuotaHooks). */
+  forClient(client: QuotaClient): QuotaHooks {
+    return {
+      admit: (route) => this.admit(client, route),
+      settled: (call) => this.settled(client, call),
+      rateLimited: (retryAfterSeconds) => this.rateLimited(client, retryAfterSeconds),
+    };
+  }
+
+  /** Takes back an attempt that never reached the register, or that it did not count. */
+  private settled(client: QuotaClient, call: RegisterCallEvent): void {
+    // Not counted by the register: never sent, refused by our breaker, unauthenticated or rate-limited.
+    if (call.outcome === 'not_sent' || call.outcome === 'circuit_open' || call.status === 401 || call.status === 429) {
+      void this.store.uncount(client.organisation, londonDate(this.now())).catch(() => undefined);
+    }
   }
 
   /**
    * The register answered 429: every replica refuses the organisation's calls until its
    * Retry-After. Awaited before the caller is answered, so no call of theirs can slip past.
    */
-  async rateLimited(client: string, retryAfterSeconds: number | undefined): Promise<void> {
+  private async rateLimited(client: QuotaClient, retryAfterSeconds: number | undefined): Promise<void> {
     // Without a Retry-After the register's own day boundary is the only sure answer: wait a minute.
     const seconds = retryAfterSeconds ?? 60;
-    await this.store.block(this.organisationOf(client), this.now().getTime() + seconds * 1000);
+    await this.store.block(client.organisation, this.now().getTime() + seconds * 1000);
   }
 
-  async usage(client: string): Promise<QuotaUsage> {
+  /** The organisation's calls today, and the register's block on them if one holds. */
+  async usage(organisation: string): Promise<QuotaUsage> {
     const now = this.now();
     const day = londonDate(now);
-    const usage = await this.store.usage(this.organisationOf(client), day, now.getTime());
+    const usage = await this.store.usage(organisation, day, now.getTime());
     return { day, calls: usage.calls, ...(usage.blockedUntil !== undefined ? { blockedUntil: new Date(usage.blockedUntil) } : {}) };
   }
 
   /** Admits one attempt of a register call for this client, or throws RATE_LIMITED (no request made). */
-  async admit(client: string, route: RouteDef): Promise<void> {
+  private async admit(client: QuotaClient, route: RouteDef): Promise<void> {
     const now = this.now();
     const { dailyQuota, freeShare, clientBurst, clientPerMinute } = this.policy;
     const admission = await this.store
       .admit({
-        organisation: this.organisationOf(client),
-        client,
+        organisation: client.organisation,
+        client: client.id,
         day: londonDate(now),
         now: now.getTime(),
         free: route.effect === 'none',

@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { RegisterCallEvent } from '../../src/register/client';
 import { londonDate } from '../../src/register/contract/london-day';
 import { ROUTES } from '../../src/register/contract/routes';
 import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, QuotaRefusal, type QuotaPolicy } from '../../src/services/quota';
@@ -32,13 +33,10 @@ function guard(policy: Partial<QuotaPolicy>, at = LATE) {
     rmSync(dir, { recursive: true, force: true });
   });
   const clock = { now: at };
-  const quota = new QuotaGuard(
-    store,
-    { ...DEFAULT_QUOTA_POLICY, clientBurst: 0, ...policy },
-    (client) => ORGANISATIONS[client] ?? client,
-    () => new Date(clock.now),
-  );
-  return { quota, clock };
+  const quota = new QuotaGuard(store, { ...DEFAULT_QUOTA_POLICY, clientBurst: 0, ...policy }, () => new Date(clock.now));
+  /** The hooks the register client of this API client would call. */
+  const client = (id: string) => quota.forClient({ id, organisation: ORGANISATIONS[id]! });
+  return { quota, clock, client };
 }
 
 const FREE = ROUTES.titleSummary;
@@ -59,10 +57,10 @@ describe('admission', () => {
   });
 
   test('past the day’s calls, a paid call is refused until London midnight, in whole seconds rounded up', async () => {
-    const { quota } = guard({ dailyQuota: 2, freeShare: 1 });
-    await quota.admit('client-a', PAID);
-    await quota.admit('client-a2', FREE);
-    const refused = await refusal(quota.admit('client-a', PAID));
+    const { client } = guard({ dailyQuota: 2, freeShare: 1 });
+    await client('client-a').admit(PAID);
+    await client('client-a2').admit(FREE);
+    const refused = await refusal(client('client-a').admit(PAID));
     expect(refused).toMatchObject({
       name: 'QuotaRefusal',
       status: 429,
@@ -74,69 +72,69 @@ describe('admission', () => {
   });
 
   test('another organisation has its own count', async () => {
-    const { quota } = guard({ dailyQuota: 1, freeShare: 1 });
-    await quota.admit('client-a', FREE);
-    await expect(quota.admit('client-b', FREE)).resolves.toBeUndefined();
-    await refusal(quota.admit('client-a2', FREE));
+    const { client } = guard({ dailyQuota: 1, freeShare: 1 });
+    await client('client-a').admit(FREE);
+    await expect(client('client-b').admit(FREE)).resolves.toBeUndefined();
+    await refusal(client('client-a2').admit(FREE));
   });
 
   test('free reads stop at their share of the day, rounded down; paid calls go on to the day’s limit', async () => {
-    const { quota } = guard({ dailyQuota: 5, freeShare: 0.335 }); // 1.675 free reads: 1
-    await quota.admit('client-a', FREE);
-    const refused = await refusal(quota.admit('client-a', FREE));
+    const { quota, client } = guard({ dailyQuota: 5, freeShare: 0.335 }); // 1.675 free reads: 1
+    await client('client-a').admit(FREE);
+    const refused = await refusal(client('client-a').admit(FREE));
     expect(refused.route).toBe('titleSummary');
     expect(refused.retryAfterSeconds).toBe(2);
     expect(refused.detail).toBe(
       "Free reads have used their share (34%) of this organisation's 5 register calls today; the rest is kept for purchases, orders, cases and deeds. Free reads start again at midnight (Europe/London), in 2 s.",
     );
-    for (let i = 0; i < 4; i++) await quota.admit('client-a', PAID);
-    expect((await refusal(quota.admit('client-a', PAID))).detail).toMatch(/^This organisation has used its 5 register calls/);
-    expect((await quota.usage('client-a')).calls).toBe(5);
+    for (let i = 0; i < 4; i++) await client('client-a').admit(PAID);
+    expect((await refusal(client('client-a').admit(PAID))).detail).toMatch(/^This organisation has used its 5 register calls/);
+    expect((await quota.usage('ORG-A')).calls).toBe(5);
   });
 
   test('a client’s bucket: a burst, then a wait of one call’s refill, in whole seconds rounded up', async () => {
-    const { quota, clock } = guard({ clientBurst: 2, clientPerMinute: 40 }); // one call every 1.5 s
-    await quota.admit('client-a', FREE);
-    await quota.admit('client-a', FREE);
-    const refused = await refusal(quota.admit('client-a', FREE));
+    const { clock, client } = guard({ clientBurst: 2, clientPerMinute: 40 }); // one call every 1.5 s
+    await client('client-a').admit(FREE);
+    await client('client-a').admit(FREE);
+    const refused = await refusal(client('client-a').admit(FREE));
     expect(refused.retryAfterSeconds).toBe(2);
     expect(refused.detail).toBe(
       'This API client made too many register calls in a short time (at most 2 at once, then 40 a minute); retry in 2 s.',
     );
-    await expect(quota.admit('client-a2', FREE)).resolves.toBeUndefined(); // its own bucket
+    await expect(client('client-a2').admit(FREE)).resolves.toBeUndefined(); // its own bucket
     clock.now += 1_500;
-    await expect(quota.admit('client-a', FREE)).resolves.toBeUndefined();
-    await refusal(quota.admit('client-a', FREE));
+    await expect(client('client-a').admit(FREE)).resolves.toBeUndefined();
+    await refusal(client('client-a').admit(FREE));
   });
 
   test('after the register’s 429, the organisation is refused until its Retry-After, on every client, then admitted', async () => {
-    const { quota, clock } = guard({});
-    await quota.rateLimited('client-a', 30);
-    const refused = await refusal(quota.admit('client-a2', PAID));
+    const { quota, clock, client } = guard({});
+    await client('client-a').rateLimited(30);
+    const refused = await refusal(client('client-a2').admit(PAID));
     expect(refused.retryAfterSeconds).toBe(30);
     expect(refused.detail).toBe(
       "The register refused this organisation's calls (429); they are refused here until it allows them again, in 30 s.",
     );
-    await expect(quota.admit('client-b', FREE)).resolves.toBeUndefined();
-    expect(await quota.usage('client-a')).toEqual({ day: '2026-03-10', calls: 0, blockedUntil: new Date(LATE + 30_000) });
+    await expect(client('client-b').admit(FREE)).resolves.toBeUndefined();
+    expect(await quota.usage('ORG-A')).toEqual({ day: '2026-03-10', calls: 0, blockedUntil: new Date(LATE + 30_000) });
     clock.now += 30_001;
-    await expect(quota.admit('client-a', FREE)).resolves.toBeUndefined();
-    expect(await quota.usage('client-a')).toEqual({ day: '2026-03-11', calls: 1 });
+    await expect(client('client-a').admit(FREE)).resolves.toBeUndefined();
+    expect(await quota.usage('ORG-A')).toEqual({ day: '2026-03-11', calls: 1 });
   });
 
   test('a 429 without Retry-After blocks the organisation for a minute', async () => {
-    const { quota } = guard({});
-    await quota.rateLimited('client-a', undefined);
-    expect((await refusal(quota.admit('client-a', FREE))).retryAfterSeconds).toBe(60);
-    expect((await quota.usage('client-a2')).blockedUntil).toEqual(new Date(LATE + 60_000));
+    const { quota, client } = guard({});
+    await client('client-a').rateLimited(undefined);
+    expect((await refusal(client('client-a').admit(FREE))).retryAfterSeconds).toBe(60);
+    expect((await quota.usage('ORG-A')).blockedUntil).toEqual(new Date(LATE + 60_000));
   });
 
   test('usage is of the register’s day and the caller’s organisation, with no blockedUntil when not blocked', async () => {
-    const { quota } = guard({});
-    await quota.admit('client-a', FREE);
-    await quota.admit('client-a2', PAID);
-    expect(await quota.usage('client-a2')).toStrictEqual({ day: '2026-03-10', calls: 2 });
-    expect(await quota.usage('client-b')).toStrictEqual({ day: '2026-03-10', calls: 0 });
+    const { quota, client } = guard({});
+    await client('client-a').admit(FREE);
+    await client('client-a2').admit(PAID);
+    expect(await quota.usage('ORG-A')).toStrictEqual({ day: '2026-03-10', calls: 2 });
+    expect(await quota.usage('ORG-B')).toStrictEqual({ day: '2026-03-10', calls: 0 });
   });
 
   test('without a clock of its own, the guard counts on today’s London date', async () => {
@@ -146,12 +144,44 @@ describe('admission', () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     });
-    const quota = new QuotaGuard(store, { ...DEFAULT_QUOTA_POLICY, clientBurst: 0 }, () => 'ORG-A');
+    const quota = new QuotaGuard(store, { ...DEFAULT_QUOTA_POLICY, clientBurst: 0 });
     const before = londonDate(new Date());
-    await quota.admit('client-a', FREE);
-    const usage = await quota.usage('client-a');
+    await quota.forClient({ id: 'client-a', organisation: 'ORG-A' }).admit(FREE);
+    const usage = await quota.usage('ORG-A');
     expect([before, londonDate(new Date())]).toContain(usage.day);
     expect(usage.calls).toBe(1);
+  });
+
+  test('an attempt the register did not count is given back to the organisation; one it answered stays counted', async () => {
+    const { quota, client } = guard({});
+    const attempt = (outcome: RegisterCallEvent['outcome'], status: number): RegisterCallEvent => ({
+      route: 'titleSummary',
+      method: 'GET',
+      status,
+      outcome,
+      durationMs: 1,
+      attempt: 1,
+      tenant: 'client-a',
+    });
+    const uncounted = [attempt('not_sent', 0), attempt('circuit_open', 0), attempt('http_error', 401), attempt('http_error', 429)];
+    for (const call of uncounted) {
+      await client('client-a').admit(FREE);
+      client('client-a2').settled(call); // the organisation's count, whichever of its clients
+      await vi.waitFor(async () => expect((await quota.usage('ORG-A')).calls).toBe(0));
+    }
+    const counted = [
+      attempt('ok', 200),
+      attempt('http_error', 500),
+      attempt('timeout', 0),
+      attempt('network', 0),
+      attempt('contract', 200),
+    ];
+    for (const call of counted) {
+      await client('client-a').admit(FREE);
+      client('client-a').settled(call);
+    }
+    expect((await quota.usage('ORG-A')).calls).toBe(counted.length);
+    expect((await quota.usage('ORG-B')).calls).toBe(0);
   });
 
   test('msToLondonMidnight: whole seconds to the next London midnight, in GMT and in BST', () => {

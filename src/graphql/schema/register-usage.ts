@@ -22,6 +22,6 @@ builder.queryFields((t) => ({
   registerUsage: t.field({
     type: RegisterUsageType,
     description: "The register quota use of the caller's organisation today (free: makes no register call).",
-    resolve: (_, __, ctx) => ctx.services.quota.usage(ctx.tenant.id),
+    resolve: (_, __, ctx) => ctx.services.quota.usage(ctx.tenant.organisation),
   }),
 }));

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { ROUTES, type RouteDef } from '../contract/routes';
 import * as wire from '../contract/wire';
-import type { RegisterTransport } from './http';
+import type { RegisterCallEvent, RegisterTransport } from './http';
 import { TokenCache, type TokenCacheOptions } from './token-cache';
 import { RegisterError } from './errors';
 import { exchange, type AuthProvider, type CallOptions, type ExchangeSpec } from './exchange';
@@ -20,16 +20,22 @@ export interface RegisterCredentials {
   clientSecret: string;
 }
 
+/**
+ * What the organisation's quota (services/quota.ts) sees of one client's calls: each attempt of
+ * a route before it is sent and after it ended, and the register's 429. Token fetches are not
+ * shown: the register does not count them.
+ */
+export interface QuotaHooks {
+  /** Before every attempt; a RegisterError it throws refuses the attempt, unsent. */
+  admit(route: RouteDef): Promise<void>;
+  /** After every attempt, sent or not, with the event `onCall` gets. */
+  settled(call: RegisterCallEvent): void;
+  /** The register answered 429: awaited before the caller hears of it. */
+  rateLimited(retryAfterSeconds: number | undefined): Promise<void>;
+}
+
 /** Optional tuning of a client; `now` lets tests share the emulator's clock. */
-export type RegisterClientOptions = TokenCacheOptions & {
-  /**
-   * Runs before every attempt of a route (not token fetches): the quota's admission. It may
-   * throw a RegisterError to refuse the attempt without a request.
-   */
-  admit?: (route: RouteDef) => Promise<void>;
-  /** Awaited when the register answered 429, before the caller hears of it (the quota's block). */
-  rateLimited?: (error: RegisterError) => Promise<void>;
-};
+export type RegisterClientOptions = TokenCacheOptions & { quota?: QuotaHooks };
 
 export interface ListBodies {
   basic: wire.BasicList;
@@ -53,8 +59,7 @@ export class RegisterClient {
   private readonly tokens: TokenCache;
   private readonly basicHeader: string;
   private readonly bearer: AuthProvider;
-  private readonly admit: ((route: RouteDef) => Promise<void>) | undefined;
-  private readonly rateLimited: ((error: RegisterError) => Promise<void>) | undefined;
+  private readonly quota: QuotaHooks | undefined;
 
   constructor(
     private readonly transport: RegisterTransport,
@@ -63,8 +68,7 @@ export class RegisterClient {
   ) {
     this.basicHeader = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`, 'utf8').toString('base64')}`;
     this.tokens = new TokenCache(() => this.fetchToken(), options);
-    this.admit = options.admit;
-    this.rateLimited = options.rateLimited;
+    this.quota = options.quota;
     this.bearer = {
       authorize: async (signal) => {
         const token = await this.tokens.get(signal);
@@ -181,21 +185,20 @@ export class RegisterClient {
     o: Omit<ExchangeSpec<T>, 'route' | 'auth' | 'sensitive' | 'read'> & { read(res: RawResponse): Promise<T>; fas?: string | undefined },
   ): Promise<T> {
     const { fas, ...rest } = o;
-    const admit = this.admit;
+    const quota = this.quota;
     const called = exchange(this.transport, {
       ...rest,
       route,
-      ...(admit ? { admit: () => admit(route) } : {}),
+      ...(quota ? { admit: () => quota.admit(route), settled: (call: RegisterCallEvent) => quota.settled(call) } : {}),
       auth: this.bearer,
       tenant: this.credentials.clientId,
       sensitive: () => [this.credentials.clientSecret, this.basicHeader, this.tokens.current(), fas],
     });
-    const rateLimited = this.rateLimited;
-    if (!rateLimited) return called;
+    if (!quota) return called;
     return called.catch(async (error: unknown) => {
       // the register's own 429 (status 429 with a response), not a refusal made here
       if (error instanceof RegisterError && error.status === 429 && error.code === 'TOO_MANY_REQUESTS' && error.sentAt) {
-        await rateLimited(error).catch(() => undefined);
+        await quota.rateLimited(error.retryAfterSeconds).catch(() => undefined);
       }
       throw error;
     });

@@ -44,6 +44,8 @@ export interface ExchangeSpec<T> {
   read(res: RawResponse): Promise<T>;
   /** Before each attempt (after credentials): the quota's admission; a RegisterError it throws ends the call unsent. */
   admit?(): Promise<void>;
+  /** After each attempt the breaker let through or refused, with its event: the quota takes back what the register did not count. */
+  settled?(call: RegisterCallEvent): void;
   /** Values to redact from register messages (secret, token, fas). */
   sensitive(): (string | undefined)[];
   opts?: CallOptions;
@@ -380,7 +382,7 @@ class RegisterCall<T> {
 
   private emit(status: number, outcome: RegisterCallEvent['outcome'], started: number, retryAfterSeconds?: number): void {
     const { spec } = this;
-    this.transport.emit({
+    const event: RegisterCallEvent = {
       route: this.route.name,
       method: this.route.method,
       status,
@@ -390,6 +392,8 @@ class RegisterCall<T> {
       ...(spec.tenant !== undefined ? { tenant: spec.tenant } : {}),
       ...(spec.opts?.requestId !== undefined ? { requestId: spec.opts.requestId } : {}),
       ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-    });
+    };
+    this.transport.emit(event);
+    spec.settled?.(event);
   }
 }

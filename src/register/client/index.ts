@@ -2,6 +2,7 @@
 export { RegisterTransport, type RegisterTransportOptions, type RegisterCallEvent } from './http';
 export {
   RegisterClient,
+  type QuotaHooks,
   type RegisterClientOptions,
   type RegisterDownload,
   type CallOptions,
