@@ -154,10 +154,11 @@ class RegisterCall<T> {
     if (transport.closed)
       throw new RegisterError({ status: 0, route: route.name, code: CLIENT_ERROR_CODES.unavailable, detail: 'transport is closed' });
     this.callerSignal?.throwIfAborted();
-    const deadlineAt = performance.now() + transport.timeouts.deadlineMs;
-    const timer = setTimeout(() => this.deadline.abort(new DeadlineExceeded('deadline exceeded')), transport.timeouts.deadlineMs);
+    // Before the deadline's timer: a path parameter missing, say, rejects without leaving a timer behind.
     this.url = transport.url(route, spec.params, spec.query);
     this.body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
+    const deadlineAt = performance.now() + transport.timeouts.deadlineMs;
+    const timer = setTimeout(() => this.deadline.abort(new DeadlineExceeded('deadline exceeded')), transport.timeouts.deadlineMs);
     try {
       // the attempts the retry policy counts: the re-send after a 401 is not one of them
       let failedAttempts = 0;
