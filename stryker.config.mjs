@@ -19,30 +19,30 @@ export const GROUPS = {
       'test/register/classify.test.ts',
       'test/register/retry-decision.test.ts',
       'test/register/faults.test.ts',
-      'test/strength/retry-helpers.test.ts',
-      'test/strength/exchange.test.ts',
-      'test/strength/breaker.test.ts',
+      'test/register/retry-helpers.test.ts',
+      'test/register/exchange.test.ts',
+      'test/register/breaker.test.ts',
     ],
   },
   exchange: {
     mutate: ['src/register/client/exchange.ts'],
-    tests: ['test/register/*.test.ts', 'test/strength/exchange.test.ts', 'test/strength/exchange-direct.test.ts'],
+    tests: ['test/register/*.test.ts', 'test/register/exchange.test.ts', 'test/register/exchange-direct.test.ts'],
   },
   runner: {
     mutate: ['src/graphql/mutations/run-idempotent.ts', 'src/graphql/mutations/run-chargeable.ts'],
     tests: [
-      'test/strength/idempotency-runner.test.ts',
-      'test/resilience/money-safety-edges.test.ts',
-      'test/resilience/money-safety.test.ts',
-      'test/service/idempotency.test.ts',
-      'test/service/chargeable.test.ts',
-      'test/service/cases.test.ts',
-      'test/service/actionable-errors.test.ts',
+      'test/money/idempotency-runner.test.ts',
+      'test/money/money-safety-edges.test.ts',
+      'test/money/money-safety.test.ts',
+      'test/money/idempotency.test.ts',
+      'test/money/chargeable.test.ts',
+      'test/graphql/cases.test.ts',
+      'test/graphql/actionable-errors.test.ts',
     ],
   },
   stores: {
     mutate: ['src/storage/idempotency/sqlite-store.ts', 'src/storage/idempotency/pg-store.ts'],
-    tests: ['test/idempotency/store-contract.test.ts', 'test/strength/idempotency-runner.test.ts', 'test/strength/stores.test.ts'],
+    tests: ['test/storage/idempotency-store-contract.test.ts', 'test/money/idempotency-runner.test.ts', 'test/storage/idempotency-stores.test.ts'],
   },
   security: {
     mutate: ['src/security/cost.ts', 'src/security/one-chargeable-mutation.ts', 'src/security/entities.ts'],
@@ -50,19 +50,19 @@ export const GROUPS = {
       'test/security/entities-and-cost.test.ts',
       'test/security/limits.test.ts',
       'test/security/limit-refusals.test.ts',
-      'test/strength/cost.test.ts',
-      'test/strength/entities.test.ts',
-      'test/strength/one-chargeable.test.ts',
+      'test/security/cost.test.ts',
+      'test/security/entities.test.ts',
+      'test/security/one-chargeable.test.ts',
     ],
   },
   quota: {
     mutate: ['src/services/quota.ts', 'src/storage/quota/store.ts', 'src/storage/quota/pg-store.ts'],
     tests: [
-      'test/resilience/org-quota.test.ts',
-      'test/resilience/quota.test.ts',
-      'test/idempotency/quota-store-contract.test.ts',
-      'test/strength/quota.test.ts',
-      'test/strength/quota-stores.test.ts',
+      'test/services/org-quota.test.ts',
+      'test/services/quota-usage.test.ts',
+      'test/storage/quota-store-contract.test.ts',
+      'test/services/quota-guard.test.ts',
+      'test/storage/quota-stores.test.ts',
     ],
   },
   spend: {
@@ -73,11 +73,11 @@ export const GROUPS = {
       // The spending decision both stores make inside the claim's transaction.
       'src/storage/idempotency/store.ts',
     ],
-    tests: ['test/service/spend-control.test.ts', 'test/strength/spend.test.ts', 'test/idempotency/store-contract.test.ts'],
+    tests: ['test/money/spend-control.test.ts', 'test/services/spend.test.ts', 'test/storage/idempotency-store-contract.test.ts'],
   },
   ledger: {
     mutate: ['src/emulator/ledger.ts'],
-    tests: ['test/emulator/charging.test.ts', 'test/strength/ledger.test.ts'],
+    tests: ['test/emulator/charging.test.ts', 'test/emulator/ledger.test.ts'],
   },
 };
 
@@ -105,7 +105,7 @@ export default {
   htmlReporter: { fileName: `reports/mutation/${name}.html` },
   thresholds: { high: 90, low: 85, break: null },
   // Stryker's default adds // @ts-nocheck to every sandbox file, docs/clients/*.ts too, which
-  // breaks test/ecosystem/clients-docs.test.ts (the docs must show those files verbatim).
+  // breaks test/interop/clients-docs.test.ts (the docs must show those files verbatim).
   disableTypeChecks: 'src/**/*.ts',
   // Stryker rewrites the tsconfig's `extends` and `references` in its sandbox through
   // TypeScript's JavaScript API, which TypeScript 7 no longer ships. Ours has neither, so it is

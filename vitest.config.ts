@@ -1,22 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
-/** The fault matrix, the money properties and the database-outage drill. */
-const MONEY = [
-  'test/resilience/money-*.test.ts',
-  'test/resilience/properties.test.ts',
-  'test/resilience/charges-in-answer.test.ts',
-  'test/resilience/faults.test.ts',
-  'test/resilience/caller-gone.test.ts',
-];
+/** The fault matrix, the money properties, the database-outage drill, and the input properties. */
+const MONEY = ['test/money/**/*.test.ts', 'test/graphql/input-properties.test.ts'];
 
-/** Whole processes, real gateways and clients, browsers, and checks of the repository itself. */
+/** Whole processes, real gateways and clients, browsers, sockets, and checks of the repository itself. */
 const SYSTEM = [
-  'test/browser/**/*.test.ts',
-  'test/ecosystem/**/*.test.ts',
-  'test/idempotency/{runtime,shutdown,startup,replicas}.test.ts',
+  'test/process/**/*.test.ts',
+  'test/interop/**/*.test.ts',
+  'test/repo/**/*.test.ts',
+  'test/observability/**/*.test.ts',
+  'test/server/{download-links-http,graphiql-page,cors,http-caching}.test.ts',
   'test/security/http-limits.test.ts',
-  'test/code-health.test.ts',
-  'test/architecture.test.ts',
 ];
 
 export default defineConfig({
@@ -42,7 +36,7 @@ export default defineConfig({
       {
         // The paths that differ in production (masking, rewording, no hints, no introspection,
         // compiled queries), run again with NODE_ENV=production: the harness then builds its
-        // app as a production start does (test/service/harness.ts).
+        // app as a production start does (test/support/harness.ts).
         extends: true,
         test: {
           name: 'production',
@@ -52,9 +46,9 @@ export default defineConfig({
             'test/server/production-errors.test.ts',
             'test/server/input-errors.test.ts',
             'test/server/jit.test.ts',
-            'test/service/actionable-errors.test.ts',
-            'test/resilience/charges-in-answer.test.ts',
-            'test/ecosystem/graphql-http.test.ts',
+            'test/graphql/actionable-errors.test.ts',
+            'test/money/charges-in-answer.test.ts',
+            'test/interop/graphql-http.test.ts',
           ],
           env: { NODE_ENV: 'production' },
         },

@@ -1,6 +1,6 @@
 /**
  * Writes docs/test-strength.md from the JSON reports of the groups in stryker.config.mjs and
- * the committed list of equivalent mutants (test/strength/equivalent-mutants.json): a mutant on
+ * the committed list of equivalent mutants (test/repo/equivalent-mutants.json): a mutant on
  * that list counts as killed, and the list is printed with its reasons so a reader can judge it.
  * Run by `npm run test:mutation` after Stryker; `tsx scripts/test-strength.ts` alone re-renders.
  */
@@ -11,7 +11,7 @@ import { GROUPS } from '../stryker.config.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const REPORT_DIR = join(ROOT, 'reports/mutation');
-const EQUIVALENTS = join(ROOT, 'test/strength/equivalent-mutants.json');
+const EQUIVALENTS = join(ROOT, 'test/repo/equivalent-mutants.json');
 const OUT = join(ROOT, 'docs/test-strength.md');
 const BAR = 85;
 

@@ -936,7 +936,7 @@ function apqFloodSection(a: ApqFloodResult): string[] {
       ],
     ),
     '',
-    'An unauthenticated request is refused before any store is read or written; an authenticated flood registers at most `APQ_REGISTRATIONS_PER_MINUTE` documents a minute per client (the rest run without being kept), within the per-organisation cap. The tests assert both bounds on the store itself (test/ecosystem/apq-bounds.test.ts).',
+    'An unauthenticated request is refused before any store is read or written; an authenticated flood registers at most `APQ_REGISTRATIONS_PER_MINUTE` documents a minute per client (the rest run without being kept), within the per-organisation cap. The tests assert both bounds on the store itself (test/interop/apq-bounds.test.ts).',
     '',
   ];
 }

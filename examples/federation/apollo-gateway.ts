@@ -3,7 +3,7 @@
  * `new ApolloGateway({ supergraphSdl | supergraphSdl: new IntrospectAndCompose(...), buildService })`
  * and give each request's headers to the gateway's context, as Apollo Server does with
  * `context: async ({ req }) => ({ headers: req.headers })`.
- * test/ecosystem/gateway-configs.test.ts loads this file.
+ * test/interop/gateway-configs.test.ts loads this file.
  */
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 

@@ -2,7 +2,7 @@
  * Hive Gateway in front of titlegraph: the settings a platform team needs, as one object. With
  * the Hive Gateway CLI, `export const gatewayConfig = defineConfig({ ...titlegraphGatewayConfig })`
  * in `gateway.config.ts`; in code, spread it into `createGatewayRuntime({ supergraph, ... })`.
- * test/ecosystem/demand-control.test.ts and test/ecosystem/gateway-configs.test.ts load this file.
+ * test/interop/demand-control.test.ts and test/interop/gateway-configs.test.ts load this file.
  */
 import type { GatewayConfigBase } from '@graphql-hive/gateway-runtime';
 import { GraphQLError } from 'graphql';

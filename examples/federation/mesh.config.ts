@@ -3,7 +3,7 @@
  * supergraph.graphql` next to this file, with TITLEGRAPH_URL and TITLEGRAPH_ROUTER_KEY set.
  * `federation: true` reads titlegraph's federation SDL (`_service { sdl }`), which in production
  * answers the router key only, hence `schemaHeaders`. Add the firm's other subgraphs to the list.
- * test/ecosystem/gateway-configs.test.ts composes with this file and serves the result.
+ * test/interop/gateway-configs.test.ts composes with this file and serves the result.
  */
 import { defineConfig, loadGraphQLHTTPSubgraph } from '@graphql-mesh/compose-cli';
 

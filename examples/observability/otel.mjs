@@ -6,7 +6,7 @@
  * (or `node --import ./examples/observability/otel.mjs dist/start.js` for the compiled build).
  * Needs @opentelemetry/sdk-node, @opentelemetry/instrumentation-http and
  * @opentelemetry/instrumentation-undici installed beside titlegraph.
- * test/ecosystem/otel-sdk.test.ts starts the service with this file and an OTLP/HTTP receiver.
+ * test/observability/otel-sdk.test.ts starts the service with this file and an OTLP/HTTP receiver.
  */
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';

@@ -1,4 +1,4 @@
-import { Api, describe, expect, test } from './fixtures';
+import { Api, describe, expect, test } from '../support/emulator-fixtures';
 
 describe('OAuth client credentials and bearer tokens', () => {
   test('issues an opaque bearer token for valid Basic credentials', async ({ api }) => {

@@ -1,4 +1,4 @@
-import { describe, expect, LATIN1_BOUNDARIES, test } from './fixtures';
+import { describe, expect, LATIN1_BOUNDARIES, test } from '../support/emulator-fixtures';
 
 const valid = (over: Record<string, unknown> = {}) => ({
   reference: 'Purchase of 14 Dalhousie Road',

@@ -1,5 +1,5 @@
 import { Charge } from '../../src/register/contract/wire';
-import { describe, expect, NOON_ISH, test } from './fixtures';
+import { describe, expect, NOON_ISH, test } from '../support/emulator-fixtures';
 
 describe('charging: one charge per FAS, title, product and London day', () => {
   test.override({ emuOptions: { now: () => NOON_ISH } });

@@ -1,4 +1,4 @@
-import { describe, expect, NOON_ISH, test } from './fixtures';
+import { describe, expect, NOON_ISH, test } from '../support/emulator-fixtures';
 
 describe('/__control (out-of-process controls)', () => {
   test.override({ emuOptions: { now: () => NOON_ISH } });

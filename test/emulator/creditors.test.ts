@@ -1,4 +1,4 @@
-import { describe, expect, LATIN1_BOUNDARIES, test } from './fixtures';
+import { describe, expect, LATIN1_BOUNDARIES, test } from '../support/emulator-fixtures';
 
 describe('creditor search', () => {
   test('case-insensitive substring over designations, at most 15 results', async ({ api }) => {

@@ -1,4 +1,4 @@
-import { describe, expect, LATIN1_BOUNDARIES, test, type Api } from './fixtures';
+import { describe, expect, LATIN1_BOUNDARIES, test, type Api } from '../support/emulator-fixtures';
 
 const ORG_A_CASE = 'RLP06ORGACASE'; // ORG-A, over MID15313 (registered)
 const party = {

@@ -1,5 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
-import { describe, expect, NOON_ISH, pdfText, test, type Api } from './fixtures';
+import { describe, expect, NOON_ISH, pdfText, test, type Api } from '../support/emulator-fixtures';
 
 async function order(
   api: Api,

@@ -1,5 +1,5 @@
 import { startEmulator } from '../../src/emulator/index';
-import { Api, describe, expect, test } from './fixtures';
+import { Api, describe, expect, test } from '../support/emulator-fixtures';
 
 describe('injected faults', () => {
   test('status: replaces the next N responses, with body and Retry-After; nothing happens', async ({ api, emu }) => {

@@ -1,5 +1,5 @@
 import { ROUTE_LIST } from '../../src/register/contract/routes';
-import { describe, expect, test } from './fixtures';
+import { describe, expect, test } from '../support/emulator-fixtures';
 
 describe('GET /openapi.json', () => {
   test('OpenAPI 3.1 with every route, its parameters, bodies, responses and errors', async ({ api, emu }) => {

@@ -1,4 +1,4 @@
-import { describe, expect, NOON_ISH, test } from './fixtures';
+import { describe, expect, NOON_ISH, test } from '../support/emulator-fixtures';
 
 describe('daily quota per organisation per London day', () => {
   test.override({ emuOptions: { dailyQuota: 3, now: () => new Date('2025-06-10T21:00:00Z') } }); // 22:00 BST

@@ -1,5 +1,5 @@
 import { BasicList, DetailedList, OrderedList } from '../../src/register/contract/wire';
-import { describe, expect, test } from './fixtures';
+import { describe, expect, test } from '../support/emulator-fixtures';
 
 const DEED_TYPE = '/ref/lr/application/deed/type';
 

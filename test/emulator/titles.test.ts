@@ -5,7 +5,7 @@ import {
   PendingApplicationsResponse,
 } from '../../src/register/contract/wire';
 import { startEmulator } from '../../src/emulator/index';
-import { Api, describe, expect, test } from './fixtures';
+import { Api, describe, expect, test } from '../support/emulator-fixtures';
 
 const REDUCED = [
   ['GLA5001', 'DRAFT'],

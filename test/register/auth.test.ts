@@ -1,7 +1,7 @@
 /** Tokens: single-flight, refresh before expiry, one refresh on a 401, bad credentials. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RegisterClient } from '../../src/register/client';
-import { CALM, CLIENT_A, exposedText, registerError, rig, type Rig } from './helpers';
+import { CALM, CLIENT_A, exposedText, registerError, rig, type Rig } from '../support/register-rig';
 
 let r: Rig;
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CASE_ID_PATTERN } from '../../src/register/contract/rules';
 import type { RegisterClient } from '../../src/register/client';
-import { CALM, CLIENT_B, readAll, registerError, rig, type Rig } from './helpers';
+import { CALM, CLIENT_B, readAll, registerError, rig, type Rig } from '../support/register-rig';
 
 let r: Rig;
 let a: RegisterClient;

@@ -1,7 +1,7 @@
 /** Streamed downloads, and no sockets left behind after faults. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { abandon, type RegisterClient } from '../../src/register/client';
-import { readAll, registerError, rig, type Rig } from './helpers';
+import { readAll, registerError, rig, type Rig } from '../support/register-rig';
 
 let r: Rig;
 let c: RegisterClient;

@@ -1,7 +1,7 @@
 /** Faults: GET retries, POST exactly once, outcome unknown, breaker, 429, contract errors, deadlines. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RegisterClient } from '../../src/register/client';
-import { registerError, rig, type Rig } from './helpers';
+import { registerError, rig, type Rig } from '../support/register-rig';
 
 let r: Rig;
 let c: RegisterClient;

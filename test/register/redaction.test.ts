@@ -1,7 +1,7 @@
 /** Nothing secret in errors or events: no client secret, token, Authorization value, URL or fas. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RegisterClient, type RegisterError } from '../../src/register/client';
-import { CLIENT_A, exposedText, registerError, rig, type Rig } from './helpers';
+import { CLIENT_A, exposedText, registerError, rig, type Rig } from '../support/register-rig';
 
 let r: Rig;
 beforeAll(async () => {

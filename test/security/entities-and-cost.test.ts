@@ -9,7 +9,7 @@ import { createApp } from '../../src/server/app';
 import { buildSchema } from '../../src/graphql/schema';
 import { FIELD, operationCost, REGISTER_CALL } from '../../src/security/cost';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
-import { startService } from '../service/harness';
+import { startService } from '../support/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../src/server/serve';
-import { EMBEDDED_ENV, spawnTs } from '../idempotency/processes';
-import { startService } from '../service/harness';
+import { EMBEDDED_ENV, spawnTs } from '../support/processes';
+import { startService } from '../support/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc | undefined;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/server/app';
 import { DEFAULT_LIMITS, type AbuseLimits } from '../../src/security/limits';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
-import { startService } from '../service/harness';
+import { startService } from '../support/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;

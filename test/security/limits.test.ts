@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app';
 import { REGISTER_CALL } from '../../src/security/cost';
 import { DEFAULT_LIMITS, type AbuseLimits } from '../../src/security/limits';
-import { startService } from '../service/harness';
+import { startService } from '../support/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;

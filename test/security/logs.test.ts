@@ -16,8 +16,8 @@ import {
   PurchaseTitlePlansMutation,
   ReferenceListQuery,
   TitlesQuery,
-} from '../service/documents';
-import { newKey, startService } from '../service/harness';
+} from '../support/documents';
+import { newKey, startService } from '../support/harness';
 
 const lines: string[] = [];
 const sink = new Writable({

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
-import { startService } from '../service/harness';
+import { startService } from '../support/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;

@@ -5,7 +5,7 @@
  * document after one run (interpreted, then compiled): the answers must not change.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startService, type Service } from '../service/harness';
+import { startService, type Service } from '../support/harness';
 
 type Running = Service & { stop(): Promise<void> };
 let svc: Running;

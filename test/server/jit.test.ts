@@ -7,8 +7,8 @@
  * same order, with faults injected into both alike, so their state (quota, breaker) moves in step.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parseMetrics, sum } from '../ecosystem/prometheus';
-import { startService, type Service } from '../service/harness';
+import { parseMetrics, sum } from '../support/prometheus';
+import { startService, type Service } from '../support/harness';
 
 type Running = Service & { stop(): Promise<void> };
 let interpreted: Running;

@@ -7,8 +7,8 @@
  */
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startService, type Service } from '../service/harness';
-import { FAULT_TEST_TRANSPORT } from '../resilience/transport';
+import { startService, type Service } from '../support/harness';
+import { FAULT_TEST_TRANSPORT } from '../support/fault-transport';
 
 const PRODUCTION = { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } };
 

@@ -3,7 +3,7 @@
  * `titles`), and a @refetchable fragment on Title, which Relay refetches through `node(id:)`.
  * `npx relay-compiler` (in this folder) writes __generated__/ and persisted-queries.json, which
  * titlegraph serves with PERSISTED_OPERATIONS_FILE; Relay then sends each operation's `doc_id`.
- * test/ecosystem/relay.test.ts compiles this file and runs its operations with relay-runtime.
+ * test/interop/relay.test.ts compiles this file and runs its operations with relay-runtime.
  */
 import { graphql } from 'relay-runtime';
 

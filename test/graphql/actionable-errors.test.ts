@@ -1,0 +1,144 @@
+/**
+ * Errors a person can act on: the field path is the GraphQL input's, one error per field, in
+ * our own words (no zod defaults, no wire names), the caller's own FAS shown to them, and a
+ * document with several operations asks for operationName by name.
+ */
+import { describe, expect } from 'vitest';
+import { AddDeedToCaseMutation, CreateCaseMutation, PurchaseTitleDetailsMutation } from '../support/documents';
+import { newKey, startService, test, type Service } from '../support/harness';
+
+const caseInput = (more: Record<string, unknown> = {}) => ({
+  reference: 'Smith to Jones',
+  contactEmail: 'cases@macdonald.example',
+  contactTelephone: '0131 496 0000',
+  titleNumbers: ['MID15313'],
+  idempotencyKey: newKey('case'),
+  ...more,
+});
+const WIRE_WORDS = /agent\.|subjects|\bapplicants\b|\[redacted\]|\[fas\]|Too small|Too big|Invalid input|expected string/;
+
+async function raw(svc: Service, body: Record<string, unknown>) {
+  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
+}
+
+describe('field paths of register refusals', () => {
+  test.each([
+    ['ZZZ999', 'TITLE_NOT_FOUND', /^The register has no title ZZZ999\.$/],
+    ['EDN42', 'TITLE_STATUS_NOT_SUPPORTED', /EDN42/],
+  ])('createCase over %s: %s on ["input","titleNumbers","0"]', async (titleNumber, code, message) => {
+    const svc = await startService();
+    try {
+      const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput({ titleNumbers: [titleNumber] }) });
+      const [error] = data!.createCase.userErrors;
+      expect(error).toEqual({ code, message: expect.stringMatching(message), field: ['input', 'titleNumbers', '0'] });
+      expect(error!.message).not.toMatch(WIRE_WORDS);
+    } finally {
+      await svc.stop();
+    }
+  });
+
+  test('an unknown creditor code points at input.creditorApplicant.creditorCode, in GraphQL words', async ({ svc }) => {
+    const { data } = await svc.gql(AddDeedToCaseMutation, {
+      input: {
+        caseId: 'RLP06ORGACASE',
+        subjectExtent: 'REGISTERED_WHOLE',
+        deedType: 'STANDARD_SECURITY',
+        creditorApplicant: { creditorCode: 'NOPE1' },
+        idempotencyKey: newKey('deed'),
+      },
+    });
+    const [error] = data!.addDeedToCase.userErrors;
+    expect(error).toEqual({
+      code: 'DEED_RULE_VIOLATION',
+      message: expect.stringContaining('NOPE1'),
+      field: ['input', 'creditorApplicant', 'creditorCode'],
+    });
+    expect(error!.message).toMatch(/^input\.creditorApplicant\.creditorCode: /);
+    expect(error!.message).not.toMatch(WIRE_WORDS);
+  });
+});
+
+describe("the caller's own FAS is shown to them", () => {
+  test('another organisation’s account', async ({ svc }) => {
+    const { data } = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '5555',
+      input: { titleNumber: 'MID15313', idempotencyKey: newKey() },
+    });
+    const [error] = data!.purchaseTitleDetails.userErrors;
+    expect(error).toEqual({ code: 'FAS_NOT_AUTHORISED', message: expect.stringContaining('5555'), field: ['fas'] });
+    expect(error!.message).not.toMatch(WIRE_WORDS);
+  });
+
+  test('a title account given as the case account: named, as `fas`, not `agent.fas`', async ({ svc }) => {
+    const { data } = await svc.gql(CreateCaseMutation, { fas: '0877', input: caseInput() });
+    const [error] = data!.createCase.userErrors;
+    expect(error).toEqual({ code: 'FAS_NOT_AUTHORISED', message: expect.stringMatching(/^fas: 0877 /), field: ['fas'] });
+    expect(error!.message).not.toMatch(WIRE_WORDS);
+  });
+
+  test('an account at its credit limit', async ({ svc }) => {
+    const { data } = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '9999',
+      input: { titleNumber: 'MID15313', idempotencyKey: newKey() },
+    });
+    expect(data!.purchaseTitleDetails.userErrors).toEqual([
+      { code: 'CREDIT_LIMIT_EXCEEDED', message: 'FAS 9999 is at its credit limit; nothing was charged.', field: ['fas'] },
+    ]);
+  });
+});
+
+describe('input rules in our own words, one error per field', () => {
+  test('an empty telephone says so, in words a person uses', async ({ svc }) => {
+    const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput({ contactTelephone: '' }) });
+    expect(data!.createCase.userErrors).toEqual([
+      { code: 'INVALID_INPUT', message: 'input.contactTelephone must not be empty.', field: ['input', 'contactTelephone'] },
+    ]);
+  });
+
+  test('a field that breaks two rules gets one error', async ({ svc }) => {
+    const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput({ contactEmail: '€uro' }) });
+    const errors = data!.createCase.userErrors.filter((e) => e.field?.join('.') === 'input.contactEmail');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).not.toMatch(WIRE_WORDS);
+    expect(svc.emulator.calls.count({ route: 'createCase' })).toBe(0);
+  });
+
+  test('every broken field is still reported at once', async ({ svc }) => {
+    const { data } = await svc.gql(CreateCaseMutation, {
+      fas: '1877',
+      input: caseInput({ contactTelephone: '', reference: 'x'.repeat(51) }),
+    });
+    expect(data!.createCase.userErrors.map((e) => e.field)).toEqual([
+      ['input', 'reference'],
+      ['input', 'contactTelephone'],
+    ]);
+    for (const e of data!.createCase.userErrors) expect(e.message).not.toMatch(WIRE_WORDS);
+  });
+});
+
+describe('which operation to run', () => {
+  test('several operations and no operationName: it is asked for, naming them', async ({ svc }) => {
+    const body = await raw(svc, { query: 'query A { __typename } query B { __typename }' });
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        message: 'operationName is required: the document has 2 operations (A, B); send the name of the one to run as operationName.',
+        extensions: expect.objectContaining({ code: 'OPERATION_RESOLUTION_FAILURE' }),
+      }),
+    ]);
+  });
+
+  test('an operationName the document does not have', async ({ svc }) => {
+    const body = await raw(svc, { query: 'query A { __typename } query B { __typename }', operationName: 'C' });
+    expect(body.errors![0]!.message).toBe('The document has no operation named "C"; it has A, B.');
+  });
+
+  test('the named one runs', async ({ svc }) => {
+    const body = await raw(svc, { query: 'query A { __typename } query B { __typename }', operationName: 'B' });
+    expect(body.errors).toBeUndefined();
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * No charge is ever missing from an answer, whatever else fails: an exception inside a
+ * chargeable payload after the register charged (both executors), and the database going away
+ * while a purchase is at the register. Judged on the emulator's ledger and on the journal after
+ * recovery; requests refused during the outage are told that nothing was sent.
+ */
+import type { GraphQLObjectType } from 'graphql';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
+import { buildSchema } from '../../src/graphql/schema';
+import { createTestDatabase, postgresSuite, setDatabaseReachable, type TestDatabase } from '../support/pg';
+import { newKey, startService } from '../support/harness';
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: {
+    data?: { purchaseTitleDetails?: { charges: { fee: string; transactionNumber: string }[] } | null } | null;
+    errors?: { message: string; extensions?: Record<string, unknown> }[];
+    extensions?: { charges?: Record<string, unknown>[] };
+  };
+}
+
+const PURCHASE = `mutation Buy($input: PurchaseTitleInput!) {
+  purchaseTitleDetails(fas: "0877", input: $input) { charges { fee transactionNumber } userErrors { code message } }
+}`;
+
+async function post(svc: Awaited<ReturnType<typeof startService>>, query: string, variables: unknown): Promise<Answer> {
+  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-a' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Answer['body'] };
+}
+
+describe.each([
+  ['graphql-js', false as const],
+  ['graphql-jit', { compileAfter: 1 }],
+])('an exception inside a chargeable payload after the register charged (%s)', (_, jit) => {
+  test('the answer loses data to null propagation but lists the charge in extensions.charges, as the ledger has it', async () => {
+    const svc = await startService({}, {}, { jit });
+    const payload = buildSchema().getType('PurchaseTitleDetailsPayload') as GraphQLObjectType;
+    const field = payload.getFields().userErrors!;
+    const resolve = field.resolve;
+    try {
+      // A warm-up run, so that graphql-jit compiles the document before the fault (compileAfter 1).
+      const warm = await post(svc, PURCHASE, { input: { titleNumber: 'BLK1', idempotencyKey: newKey() } });
+      expect(warm.body.errors).toBeUndefined();
+      field.resolve = () => {
+        throw new Error('a bug after the register charged');
+      };
+      const key = newKey();
+      const answer = await post(svc, PURCHASE, { input: { titleNumber: 'BLK2', idempotencyKey: key } });
+      expect(answer.body.data).toBeNull();
+      const ledger = svc.emulator.ledger.charges.filter((c) => c.titleNumber === 'BLK2');
+      expect(ledger).toHaveLength(1);
+      expect(answer.body.extensions?.charges).toEqual([
+        expect.objectContaining({
+          operation: 'purchaseTitleDetails',
+          idempotencyKey: key,
+          fee: ledger[0]!.charge.fee,
+          transactionNumber: ledger[0]!.charge.transactionNumber,
+        }),
+      ]);
+    } finally {
+      field.resolve = resolve;
+      await svc.stop();
+    }
+  });
+});
+
+const pgSuite = await postgresSuite();
+describe.skipIf(!pgSuite.run)(pgSuite.title('the database goes away while a purchase is at the register'), () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('outage');
+  }, 60_000);
+  afterAll(async () => {
+    await setDatabaseReachable(database.name, true).catch(() => undefined);
+    await database?.drop();
+  });
+
+  test('the caller sees the charge, the journal gets it after recovery, and calls refused meanwhile say nothing was sent', async () => {
+    const svc = await startService(
+      { latencyMs: 600 },
+      { idempotency: new PgIdempotencyStore({ connectionString: database.url }), databaseUrl: database.url },
+    );
+    try {
+      // Tables, token and pools ready before the outage.
+      expect((await post(svc, PURCHASE, { input: { titleNumber: 'BLK1', idempotencyKey: newKey() } })).body.errors).toBeUndefined();
+
+      const key = newKey('in-flight');
+      const inFlight = post(svc, PURCHASE, { input: { titleNumber: 'BLK2', idempotencyKey: key } });
+      // The register has charged (its ledger says so) and is about to answer: now the database goes.
+      await expect.poll(() => svc.emulator.ledger.count({ titleNumber: 'BLK2' }), { timeout: 10_000, interval: 10 }).toBe(1);
+      await setDatabaseReachable(database.name, false);
+      const answer = await inFlight;
+      const charged = svc.emulator.ledger.charges.find((c) => c.titleNumber === 'BLK2')!.charge;
+      expect(answer.body.data?.purchaseTitleDetails?.charges).toEqual([{ fee: charged.fee, transactionNumber: charged.transactionNumber }]);
+
+      // During the outage: refused before anything is sent, and told so.
+      const before = svc.emulator.calls.count();
+      const refused = await post(svc, PURCHASE, { input: { titleNumber: 'BLK3', idempotencyKey: newKey() } });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(refused.body.errors).toEqual([
+        expect.objectContaining({
+          message: expect.stringContaining('nothing was sent to the register'),
+          extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }),
+        }),
+      ]);
+      expect(svc.emulator.calls.count()).toBe(before);
+      expect(svc.emulator.ledger.count({ titleNumber: 'BLK3' })).toBe(0);
+      expect(await (await svc.get('/metrics')).text()).toMatch(/^titlegraph_service_unavailable_total [1-9]/m);
+      // Not ready while the database is away, and it says which part is missing.
+      const notReady = await svc.get('/ready');
+      expect(notReady.status).toBe(503);
+      expect(await notReady.json()).toMatchObject({ ready: false, database: { reachable: false, error: 'unreachable' } });
+
+      await setDatabaseReachable(database.name, true);
+      await expect.poll(async () => (await svc.get('/ready')).status, { timeout: 20_000, interval: 200 }).toBe(200);
+      const day = new Date().toISOString().slice(0, 10);
+      await expect
+        .poll(async () => (await svc.services.idempotency.chargeRecords('client-a', day)).filter((r) => r.idempotencyKey === key), {
+          timeout: 20_000,
+          interval: 200,
+        })
+        .toEqual([
+          expect.objectContaining({ status: 'CHARGED', charge: expect.objectContaining({ transactionNumber: charged.transactionNumber }) }),
+        ]);
+    } finally {
+      await setDatabaseReachable(database.name, true);
+      await svc.stop();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,349 @@
+/**
+ * The idempotency runner's decisions, through GraphQL over the emulator, with a second store on
+ * the same database standing in for another replica: waiting on a call in progress elsewhere,
+ * IDEMPOTENCY_KEY_IN_USE, the exact staleness boundary, key reuse, the key rule, and events
+ * (a charges event only when the register was called, never on a replay).
+ */
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { createHash } from 'node:crypto';
+import { inputHash } from '../../src/graphql/mutations/run-idempotent';
+import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
+import { londonDate } from '../../src/register/contract/london-day';
+import { FAULT_TEST_TRANSPORT } from '../support/fault-transport';
+import { ChargeRecordsQuery, CreateCaseMutation, PurchaseTitleDetailsMutation, TitleQuery } from '../support/documents';
+import { newKey, startService } from '../support/harness';
+
+type Svc = Awaited<ReturnType<typeof startService>>;
+const running: Svc[] = [];
+const stores: SqliteIdempotencyStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+  await Promise.all(running.splice(0).map((s) => s.stop()));
+});
+async function service(timing: { waitMs?: number; staleMs?: number } = {}, transport?: typeof FAULT_TEST_TRANSPORT): Promise<Svc> {
+  const svc = await startService({}, { idempotencyTiming: timing, ...(transport ? { transport } : {}) });
+  running.push(svc);
+  return svc;
+}
+/** Another replica on the same database, whose clock is `ageMs` behind. */
+function otherReplica(svc: Svc, ageMs = 0): SqliteIdempotencyStore {
+  const store = new SqliteIdempotencyStore(svc.dataDir, () => Date.now() - ageMs);
+  stores.push(store);
+  return store;
+}
+
+const INPUT = { fas: '0877', titleNumber: 'MID15313', reference: 'strength' };
+const details = (key: string, reference = INPUT.reference) => ({
+  fas: INPUT.fas,
+  input: { titleNumber: INPUT.titleNumber, reference, idempotencyKey: key },
+});
+const claimElsewhere = (store: SqliteIdempotencyStore, key: string, input: object = INPUT) =>
+  store.claim('client-a', key, 'purchaseTitleDetails', inputHash('purchaseTitleDetails', input));
+const codes = (result: { data?: { purchaseTitleDetails: { userErrors: { code: string }[] } } | null }) =>
+  result.data!.purchaseTitleDetails.userErrors.map((e) => e.code);
+
+describe('a key whose call is in progress on another replica', () => {
+  test('answers IDEMPOTENCY_KEY_IN_USE after the wait, on the key field, with no register call', async () => {
+    const svc = await service({ waitMs: 150 });
+    const key = newKey('in-use');
+    await claimElsewhere(otherReplica(svc), key);
+    const started = Date.now();
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(result.data!.purchaseTitleDetails.userErrors).toEqual([
+      { code: 'IDEMPOTENCY_KEY_IN_USE', message: expect.stringContaining('still in progress'), field: ['input', 'idempotencyKey'] },
+    ]);
+    expect(result.data!.purchaseTitleDetails.charges).toEqual([]);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+  });
+
+  test('waits for it and answers with its outcome when it finishes in time, still with no call', async () => {
+    const svc = await service({ waitMs: 5_000 });
+    const key = newKey('waits');
+    const other = otherReplica(svc);
+    await claimElsewhere(other, key);
+    const stored = {
+      ok: false,
+      userErrors: [{ code: 'CREDIT_LIMIT_EXCEEDED', message: 'FAS 0877 is at its credit limit; nothing was charged.', field: ['fas'] }],
+    };
+    setTimeout(() => void other.finish('client-a', key, 'failed_final', JSON.stringify(stored)), 120);
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(result.data!.purchaseTitleDetails.userErrors).toEqual(stored.userErrors);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+  });
+
+  test('a key it gave back as retryable is claimed and run here, once', async () => {
+    const svc = await service({ waitMs: 5_000 });
+    const key = newKey('given-back');
+    const other = otherReplica(svc);
+    await claimElsewhere(other, key);
+    setTimeout(() => void other.finish('client-a', key, 'failed_retryable'), 100);
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(codes(result)).toEqual([]);
+    expect(result.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+  });
+});
+
+describe('staleness: when an unfinished call counts as crashed', () => {
+  test('older than staleMs: OUTCOME_UNKNOWN at once, no call', async () => {
+    const svc = await service({ staleMs: 1_000, waitMs: 100 });
+    const key = newKey('stale');
+    await claimElsewhere(otherReplica(svc, 1_500), key);
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(codes(result)).toEqual(['OUTCOME_UNKNOWN']);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+  });
+
+  test('younger than staleMs: still in progress, so IN_USE and not OUTCOME_UNKNOWN', async () => {
+    const svc = await service({ staleMs: 60_000, waitMs: 100 });
+    const key = newKey('fresh');
+    await claimElsewhere(otherReplica(svc, 30_000), key);
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(codes(result)).toEqual(['IDEMPOTENCY_KEY_IN_USE']);
+  });
+});
+
+describe('reuse of a key', () => {
+  test('with other input: IDEMPOTENCY_KEY_REUSED on the key field; the first answer stays', async () => {
+    const svc = await service();
+    const key = newKey('reuse');
+    const first = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(codes(first)).toEqual([]);
+    const reused = await svc.gql(PurchaseTitleDetailsMutation, details(key, 'another reference'));
+    expect(reused.data!.purchaseTitleDetails.userErrors).toEqual([
+      { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.stringContaining('different input'), field: ['input', 'idempotencyKey'] },
+    ]);
+    expect(await svc.gql(PurchaseTitleDetailsMutation, details(key))).toEqual(first);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+  });
+
+  test('for another operation with the same input hash source: REUSED, no call', async () => {
+    const svc = await service();
+    const key = newKey('other-op');
+    await otherReplica(svc).claim('client-a', key, 'purchasePendingApplications', inputHash('purchaseTitleDetails', INPUT));
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(codes(result)).toEqual(['IDEMPOTENCY_KEY_REUSED']);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+  });
+});
+
+describe('the key rule', () => {
+  test.each([
+    ['255 printable ASCII characters', 'k'.repeat(255), true],
+    ['the lowest and highest printable characters', '!~', true],
+    ['256 characters', 'k'.repeat(256), false],
+    ['a space', 'a b', false],
+    ['DEL', 'a\u007f', false],
+    ['a non-ASCII letter', 'clé', false],
+  ])('%s: %s', async (_label, key, valid) => {
+    const svc = await service();
+    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    if (valid) {
+      expect(codes(result)).toEqual([]);
+      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+    } else {
+      expect(result.data!.purchaseTitleDetails.userErrors).toEqual([
+        {
+          code: 'INVALID_INPUT',
+          message: 'input.idempotencyKey must be 1 to 255 printable ASCII characters without spaces.',
+          field: ['input', 'idempotencyKey'],
+        },
+      ]);
+      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+    }
+  });
+});
+
+describe('events', () => {
+  test('a charges event only when the register was called; idempotency events name what happened', async () => {
+    const svc = await service();
+    const charges: unknown[] = [];
+    const outcomes: string[] = [];
+    svc.services.events.on('charges', (e) => charges.push(e));
+    svc.services.events.on('idempotency', (e) => outcomes.push(`${e.operation}:${e.outcome}`));
+    const key = newKey('events');
+    const first = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    await svc.gql(PurchaseTitleDetailsMutation, details(key, 'changed'));
+    await svc.gql(PurchaseTitleDetailsMutation, details('bad key'));
+    expect(charges).toEqual([
+      {
+        tenant: 'client-a',
+        organisation: 'ORG-A',
+        operation: 'purchaseTitleDetails',
+        charges: [expect.objectContaining({ fee: first.data!.purchaseTitleDetails.charges[0]!.fee })],
+      },
+    ]);
+    expect(outcomes).toEqual([
+      'purchaseTitleDetails:executed',
+      'purchaseTitleDetails:replayed',
+      'purchaseTitleDetails:key_reused',
+      'purchaseTitleDetails:invalid_input',
+    ]);
+  });
+
+  test('a refusal by the register is executed, final, and emits no charges event', async () => {
+    const svc = await service();
+    const charges: unknown[] = [];
+    svc.services.events.on('charges', (e) => charges.push(e));
+    const key = newKey('refused');
+    const refused = await svc.gql(PurchaseTitleDetailsMutation, { fas: '9999', input: { titleNumber: 'MID15313', idempotencyKey: key } });
+    expect(codes(refused)).toEqual(['CREDIT_LIMIT_EXCEEDED']);
+    expect(await svc.gql(PurchaseTitleDetailsMutation, { fas: '9999', input: { titleNumber: 'MID15313', idempotencyKey: key } })).toEqual(
+      refused,
+    );
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+    expect(charges).toEqual([]);
+  });
+});
+
+describe('inputHash', () => {
+  test('ignores key order and absent fields; tells operations, values and list order apart', () => {
+    const hash = inputHash('op', { a: 1, b: [1, 2], c: { x: 'y', z: null } });
+    expect(inputHash('op', { c: { z: null, x: 'y' }, b: [1, 2], a: 1, d: undefined })).toBe(hash);
+    expect(inputHash('other', { a: 1, b: [1, 2], c: { x: 'y', z: null } })).not.toBe(hash);
+    expect(inputHash('op', { a: 1, b: [2, 1], c: { x: 'y', z: null } })).not.toBe(hash);
+    expect(inputHash('op', { a: '1', b: [1, 2], c: { x: 'y', z: null } })).not.toBe(hash);
+    expect(inputHash('op', { a: 1, b: [1, 2], c: { x: 'y' } })).not.toBe(hash);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('inputHash is stable across versions', () => {
+  test('it is the SHA-256 of the canonical JSON: keys sorted at every depth, lists in order, absent fields left out', () => {
+    // Records written by an earlier version are matched by this hash: changing the form would
+    // turn every replay after an upgrade into IDEMPOTENCY_KEY_REUSED.
+    const canonical = '{"input":{"a":"s","b":[1,{"x":1,"y":[2,"z"]}],"c":null},"operation":"op"}';
+    const expected = createHash('sha256').update(canonical).digest('hex');
+    expect(inputHash('op', { c: null, b: [1, { y: [2, 'z'], x: 1 }], a: 's', d: undefined })).toBe(expected);
+  });
+});
+
+describe('what each decision is called in the events', () => {
+  test('in use, stale, and a lost answer', async () => {
+    const svc = await service({ waitMs: 80, staleMs: 1_000 }, FAULT_TEST_TRANSPORT);
+    const outcomes: string[] = [];
+    svc.services.events.on('idempotency', (e) => outcomes.push(e.outcome));
+    const busy = newKey('busy');
+    await claimElsewhere(otherReplica(svc), busy);
+    await svc.gql(PurchaseTitleDetailsMutation, details(busy));
+    const stale = newKey('stale');
+    await claimElsewhere(otherReplica(svc, 5_000), stale);
+    await svc.gql(PurchaseTitleDetailsMutation, details(stale));
+    svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
+    await svc.gql(PurchaseTitleDetailsMutation, details(newKey('lost')));
+    expect(outcomes).toEqual(['in_use', 'outcome_unknown', 'outcome_unknown']);
+  });
+});
+
+describe('an old finished key', () => {
+  test('replays its answer long after staleMs: only unfinished keys ever go stale', async () => {
+    const svc = await service({ staleMs: 50, waitMs: 200 });
+    const key = newKey('old');
+    const first = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await svc.gql(PurchaseTitleDetailsMutation, details(key))).toEqual(first);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+  });
+});
+
+describe('the OUTCOME_UNKNOWN message says what to do next', () => {
+  test('across London midnight: the day is named, and an answer lost after that day ended says buying again is charged again', async () => {
+    const svc = await service({}, FAULT_TEST_TRANSPORT);
+    // 23:59:54 London time in November (GMT).
+    svc.emulator.clock.set(new Date('2026-11-25T23:59:54Z'));
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' }); // the service hears the register's clock
+    svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
+    const lostBefore = await svc.gql(PurchaseTitleDetailsMutation, details(newKey('before-midnight')));
+    expect(lostBefore.data!.purchaseTitleDetails.userErrors[0]!.message).toContain(
+      'buying again with a new idempotencyKey is safe until the end of 2026-11-25 (London time)',
+    );
+
+    // Sent before midnight, its answer held past it (the register's clock moves on meanwhile).
+    svc.emulator.faults.inject('titleDetails', { kind: 'hang', phase: 'after' }, 1);
+    const onOtherFas = (key: string) => ({ ...details(key), fas: '1234' });
+    const held = svc.gql(PurchaseTitleDetailsMutation, onOtherFas(newKey('across-midnight')));
+    await vi.waitFor(() => expect(svc.emulator.ledger.count({ fas: '1234' })).toBe(1));
+    svc.emulator.clock.set(new Date('2026-11-26T00:00:04Z'));
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
+    const lostAfter = (await held).data!.purchaseTitleDetails.userErrors[0]!.message;
+    expect(lostAfter).toContain(
+      'It went out on register day 2026-11-25 (London time), which has ended: buying again now, with a new idempotencyKey, is charged again.',
+    );
+    expect(lostAfter).not.toContain('is safe');
+    // And so it is: the same title bought again after midnight is a second charge.
+    const again = await svc.gql(PurchaseTitleDetailsMutation, onOtherFas(newKey('after-midnight')));
+    expect(again.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(svc.emulator.ledger.count({ fas: '1234' })).toBe(2);
+  });
+
+  test('a charge: chargeRecords lists it and a new key the same day is safe; a case: look for it first', async () => {
+    const svc = await service({}, FAULT_TEST_TRANSPORT);
+    svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
+    const charge = await svc.gql(PurchaseTitleDetailsMutation, details(newKey('msg-charge')));
+    const chargeMessage = charge.data!.purchaseTitleDetails.userErrors[0]!.message;
+    expect(chargeMessage).toContain('may have been charged');
+    expect(chargeMessage).toContain('chargeRecords');
+    expect(chargeMessage).toContain(
+      `buying again with a new idempotencyKey is safe until the end of ${londonDate(svc.services.registerNow())} (London time)`,
+    );
+
+    svc.emulator.faults.inject('createCase', { kind: 'reset', phase: 'after' }, 1);
+    const created = await svc.gql(CreateCaseMutation, {
+      fas: '1877',
+      input: {
+        reference: 'Lost case',
+        contactEmail: 'a@b.example',
+        contactTelephone: '0131',
+        titleNumbers: ['MID15313'],
+        idempotencyKey: newKey('msg-case'),
+      },
+    });
+    const caseMessage = created.data!.createCase.userErrors[0]!.message;
+    expect(caseMessage).toContain('the case may have been created');
+    expect(caseMessage).toContain('check the register for the case');
+  });
+});
+
+describe('charges events and the register day', () => {
+  test('a purchase the register does not charge again (same day, new key) emits no charges event', async () => {
+    const svc = await service();
+    const events: unknown[] = [];
+    svc.services.events.on('charges', (e) => events.push(e));
+    await svc.gql(PurchaseTitleDetailsMutation, details(newKey('first')));
+    const second = await svc.gql(PurchaseTitleDetailsMutation, details(newKey('second')));
+    expect(second.data!.purchaseTitleDetails.charges).toEqual([]);
+    expect(events).toHaveLength(1);
+  });
+
+  test('a lost answer is journalled on the register day the request went out, even when the day changes before the error', async () => {
+    const svc = await service({}, FAULT_TEST_TRANSPORT);
+    svc.emulator.clock.set(new Date('2026-01-15T23:59:58Z'));
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' }); // the service learns the register's clock
+    svc.emulator.faults.inject('titleDetails', { kind: 'hang', phase: 'after' }, 1);
+    const key = newKey('day');
+    const purchase = svc.gql(PurchaseTitleDetailsMutation, details(key));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    svc.emulator.clock.advance(10_000); // past midnight
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' }); // ...and the service hears of it while the purchase hangs
+    expect(londonDate(svc.services.registerNow())).toBe('2026-01-16');
+    const result = await purchase;
+    expect(codes(result)).toEqual(['OUTCOME_UNKNOWN']);
+    const day15 = await svc.gql(ChargeRecordsQuery, { day: '2026-01-15' });
+    expect(day15.data!.chargeRecords.map((r) => [r.idempotencyKey, r.status])).toEqual([[key, 'OUTCOME_UNKNOWN']]);
+    const day16 = await svc.gql(ChargeRecordsQuery, { day: '2026-01-16' });
+    expect(day16.data!.chargeRecords).toEqual([]);
+  });
+
+  test('a purchase with reference null is a purchase without a reference', async () => {
+    const svc = await service();
+    const result = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '0877',
+      input: { titleNumber: 'MID15313', reference: null, idempotencyKey: newKey('null-ref') },
+    });
+    expect(codes(result)).toEqual([]);
+    expect(result.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(result.data!.purchaseTitleDetails.charges[0]!.reference).toBeNull();
+  });
+});

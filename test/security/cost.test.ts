@@ -1,0 +1,200 @@
+/**
+ * The cost rule prices register calls: every field that calls the register, as often as it
+ * will run. Pinned two ways: `operationCost` as a table of documents and prices, and the
+ * running service, which refuses a request priced one above its limit before any register call
+ * and answers it at its price.
+ */
+import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildSchema } from '../../src/graphql/schema';
+import { FIELD, operationCost, REGISTER_CALL } from '../../src/security/cost';
+import { DEFAULT_LIMITS } from '../../src/security/limits';
+import { createApp } from '../../src/server/app';
+import { startService } from '../support/harness';
+
+function cost(document: string, variables: Record<string, unknown> = {}): number {
+  const parsed = parse(document);
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const d of parsed.definitions) if (d.kind === 'FragmentDefinition') fragments[d.name.value] = d;
+  const operation = parsed.definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode;
+  return operationCost(buildSchema(), operation, fragments, variables);
+}
+
+const F = FIELD;
+const R = REGISTER_CALL;
+const DETAILS_INPUT = 'fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "cost-strength" }';
+
+/** Documents the service accepts, with their price: [label, document, price, variables?]. */
+const PRICED: [string, string, number, Record<string, unknown>?][] = [
+  ['a free field alone', '{ registerUsage { calls day } }', 3 * F],
+  [
+    'an inline fragment on Title under title adds its securities call',
+    '{ title(titleNumber: "MID1234") { ... on Title { securities { id } } } }',
+    3 * F + 2 * R,
+  ],
+  [
+    'an inline fragment without a type condition keeps the parent type: securities under each titles item',
+    '{ titles(titleNumbers: ["BLK1", "BLK2"]) { ... { securities { id } } } }',
+    3 * F + 4 * R,
+  ],
+  [
+    'an inline fragment on Query keeps the titles list length',
+    '{ ... on Query { titles(titleNumbers: ["BLK1", "BLK2", "BLK3"]) { titleNumber securities { id } } } }',
+    4 * F + 6 * R,
+  ],
+  [
+    'an inline fragment without a type condition at the root prices title',
+    '{ ... { title(titleNumber: "MID1234") { titleNumber } } }',
+    2 * F + R,
+  ],
+  [
+    'a named fragment on Title is priced under each titles item',
+    '{ titles(titleNumbers: ["BLK1", "BLK2", "BLK3"]) { ...S } } fragment S on Title { titleNumber securities { id } }',
+    4 * F + 6 * R,
+  ],
+  [
+    'a named fragment used under two aliased titles is priced for each',
+    '{ a: title(titleNumber: "MID1234") { ...S } b: title(titleNumber: "BLK1") { ...S } } fragment S on Title { securities { id } }',
+    6 * F + 4 * R,
+  ],
+  [
+    'a named fragment on Query is priced with its titles list',
+    '{ ...Q } fragment Q on Query { titles(titleNumbers: ["BLK1", "BLK2"]) { titleNumber } }',
+    2 * F + 2 * R,
+  ],
+  ['a single title number given without brackets is one titles item', '{ titles(titleNumbers: "BLK1") { titleNumber } }', 2 * F + R],
+  [
+    'an inline titles list literal counts each of its items, variables included',
+    'query($t: TitleNumber!) { titles(titleNumbers: [$t, "BLK2", "BLK3", "BLK4"]) { titleNumber } }',
+    2 * F + 4 * R,
+    { t: 'BLK1' },
+  ],
+  [
+    'a titles list in a variable with one item',
+    'query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber securities { id } } }',
+    4 * F + 2 * R,
+    { n: ['BLK1'] },
+  ],
+  [
+    'an empty titles list makes no register call',
+    'query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber securities { id } } }',
+    4 * F,
+    { n: [] },
+  ],
+  [
+    'each of several titles, creditors and reference lists is a register call',
+    '{ a: title(titleNumber: "MID1234") { titleNumber } b: title(titleNumber: "BLK1") { titleNumber } creditors(query: "bank") { creditorCode } referenceList(path: "lr/creditor") { name } }',
+    8 * F + 4 * R,
+  ],
+  [
+    'securities inside title details are part of the purchase, not another register call',
+    `mutation { purchaseTitleDetails(${DETAILS_INPUT}) { details { securities { creditor } } } }`,
+    4 * F + R,
+  ],
+  ['purchaseTitleDetails', `mutation { purchaseTitleDetails(${DETAILS_INPUT}) { userErrors { code } } }`, 3 * F + R],
+  ['purchasePendingApplications', `mutation { purchasePendingApplications(${DETAILS_INPUT}) { userErrors { code } } }`, 3 * F + R],
+  ['purchaseTitlePlans', `mutation { purchaseTitlePlans(${DETAILS_INPUT}) { userErrors { code } } }`, 3 * F + R],
+  [
+    'orderTitleDocument',
+    'mutation { orderTitleDocument(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "cost-doc" }) { userErrors { code } } }',
+    3 * F + R,
+  ],
+  [
+    'addDeedToCase',
+    'mutation { addDeedToCase(input: { caseId: "RLP06ORGACASE", idempotencyKey: "cost-deed" }) { userErrors { code } } }',
+    3 * F + R,
+  ],
+  [
+    'a chargeable mutation inside an inline fragment on Mutation',
+    `mutation { ... on Mutation { purchaseTitleDetails(${DETAILS_INPUT}) { userErrors { code } } } }`,
+    3 * F + R,
+  ],
+];
+
+describe('operationCost', () => {
+  test.each(PRICED)('%s', (_label, document, price, variables = {}) => {
+    expect(cost(document, variables)).toBe(price);
+  });
+
+  test('_entities representations under an inline fragment on Title pay for each distinct title and its securities', () => {
+    const reps = [{ titleNumber: 'A1' }, { titleNumber: 'B2' }, { titleNumber: 'C3' }, { titleNumber: 'A1' }];
+    expect(cost('query($r: [_Any!]!) { _entities(representations: $r) { ... on Title { securities { id } } } }', { r: reps })).toBe(
+      3 * F + 6 * R,
+    );
+  });
+
+  test('a list variable not yet coerced counts one value as one item, and a missing or null one as none', () => {
+    const doc = 'query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { titleNumber } }';
+    expect(cost(doc, { n: 'BLK1' })).toBe(2 * F + R);
+    expect(cost(doc, { n: null })).toBe(2 * F);
+    expect(cost(doc, {})).toBe(2 * F);
+  });
+
+  test('only the list argument counts the items', () => {
+    expect(cost('{ titles(other: ["A1", "B2", "C3"], titleNumbers: ["A1"]) { titleNumber } }')).toBe(2 * F + R);
+    expect(cost('{ titles(other: ["A1", "B2", "C3"]) { titleNumber } }')).toBe(2 * F);
+  });
+
+  test('a subscription is priced by its own root type, not as a query', () => {
+    expect(cost('subscription { title(titleNumber: "MID1234") { titleNumber } }')).toBe(2 * F);
+  });
+
+  test('a fragment cycle or an unknown fragment (validation errors) does not hang or throw', () => {
+    expect(
+      cost('{ title(titleNumber: "MID1") { ...A } } fragment A on Title { ...B securities { id } } fragment B on Title { ...A }'),
+    ).toBe(3 * F + 2 * R);
+    expect(cost('{ ...Missing title(titleNumber: "MID1") { titleNumber } }')).toBe(2 * F + R);
+  });
+});
+
+describe('the running service', () => {
+  type Svc = Awaited<ReturnType<typeof startService>>;
+  let svc: Svc;
+  beforeAll(async () => {
+    svc = await startService();
+  });
+  afterAll(() => svc.stop());
+
+  async function post(app: { fetch: Svc['yoga']['fetch'] }, query: string, variables?: unknown) {
+    svc.emulator.calls.reset();
+    const response = await app.fetch('http://titlegraph.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-b' },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+    return { status: response.status, body, calls: svc.emulator.calls.count() };
+  }
+  const limited = (maxCost: number) => createApp(svc.services, { hardening: { limits: { ...DEFAULT_LIMITS, maxCost } } });
+
+  const QUERIES = PRICED.filter(([, document]) => !document.startsWith('mutation'));
+
+  test.each(QUERIES)(
+    '%s: refused one below its price with no register call, answered at it',
+    async (_label, document, price, variables) => {
+      const refused = await post(limited(price - 1), document, variables);
+      expect(refused.body.errors).toEqual([
+        {
+          message: `Query cost ${price} exceeds the limit of ${price - 1} (each register call the query would make costs ${R}: every titles item and _entities representation, and each title's securities; each field ${F}).`,
+          extensions: { code: 'COST_LIMIT_EXCEEDED', cost: price, maxCost: price - 1 },
+        },
+      ]);
+      expect(refused.calls).toBe(0);
+
+      const answered = await post(limited(price), document, variables);
+      expect(answered.body.errors).toBeUndefined();
+    },
+  );
+
+  test('securities inside title details: the purchase is refused one below its price, with no register call and no charge', async () => {
+    const price = 4 * F + R;
+    const charges = svc.emulator.ledger.count();
+    const refused = await post(
+      limited(price - 1),
+      `mutation { purchaseTitleDetails(fas: "5555", input: { titleNumber: "MID1234", idempotencyKey: "cost-${Date.now()}" }) { details { securities { creditor } } } }`,
+    );
+    expect(refused.body.errors?.[0]?.extensions).toEqual({ code: 'COST_LIMIT_EXCEEDED', cost: price, maxCost: price - 1 });
+    expect(refused.calls).toBe(0);
+    expect(svc.emulator.ledger.count()).toBe(charges);
+  });
+});

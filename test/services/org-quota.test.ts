@@ -1,0 +1,144 @@
+/**
+ * The daily quota is the organisation's: counted for all its API clients together, kept
+ * across restarts and replicas, with a reserve for paid work and a per-client budget. Every
+ * refusal is judged on the emulator's call log: refused here means no register call.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
+import { londonDate } from '../../src/register/contract/london-day';
+import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
+import { PurchaseTitleDetailsMutation, RegisterUsageQuery, TitleQuery, TitlesQuery } from '../support/documents';
+import { newKey, replicaOf, startService, type Service, type ServiceOverrides } from '../support/harness';
+
+type Svc = Awaited<ReturnType<typeof startService>>;
+const running: Svc[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop()));
+});
+async function service(options: ServiceOverrides = {}): Promise<Svc> {
+  const svc = await startService({}, options);
+  running.push(svc);
+  return svc;
+}
+
+const usage = async (svc: Service, key = 'dev-key-a') => (await svc.gql(RegisterUsageQuery, {}, key)).data!.registerUsage;
+const summaryCalls = (svc: Service) => svc.emulator.calls.count({ route: 'titleSummary' });
+
+describe("the organisation's count", () => {
+  test('client-a and client-a2 draw on ORG-A’s one count; ORG-B has its own; it matches the emulator and survives a restart', async () => {
+    const svc = await service();
+    await svc.gql(TitleQuery, { titleNumber: 'MID15313' }, 'dev-key-a');
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-a2');
+    await svc.gql(TitleQuery, { titleNumber: 'GLA5001' }, 'dev-key-a2');
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
+    const day = londonDate(svc.emulator.clock.now());
+    expect(await usage(svc, 'dev-key-a')).toEqual({ day, calls: 3, blockedUntil: null });
+    expect(await usage(svc, 'dev-key-a2')).toEqual({ day, calls: 3, blockedUntil: null });
+    expect((await usage(svc, 'dev-key-b')).calls).toBe(1);
+    expect(svc.emulator.state.quotaUsed('ORG-A')).toBe(3);
+
+    const restarted = await svc.restart();
+    expect((await usage(restarted, 'dev-key-a')).calls).toBe(3);
+  });
+
+  test('past the day’s calls everything is refused here, paid work included, until midnight', async () => {
+    const svc = await service({ quota: { dailyQuota: 3, freeShare: 1 } });
+    for (const titleNumber of ['MID15313', 'MID1234', 'GLA5001']) await svc.gql(TitleQuery, { titleNumber });
+    const calls = svc.emulator.calls.list().length;
+    const read = await svc.gql(TitleQuery, { titleNumber: 'EDN42' });
+    expect(read.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) });
+    expect(read.errors![0]!.message).toMatch(/used its 3 register calls for today/);
+    const paid = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '0877',
+      input: { titleNumber: 'MID1234', idempotencyKey: newKey('day') },
+    });
+    expect(paid.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('RATE_LIMITED');
+    expect(svc.emulator.calls.list().length).toBe(calls);
+  });
+});
+
+describe('the reserve for paid work', () => {
+  test('free reads stop at their share; purchases still go through', async () => {
+    const svc = await service({ quota: { dailyQuota: 10, freeShare: 0.5 } });
+    await svc.gql(TitlesQuery, { titleNumbers: ['BLK1', 'BLK2', 'BLK3', 'BLK4', 'BLK5'] });
+    const before = summaryCalls(svc);
+    const refused = await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
+    expect(refused.errors![0]!.extensions!.code).toBe('RATE_LIMITED');
+    expect(refused.errors![0]!.message).toMatch(/kept for purchases, orders, cases and deeds/);
+    expect(summaryCalls(svc)).toBe(before);
+
+    const bought = await svc.gql(PurchaseTitleDetailsMutation, {
+      fas: '0877',
+      input: { titleNumber: 'MID1234', idempotencyKey: newKey('reserve') },
+    });
+    expect(bought.data!.purchaseTitleDetails.userErrors).toEqual([]);
+    expect(bought.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect((await usage(svc)).calls).toBe(6);
+  });
+});
+
+describe('the per-client budget', () => {
+  test('a burst past the bucket is refused with retryAfterSeconds and no call; another client of the organisation keeps its own bucket', async () => {
+    const svc = await service({ quota: { clientBurst: 3, clientPerMinute: 6 } });
+    await svc.gql(TitlesQuery, { titleNumbers: ['BLK1', 'BLK2', 'BLK3'] }, 'dev-key-a');
+    const before = summaryCalls(svc);
+    const refused = await svc.gql(TitleQuery, { titleNumber: 'MID15313' }, 'dev-key-a');
+    expect(refused.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) });
+    expect(refused.errors![0]!.extensions!.retryAfterSeconds as number).toBeLessThanOrEqual(10);
+    expect(refused.errors![0]!.message).toMatch(/too many register calls in a short time/);
+    expect(summaryCalls(svc)).toBe(before);
+
+    const other = await svc.gql(TitleQuery, { titleNumber: 'MID15313' }, 'dev-key-a2');
+    expect(other.data!.title!.titleNumber).toBe('MID15313');
+  });
+
+  test('with the defaults, a titles(100) page with securities fits', async () => {
+    const svc = await service();
+    const titleNumbers = Array.from({ length: 100 }, (_, i) => `BLK${i + 1}`);
+    const { data, errors } = await svc.gql(TitlesQuery, { titleNumbers });
+    expect(errors).toBeUndefined();
+    expect(data!.titles).toHaveLength(100);
+  });
+});
+
+const pgSuite = await postgresSuite();
+
+describe.skipIf(!pgSuite.run)(pgSuite.title('two replicas on one PostgreSQL database'), () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('quota');
+  }, 60_000);
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  const onDatabase = (): ServiceOverrides => ({
+    idempotency: new PgIdempotencyStore({ connectionString: database.url }),
+    databaseUrl: database.url,
+  });
+
+  test('the same registerUsage on every replica; a 429 seen by one blocks the other until its Retry-After', async () => {
+    const first = await service(onDatabase());
+    const second = replicaOf(first, onDatabase());
+    running.push(second as Svc);
+    await first.gql(TitleQuery, { titleNumber: 'MID15313' }, 'dev-key-a');
+    await second.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-a2');
+    await second.gql(TitleQuery, { titleNumber: 'GLA5001' }, 'dev-key-a');
+    const a = await usage(first);
+    const b = await usage(second, 'dev-key-a2');
+    expect(a).toEqual(b);
+    expect(a.calls).toBe(first.emulator.state.quotaUsed('ORG-A'));
+
+    first.emulator.faults.inject('titleSummary', { kind: 'status', status: 429, retryAfterSeconds: 30 }, 1);
+    const limited = await first.gql(TitleQuery, { titleNumber: 'EDN42' }, 'dev-key-a');
+    expect(limited.errors![0]!.extensions!.code).toBe('RATE_LIMITED');
+    const calls = first.emulator.calls.list().length;
+    const blocked = await second.gql(TitleQuery, { titleNumber: 'ABN7' }, 'dev-key-a2');
+    expect(blocked.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) });
+    expect(first.emulator.calls.list().length).toBe(calls);
+    expect((await usage(second, 'dev-key-a2')).blockedUntil).not.toBeNull();
+    // ORG-B is not blocked by ORG-A's 429.
+    const orgB = await second.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
+    expect(orgB.data!.title!.titleNumber).toBe('MID1234');
+  });
+});

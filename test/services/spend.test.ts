@@ -1,0 +1,291 @@
+/**
+ * Spend control, pinned rule by rule (mutation testing, group `spend`): whose limit applies, who
+ * sees whose charges, the quote's boundary, the statement's range and paging, and the CSV's
+ * refusals and headers over HTTP.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Charge } from '../../src/register/contract/wire';
+import { DEFAULT_FEES_PENCE, SpendControl } from '../../src/services/spend';
+import { STATEMENT_MAX_DAYS, statementRangeProblem, statementRecords } from '../../src/services/statements';
+import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
+import {
+  journalRecordOfRow,
+  statementPageOf,
+  type IdempotencyStore,
+  type JournalRecord,
+  type JournalRow,
+  type StatementPageQuery,
+  type StatementPosition,
+} from '../../src/storage/idempotency/store';
+import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { londonDate } from '../../src/register/contract/london-day';
+import { BuyTitleMutation } from '../support/documents';
+import { startService } from '../support/harness';
+
+const A = { id: 'client-a', organisation: 'ORG-A' };
+const A2 = { id: 'client-a2', organisation: 'ORG-A' };
+const B = { id: 'client-b', organisation: 'client-b' };
+
+function control(settings: { clientLimitPence?: number; organisationLimitPence?: number } = {}) {
+  return new SpendControl(
+    { feesPence: DEFAULT_FEES_PENCE, ...settings },
+    [
+      { clientId: 'client-a', organisation: 'ORG-A', accounts: true, dailySpendLimit: 500 },
+      { clientId: 'client-a2', organisation: 'ORG-A' },
+      { clientId: 'client-a2', organisation: 'ORG-A' }, // listed twice: one scope
+      { clientId: 'client-b' },
+    ],
+    { 'ORG-A': { dailySpendLimit: 1000, fasAccounts: ['0877'] } },
+  );
+}
+
+describe('SpendControl', () => {
+  test("a tenant's own limit overrides the setting; the organisation's likewise", () => {
+    const spend = control({ clientLimitPence: 300, organisationLimitPence: 5000 });
+    expect(spend.clientLimitPence(A)).toBe(500);
+    expect(spend.clientLimitPence(A2)).toBe(300);
+    expect(spend.organisationLimitPence(A)).toBe(1000);
+    expect(spend.organisationLimitPence(B)).toBe(5000);
+    expect(control().clientLimitPence(A2)).toBeUndefined();
+    expect(spend.clientLimitPence({ id: 'stranger', organisation: 'ORG-Z' })).toBe(300);
+    expect(control().organisationLimitPence(B)).toBeUndefined();
+    expect(spend.feesPence).toBe(DEFAULT_FEES_PENCE);
+  });
+
+  test('scopes: the organisation has its clients once; an accounts key sees them all, another key itself', () => {
+    const spend = control();
+    expect(spend.organisationScopes(A)).toEqual(['client-a', 'client-a2']);
+    expect(spend.organisationScopes(B)).toEqual(['client-b']);
+    expect(spend.organisationScopes({ id: 'stranger', organisation: 'ORG-Z' })).toEqual(['stranger']);
+    expect(spend.statementScopes(A)).toEqual(['client-a', 'client-a2']);
+    expect(spend.statementScopes(A2)).toEqual(['client-a2']);
+    expect(spend.statementScopes({ id: 'stranger', organisation: 'ORG-Z' })).toEqual(['stranger']);
+  });
+
+  test('charging accounts: a listed organisation allows only its own; an unlisted one leaves it to the register', () => {
+    const spend = control();
+    expect(spend.fasAllowed(A, '0877')).toBe(true);
+    expect(spend.fasAllowed(A, '1234')).toBe(false);
+    expect(spend.fasAllowed(B, '5555')).toBe(true);
+  });
+
+  test('the check a claim makes names exactly the limits and the maxFee there are', () => {
+    expect(control({ clientLimitPence: 300 }).checkFor(A2, ['TITLE_DATA_AND_PLANS'], 250)).toStrictEqual({
+      products: ['TITLE_DATA_AND_PLANS'],
+      feesPence: DEFAULT_FEES_PENCE,
+      organisation: 'ORG-A',
+      organisationScopes: ['client-a', 'client-a2'],
+      clientLimitPence: 300,
+      organisationLimitPence: 1000,
+      maxFeePence: 250,
+    });
+    expect(control().checkFor(B, ['PENDING_APPLICATIONS'], undefined)).toStrictEqual({
+      products: ['PENDING_APPLICATIONS'],
+      feesPence: DEFAULT_FEES_PENCE,
+      organisation: 'client-b',
+      organisationScopes: ['client-b'],
+    });
+  });
+
+  describe('quotes against a real store', () => {
+    let dir: string;
+    let store: SqliteIdempotencyStore;
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'titlegraph-spend-'));
+      store = new SqliteIdempotencyStore(dir);
+    });
+    afterAll(async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    test('a quote of exactly what remains is within the limits; a penny more is not', async () => {
+      const exact = await new SpendControl({ feesPence: DEFAULT_FEES_PENCE, clientLimitPence: 300 }, [{ clientId: 'client-b' }]).quote(
+        store,
+        B,
+        '2026-03-10',
+        '5555',
+        'MID1234',
+        ['TITLE_DATA_AND_PLANS', 'TITLE_DATA_AND_PLANS'],
+      );
+      expect(exact).toEqual({
+        lines: [{ product: 'TITLE_DATA_AND_PLANS', listFee: '3.00', alreadyChargedToday: false, expectedFee: '3.00' }],
+        expectedTotal: '3.00',
+        withinLimits: true,
+      });
+      const short = await new SpendControl({ feesPence: DEFAULT_FEES_PENCE, organisationLimitPence: 299 }, [
+        { clientId: 'client-b' },
+      ]).quote(store, B, '2026-03-10', '5555', 'MID1234', ['TITLE_DATA_AND_PLANS']);
+      expect(short.withinLimits).toBe(false);
+    });
+  });
+});
+
+describe('statement ranges', () => {
+  test.each([
+    ['2026-13-01', '2026-12-31', 'from', 'from must be a calendar date, YYYY-MM-DD (got "2026-13-01").'],
+    ['x2026-01-01', '2026-01-02', 'from', 'from must be a calendar date, YYYY-MM-DD (got "x2026-01-01").'],
+    ['2026-01-01', '2026-01-02x', 'to', 'to must be a calendar date, YYYY-MM-DD (got "2026-01-02x").'],
+    [
+      '2026-01-02',
+      '2026-01-01',
+      'to',
+      'to (2026-01-01) is before from (2026-01-02): a statement runs from a day to the same or a later day.',
+    ],
+    [
+      '2025-01-01',
+      '2026-01-02',
+      'to',
+      `A statement covers at most ${STATEMENT_MAX_DAYS} register days (got 367, 2025-01-01 to 2026-01-02): ask for a shorter range.`,
+    ],
+  ])('%s to %s is refused on %s', (from, to, field, message) => {
+    expect(statementRangeProblem(from, to)).toEqual({ field, message });
+  });
+
+  test('one day, and exactly 366 days, are fine', () => {
+    expect(statementRangeProblem('2026-01-01', '2026-01-01')).toBeUndefined();
+    expect(statementRangeProblem('2024-01-01', '2024-12-31')).toBeUndefined();
+  });
+});
+
+describe('statement paging', () => {
+  const record = (n: number): JournalRecord => ({
+    status: 'CHARGED',
+    operation: 'purchaseTitleDetails',
+    idempotencyKey: `k${n}`,
+    fas: '0877',
+    titleNumber: 'MID1234',
+    charge: null,
+    day: '2026-03-10',
+    recordedAt: n,
+    apiClient: 'client-a',
+    reference: null,
+  });
+  /** A store whose statement pages are given: records what each read asked for. */
+  function pagedStore(pages: { records: JournalRecord[]; last?: StatementPosition }[]) {
+    const asked: (StatementPosition | undefined)[] = [];
+    const store = {
+      async statementPage({ after }: StatementPageQuery) {
+        asked.push(after);
+        return pages.shift() ?? { records: [] };
+      },
+    } as unknown as IdempotencyStore;
+    return { store, asked };
+  }
+
+  test('a full page is followed by the next one, from where it ended; a short page is the last', async () => {
+    const full = Array.from({ length: 500 }, (_, i) => record(i));
+    const end = { day: '2026-03-10', recordedAt: 499, id: 499 };
+    const { store, asked } = pagedStore([
+      { records: full, last: end },
+      { records: [record(500)], last: { ...end, id: 500 } },
+    ]);
+    const all: JournalRecord[] = [];
+    for await (const r of statementRecords(store, ['client-a'], '2026-03-10', '2026-03-10')) all.push(r);
+    expect(all).toHaveLength(501);
+    expect(asked).toEqual([undefined, end]);
+  });
+
+  test('a full page without a position ends the statement', async () => {
+    const { store, asked } = pagedStore([{ records: Array.from({ length: 500 }, (_, i) => record(i)) }]);
+    const all: JournalRecord[] = [];
+    for await (const r of statementRecords(store, ['client-a'], '2026-03-10', '2026-03-10')) all.push(r);
+    expect(all).toHaveLength(500);
+    expect(asked).toEqual([undefined]);
+  });
+
+  test("a page's position is its last row's; an unknown outcome has no charge", () => {
+    const row = (id: number, charge: Charge | null): JournalRow & { id: number } => ({
+      id,
+      scope: 'client-a',
+      reference: 'matter 7',
+      status: charge ? 'CHARGED' : 'OUTCOME_UNKNOWN',
+      operation: 'purchaseTitleDetails',
+      key: `k${id}`,
+      fas: '0877',
+      title_number: 'MID1234',
+      charge: charge ? JSON.stringify(charge) : null,
+      day: '2026-03-10',
+      recorded_at: String(1000 + id),
+    });
+    const charge = { productType: 'TITLE_DATA_AND_PLANS', fee: '3.00', transactionNumber: 'T1' } as unknown as Charge;
+    const page = statementPageOf([row(1, charge), row(2, null)]);
+    expect(page.last).toEqual({ day: '2026-03-10', recordedAt: 1002, id: 2 });
+    expect(page.records.map((r) => [r.status, r.charge])).toEqual([
+      ['CHARGED', charge],
+      ['OUTCOME_UNKNOWN', null],
+    ]);
+    expect(journalRecordOfRow(row(3, null)).recordedAt).toBe(1003);
+    expect(statementPageOf([])).toEqual({ records: [] });
+  });
+});
+
+describe('GET /statements.csv over HTTP', () => {
+  let svc: Awaited<ReturnType<typeof startService>>;
+  beforeAll(async () => {
+    svc = await startService(
+      {},
+      { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key-csv'), router: true }] },
+    );
+  });
+  afterAll(() => svc?.stop());
+  const csv = (query: string, init: RequestInit = {}) =>
+    svc.yoga.fetch(`http://titlegraph.test/statements.csv${query}`, {
+      ...init,
+      headers: { authorization: 'Bearer dev-key-a', ...init.headers },
+    });
+
+  test('GET only, saying which methods are allowed', async () => {
+    const response = await csv('?from=2026-03-10&to=2026-03-10', { method: 'POST' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Statements are GET only.' } });
+  });
+
+  test('HEAD answers the headers of the file without a body', async () => {
+    const response = await csv('?from=2026-03-10&to=2026-03-11', { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="statement-2026-03-10-to-2026-03-11.csv"');
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+    expect(await response.text()).toBe('');
+  });
+
+  test('every journal row, an unknown outcome with empty charge cells, past the rows sent at once', async () => {
+    const day = londonDate(new Date());
+    const buy = (titleNumber: string, key: string) => ({ fas: '0877', input: { titleNumber, idempotencyKey: key } });
+    for (let i = 1; i <= 205; i++) expect((await svc.gql(BuyTitleMutation, buy(`BLK${i}`, `csv-${i}`))).errors).toBeUndefined();
+    svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
+    await svc.gql(BuyTitleMutation, buy('BLK999', 'csv-lost'));
+    const text = await (await csv(`?from=${day}&to=${day}`)).text();
+    const lines = text.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(1 + 206);
+    expect(lines.slice(1, 206).map((l) => l.split(',')[4])).toEqual(Array.from({ length: 205 }, (_, i) => `csv-${i + 1}`));
+    const lost = lines.at(-1)!.split(',');
+    expect([lost[2], lost[4], lost[9], lost[10], lost[11]]).toEqual(['OUTCOME_UNKNOWN', 'csv-lost', '', '', '']);
+  }, 60_000);
+
+  test('a wrong key, the router key and a bad range are refused with their codes', async () => {
+    const wrong = await csv('?from=2026-03-10&to=2026-03-10', { headers: { authorization: 'Bearer nope' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer');
+    expect(((await wrong.json()) as { error: { code: string } }).error.code).toBe('UNAUTHENTICATED');
+    const router = await csv('?from=2026-03-10&to=2026-03-10', { headers: { authorization: 'Bearer router-key-csv' } });
+    expect(router.status).toBe(403);
+    expect(((await router.json()) as { error: { code: string } }).error.code).toBe('ROUTER_KEY_NOT_A_CLIENT');
+    // Month 13 is no date at all: a 400 naming it, not a server error.
+    const month13 = await csv('?from=2026-13-01&to=2026-12-31');
+    expect(month13.status).toBe(400);
+    expect(await month13.json()).toEqual({
+      error: { code: 'BAD_USER_INPUT', message: 'from must be a calendar date, YYYY-MM-DD (got "2026-13-01").' },
+    });
+    const range = await csv('');
+    expect(range.status).toBe(400);
+    expect(await range.json()).toEqual({
+      error: { code: 'BAD_USER_INPUT', message: 'from must be a calendar date, YYYY-MM-DD (got "").' },
+    });
+  });
+});

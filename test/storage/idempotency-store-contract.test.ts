@@ -1,0 +1,480 @@
+/**
+ * One contract, two backends: the same store tests run against the embedded SQLite store and
+ * the PostgreSQL store (a fresh database per run, a fresh schema per test).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
+import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
+import type { IdempotencyStore, SpendCheck } from '../../src/storage/idempotency/store';
+import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
+
+/** One storage location; open() gives another store on it (another process, in effect). */
+interface Storage {
+  open(now?: () => number): Promise<IdempotencyStore>;
+  cleanup(): Promise<void>;
+}
+
+interface Backend {
+  name: string;
+  run: boolean;
+  setup?(): Promise<void>;
+  teardown?(): Promise<void>;
+  storage(): Promise<Storage>;
+}
+
+const sqlite: Backend = {
+  name: 'SQLite store',
+  run: true,
+  async storage() {
+    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-contract-'));
+    const opened: IdempotencyStore[] = [];
+    return {
+      async open(now) {
+        const store = new SqliteIdempotencyStore(dir, now);
+        opened.push(store);
+        return store;
+      },
+      async cleanup() {
+        for (const s of opened) await s.close().catch(() => undefined);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+const pgSuite = await postgresSuite();
+let database: TestDatabase | undefined;
+let schemaCounter = 0;
+const postgres: Backend = {
+  name: pgSuite.title('PostgreSQL store'),
+  run: pgSuite.run,
+  async setup() {
+    database = await createTestDatabase('contract');
+  },
+  async teardown() {
+    await database?.drop();
+  },
+  async storage() {
+    const schema = `contract_${++schemaCounter}`;
+    const opened: PgIdempotencyStore[] = [];
+    return {
+      async open(now) {
+        const store = new PgIdempotencyStore({ connectionString: database!.url, schema, maxConnections: 4, ...(now ? { now } : {}) });
+        opened.push(store);
+        await store.ready();
+        return store;
+      },
+      async cleanup() {
+        for (const s of opened) await s.close();
+      },
+    };
+  },
+};
+
+const HASH_A = 'a'.repeat(64);
+const HASH_B = 'b'.repeat(64);
+
+for (const backend of [sqlite, postgres]) {
+  describe.skipIf(!backend.run)(backend.name, () => {
+    beforeAll(async () => backend.setup?.());
+    afterAll(async () => backend.teardown?.());
+
+    /** A fresh storage per test, cleaned up after it. */
+    async function withStorage(fn: (storage: Storage) => Promise<void>) {
+      const storage = await backend.storage();
+      try {
+        await fn(storage);
+      } finally {
+        await storage.cleanup();
+      }
+    }
+
+    test('a new key is claimed; a second claim sees it in progress with its input hash', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        expect(await store.get('t1', 'k')).toBeUndefined();
+        expect(await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A)).toEqual({ claimed: true, reservedPence: 0 });
+        clock = 2_000;
+        const again = await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A);
+        expect(again).toEqual({
+          claimed: false,
+          record: { operation: 'purchaseTitleDetails', inputHash: HASH_A, state: 'in_progress', createdAt: 1_000, updatedAt: 1_000 },
+        });
+      }));
+
+    test('a finished key replays its stored outcome, exactly as stored', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        await store.claim('t1', 'k', 'op', HASH_A);
+        const outcome = JSON.stringify({
+          ok: true,
+          value: { charges: [{ fee: '3.00', note: 'Ünïcødé ✓ "quoted"' }], big: 'x'.repeat(100_000) },
+        });
+        clock = 1_500;
+        await store.finish('t1', 'k', 'succeeded', outcome);
+        const replay = await store.claim('t1', 'k', 'op', HASH_A);
+        expect(replay).toEqual({
+          claimed: false,
+          record: { operation: 'op', inputHash: HASH_A, state: 'succeeded', outcome, createdAt: 1_000, updatedAt: 1_500 },
+        });
+        expect(await store.get('t1', 'k')).toEqual(replay.claimed ? undefined : replay.record);
+      }));
+
+    test('a key used with different input or another operation is not claimed: the original record comes back', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        await store.claim('t1', 'k', 'op', HASH_A);
+        await store.finish('t1', 'k', 'succeeded', '{"ok":true}');
+        const otherInput = await store.claim('t1', 'k', 'op', HASH_B);
+        expect(otherInput).toMatchObject({ claimed: false, record: { inputHash: HASH_A, operation: 'op', state: 'succeeded' } });
+        const otherOperation = await store.claim('t1', 'k', 'other', HASH_A);
+        expect(otherOperation).toMatchObject({ claimed: false, record: { inputHash: HASH_A, operation: 'op' } });
+      }));
+
+    test('a retryable failure is re-claimed by the same input only, and its outcome is cleared', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        await store.claim('t1', 'k', 'op', HASH_A);
+        clock = 2_000;
+        await store.finish('t1', 'k', 'failed_retryable', 'leftover');
+        expect(await store.claim('t1', 'k', 'op', HASH_B)).toMatchObject({ claimed: false, record: { state: 'failed_retryable' } });
+        expect(await store.claim('t1', 'k', 'other', HASH_A)).toMatchObject({ claimed: false, record: { state: 'failed_retryable' } });
+        clock = 3_000;
+        expect(await store.claim('t1', 'k', 'op', HASH_A)).toEqual({ claimed: true, reservedPence: 0 });
+        expect(await store.get('t1', 'k')).toEqual({
+          operation: 'op',
+          inputHash: HASH_A,
+          state: 'in_progress',
+          createdAt: 1_000,
+          updatedAt: 3_000,
+        });
+        // Taken again: a second claim does not win too.
+        expect(await store.claim('t1', 'k', 'op', HASH_A)).toMatchObject({ claimed: false, record: { state: 'in_progress' } });
+      }));
+
+    test('succeeded, failed_final and outcome_unknown are final: never claimed again', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        for (const state of ['succeeded', 'failed_final', 'outcome_unknown'] as const) {
+          await store.claim('t1', state, 'op', HASH_A);
+          await store.finish('t1', state, state, state === 'outcome_unknown' ? undefined : `{"state":"${state}"}`);
+          const result = await store.claim('t1', state, 'op', HASH_A);
+          expect(result).toMatchObject({ claimed: false, record: { state } });
+          if (!result.claimed && state === 'outcome_unknown') expect(result.record?.outcome).toBeUndefined();
+        }
+      }));
+
+    test('keys are scoped: the same key in two scopes is two records', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        expect(await store.claim('client-a', 'k', 'op', HASH_A)).toEqual({ claimed: true, reservedPence: 0 });
+        expect(await store.claim('client-b', 'k', 'op', HASH_B)).toEqual({ claimed: true, reservedPence: 0 });
+        await store.finish('client-a', 'k', 'succeeded', '"a"');
+        expect(await store.get('client-b', 'k')).toMatchObject({ state: 'in_progress', inputHash: HASH_B });
+      }));
+
+    test('purge deletes records last touched before the cut-off and reports how many', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        await store.claim('t1', 'old', 'op', HASH_A);
+        await store.claim('t1', 'touched', 'op', HASH_A);
+        clock = 5_000;
+        await store.finish('t1', 'touched', 'succeeded', '"x"'); // updated at 5000
+        await store.claim('t2', 'new', 'op', HASH_A);
+        expect(await store.purge(3_000)).toBe(1);
+        expect(await store.get('t1', 'old')).toBeUndefined();
+        expect(await store.get('t1', 'touched')).toMatchObject({ state: 'succeeded' });
+        expect(await store.get('t2', 'new')).toMatchObject({ state: 'in_progress' });
+        expect(await store.purge(3_000)).toBe(0);
+        // A purged key is new again.
+        expect(await store.claim('t1', 'old', 'op', HASH_B)).toEqual({ claimed: true, reservedPence: 0 });
+      }));
+
+    test('records are durable: a store opened later (a restart) sees them', () =>
+      withStorage(async (storage) => {
+        const first = await storage.open();
+        await first.claim('t1', 'k', 'op', HASH_A);
+        await first.finish('t1', 'k', 'failed_final', '{"ok":false}');
+        await first.close();
+        const second = await storage.open();
+        expect(await second.claim('t1', 'k', 'op', HASH_A)).toMatchObject({
+          claimed: false,
+          record: { state: 'failed_final', outcome: '{"ok":false}' },
+        });
+      }));
+
+    test('concurrent claims of one key from several stores: exactly one winner', () =>
+      withStorage(async (storage) => {
+        // Several stores on one storage, opened together (their DDL races too), like replicas.
+        const stores = await Promise.all(Array.from({ length: 4 }, () => storage.open()));
+        for (let round = 0; round < 5; round++) {
+          const key = `race-${round}`;
+          const results = await Promise.all(
+            Array.from({ length: 40 }, (_, i) => stores[i % stores.length]!.claim('t1', key, 'op', HASH_A)),
+          );
+          expect(results.filter((r) => r.claimed)).toHaveLength(1);
+          for (const r of results) if (!r.claimed) expect(r.record).toMatchObject({ state: 'in_progress', inputHash: HASH_A });
+        }
+      }));
+
+    const intent = (day = '2026-03-10') => ({ operation: 'purchaseTitleDetails', fas: '0877', titleNumber: 'MID15313', day });
+    const charge = (transactionNumber: string) => ({
+      status: 'NEW',
+      productType: 'TITLE_DATA_AND_PLANS',
+      details: 'Title data and plans',
+      fee: '3.00',
+      fas: '0877',
+      transactionNumber,
+      reference: 'ref',
+    });
+
+    test('journal: a claimed chargeable key reads OUTCOME_UNKNOWN until it ends; a success leaves one CHARGED entry per charge', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A, intent());
+        expect(await store.chargeRecords('t1', '2026-03-10')).toEqual([
+          {
+            status: 'OUTCOME_UNKNOWN',
+            operation: 'purchaseTitleDetails',
+            idempotencyKey: 'k',
+            fas: '0877',
+            titleNumber: 'MID15313',
+            charge: null,
+            day: '2026-03-10',
+            recordedAt: 1_000,
+            apiClient: 't1',
+            reference: null,
+          },
+        ]);
+        clock = 2_000;
+        await store.finish('t1', 'k', 'succeeded', '"x"', { charges: [charge('RT1'), charge('RT2')], day: '2026-03-10' });
+        const records = await store.chargeRecords('t1', '2026-03-10');
+        expect(records.map((r) => [r.status, r.charge?.transactionNumber, r.recordedAt])).toEqual([
+          ['CHARGED', 'RT1', 2_000],
+          ['CHARGED', 'RT2', 2_000],
+        ]);
+        expect(await store.chargeRecords('t1', '2026-03-11')).toEqual([]);
+        expect(await store.chargeRecords('t2', '2026-03-10')).toEqual([]);
+      }));
+
+    test('journal: a success without charges, a final refusal and a retryable failure leave no entry', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        for (const [key, state] of [
+          ['free', 'succeeded'],
+          ['refused', 'failed_final'],
+          ['retry', 'failed_retryable'],
+        ] as const) {
+          await store.claim('t1', key, 'purchaseTitleDetails', HASH_A, intent());
+          await store.finish(
+            't1',
+            key,
+            state,
+            state === 'failed_retryable' ? undefined : '"x"',
+            state === 'succeeded' ? { charges: [], day: '2026-03-10' } : undefined,
+          );
+        }
+        expect(await store.chargeRecords('t1', '2026-03-10')).toEqual([]);
+        // the retryable key, taken again, gets one pending entry again (not two)
+        expect(await store.claim('t1', 'retry', 'purchaseTitleDetails', HASH_A, intent())).toEqual({ claimed: true, reservedPence: 0 });
+        expect((await store.chargeRecords('t1', '2026-03-10')).map((r) => r.idempotencyKey)).toEqual(['retry']);
+      }));
+
+    test('journal: an unknown outcome stays, moved to the register day the call went out on', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A, intent('2026-11-23'));
+        await store.finish('t1', 'k', 'outcome_unknown', '"lost"', { charges: [], day: '2026-01-15' });
+        expect(await store.chargeRecords('t1', '2026-11-23')).toEqual([]);
+        expect(await store.chargeRecords('t1', '2026-01-15')).toEqual([
+          expect.objectContaining({ idempotencyKey: 'k', status: 'OUTCOME_UNKNOWN', charge: null }),
+        ]);
+      }));
+
+    test('journal: outlives the purge of keys; purgeJournal removes entries recorded before its cut-off', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        await store.claim('t1', 'old', 'purchaseTitleDetails', HASH_A, intent());
+        await store.finish('t1', 'old', 'succeeded', '"x"', { charges: [charge('RT1')], day: '2026-03-10' });
+        clock = 9_000;
+        await store.claim('t1', 'new', 'purchaseTitleDetails', HASH_A, intent());
+        await store.finish('t1', 'new', 'succeeded', '"x"', { charges: [charge('RT2')], day: '2026-03-10' });
+        expect(await store.purge(10_000)).toBe(2);
+        expect(await store.chargeRecords('t1', '2026-03-10')).toHaveLength(2);
+        expect(await store.purgeJournal(5_000)).toBe(1);
+        expect((await store.chargeRecords('t1', '2026-03-10')).map((r) => r.charge?.transactionNumber)).toEqual(['RT2']);
+      }));
+
+    test('settleStale: only a key still in progress since before the cut-off; once, whoever asks', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const stores = await Promise.all([storage.open(() => clock), storage.open(() => clock)]);
+        await stores[0]!.claim('t1', 'k', 'purchaseTitleDetails', HASH_A, intent());
+        expect(await stores[0]!.settleStale('t1', 'k', 1_000, '"unknown"')).toBe(false); // not stale yet
+        clock = 5_000;
+        const settled = await Promise.all([
+          stores[0]!.settleStale('t1', 'k', 2_000, '"unknown"'),
+          stores[1]!.settleStale('t1', 'k', 2_000, '"unknown"'),
+        ]);
+        expect(settled.filter(Boolean)).toHaveLength(1);
+        expect(await stores[1]!.get('t1', 'k')).toMatchObject({ state: 'outcome_unknown', outcome: '"unknown"' });
+        expect((await stores[1]!.chargeRecords('t1', '2026-03-10')).map((r) => r.status)).toEqual(['OUTCOME_UNKNOWN']);
+        await stores[0]!.claim('t1', 'done', 'op', HASH_A);
+        await stores[0]!.finish('t1', 'done', 'succeeded', '"x"');
+        expect(await stores[0]!.settleStale('t1', 'done', 10_000, '"unknown"')).toBe(false); // final states stay
+      }));
+
+    test('concurrent re-claims of a retryable failure: exactly one winner', () =>
+      withStorage(async (storage) => {
+        const stores = await Promise.all(Array.from({ length: 4 }, () => storage.open()));
+        for (let round = 0; round < 5; round++) {
+          const key = `retry-${round}`;
+          await stores[0]!.claim('t1', key, 'op', HASH_A);
+          await stores[0]!.finish('t1', key, 'failed_retryable');
+          const results = await Promise.all(
+            Array.from({ length: 40 }, (_, i) => stores[i % stores.length]!.claim('t1', key, 'op', HASH_A)),
+          );
+          expect(results.filter((r) => r.claimed)).toHaveLength(1);
+        }
+      }));
+    // Spend control: the expected fee is reserved in the claim's transaction, against both limits.
+    const spend = (over: Partial<SpendCheck> = {}): SpendCheck => ({
+      products: ['TITLE_DATA_AND_PLANS'],
+      feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 },
+      organisation: 'ORG-A',
+      organisationScopes: ['c1', 'c2'],
+      ...over,
+    });
+    const purchase = (titleNumber: string, check: SpendCheck, reference?: string) => ({
+      operation: 'purchaseTitleDetails',
+      fas: '0877',
+      titleNumber,
+      day: '2026-03-10',
+      spend: check,
+      ...(reference ? { reference } : {}),
+    });
+    const chargeOf = (titleNumber: string, fee = '3.00') => ({ ...charge(`RT-${titleNumber}`), fee });
+
+    test('spend: concurrent claims from several stores never reserve past the client limit', () =>
+      withStorage(async (storage) => {
+        const stores = await Promise.all(Array.from({ length: 2 }, () => storage.open()));
+        const check = spend({ clientLimitPence: 900 });
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            stores[i % 2]!.claim('c1', `k${i}`, 'purchaseTitleDetails', HASH_A, purchase(`BLK${i + 1}`, check)),
+          ),
+        );
+        expect(results.filter((r) => r.claimed)).toHaveLength(3);
+        const refused = results.filter((r) => !r.claimed && r.refused);
+        expect(refused).toHaveLength(17);
+        expect(refused[0]).toMatchObject({ refused: { reason: 'client', expectedPence: 300, limitPence: 900, remainingPence: 0 } });
+        // a refused claim leaves no key behind: the same key may be sent again once there is room
+        expect(await stores[0]!.get('c1', 'k19')).toBeUndefined();
+        expect(await stores[0]!.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 900 });
+      }));
+
+    test('spend: the organisation limit counts every client of the organisation; charges replace reservations', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        const check = spend({ organisationLimitPence: 500 });
+        expect(await store.claim('c1', 'a', 'purchaseTitleDetails', HASH_A, purchase('BLK1', check))).toEqual({
+          claimed: true,
+          reservedPence: 300,
+        });
+        expect(await store.claim('c2', 'b', 'purchaseTitleDetails', HASH_A, purchase('BLK2', check))).toMatchObject({
+          refused: { reason: 'organisation', remainingPence: 200 },
+        });
+        // the register charged nothing (already bought elsewhere today): the reservation is released
+        await store.finish('c1', 'a', 'succeeded', '"x"', { charges: [], day: '2026-03-10' });
+        expect(await store.spendTotals(['c1', 'c2'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 0 });
+        expect(await store.claim('c2', 'b', 'purchaseTitleDetails', HASH_A, purchase('BLK2', check))).toEqual({
+          claimed: true,
+          reservedPence: 300,
+        });
+        await store.finish('c2', 'b', 'succeeded', '"x"', { charges: [chargeOf('BLK2', '2.50')], day: '2026-03-10' });
+        expect(await store.spendTotals(['c1', 'c2'], '2026-03-10')).toEqual({ chargedPence: 250, pendingPence: 0 });
+        expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 0 });
+      }));
+
+    test('spend: a product charged today to the organisation is expected free; maxFee refuses what is above it', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        await store.claim('c2', 'first', 'purchaseTitleDetails', HASH_A, purchase('MID15313', spend()));
+        await store.finish('c2', 'first', 'succeeded', '"x"', { charges: [chargeOf('MID15313')], day: '2026-03-10' });
+        expect(await store.chargedProducts(['c1', 'c2'], '2026-03-10', '0877', 'MID15313')).toEqual(new Set(['TITLE_DATA_AND_PLANS']));
+        expect(await store.chargedProducts(['c1'], '2026-03-10', '0877', 'MID15313')).toEqual(new Set());
+        // free now, so neither maxFee 0 nor a spent limit stops it
+        const free = spend({ maxFeePence: 0, clientLimitPence: 0 });
+        expect(await store.claim('c1', 'again', 'purchaseTitleDetails', HASH_A, purchase('MID15313', free))).toEqual({
+          claimed: true,
+          reservedPence: 0,
+        });
+        expect(await store.claim('c1', 'new', 'purchaseTitleDetails', HASH_A, purchase('BLK7', spend({ maxFeePence: 299 })))).toMatchObject(
+          {
+            refused: { reason: 'maxFee', expectedPence: 300, maxFeePence: 299 },
+          },
+        );
+        expect(await store.claim('c1', 'exact', 'purchaseTitleDetails', HASH_A, purchase('BLK7', spend({ maxFeePence: 300 })))).toEqual({
+          claimed: true,
+          reservedPence: 300,
+        });
+      }));
+
+    test('spend: an unknown outcome keeps its reservation, and claiming its key again reserves nothing more', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        const check = spend({ clientLimitPence: 600 });
+        await store.claim('c1', 'lost', 'purchaseTitleDetails', HASH_A, purchase('BLK1', check));
+        await store.finish('c1', 'lost', 'outcome_unknown', '"x"', { charges: [], day: '2026-03-10' });
+        expect(await store.claim('c1', 'lost', 'purchaseTitleDetails', HASH_A, purchase('BLK1', check))).toMatchObject({ claimed: false });
+        expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 300 });
+        expect(await store.claim('c1', 'next', 'purchaseTitleDetails', HASH_A, purchase('BLK2', check))).toEqual({
+          claimed: true,
+          reservedPence: 300,
+        });
+        expect(await store.claim('c1', 'third', 'purchaseTitleDetails', HASH_A, purchase('BLK3', check))).toMatchObject({
+          refused: { reason: 'client', remainingPence: 0 },
+        });
+      }));
+
+    test('statement: days inclusive, chosen clients only, one reference, oldest first', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        const buy = async (scope: string, key: string, day: string, reference?: string) => {
+          clock += 1;
+          await store.claim(scope, key, 'purchaseTitleDetails', HASH_A, { ...purchase(key, spend(), reference), day });
+          await store.finish(scope, key, 'succeeded', '"x"', { charges: [chargeOf(key)], day });
+        };
+        await buy('c1', 'BLK1', '2026-03-09', 'MATTER-1');
+        await buy('c2', 'BLK2', '2026-03-10', 'MATTER-1');
+        await buy('c1', 'BLK3', '2026-03-11');
+        await buy('c1', 'BLK4', '2026-03-12', 'MATTER-1');
+        await buy('other', 'BLK5', '2026-03-10', 'MATTER-1');
+        const keys = (records: { idempotencyKey: string }[]) => records.map((r) => r.idempotencyKey);
+        const statement = async (scopes: string[], from: string, to: string, reference?: string) =>
+          (await store.statementPage({ scopes, from, to, reference, limit: 100 })).records;
+        expect(keys(await statement(['c1', 'c2'], '2026-03-09', '2026-03-11'))).toEqual(['BLK1', 'BLK2', 'BLK3']);
+        expect(keys(await statement(['c1'], '2026-03-09', '2026-03-12'))).toEqual(['BLK1', 'BLK3', 'BLK4']);
+        expect(keys(await statement(['c1', 'c2'], '2026-03-01', '2026-03-31', 'MATTER-1'))).toEqual(['BLK1', 'BLK2', 'BLK4']);
+        // pages of two, each after the last one's position, give the whole in order and end empty
+        const march = { scopes: ['c1', 'c2'], from: '2026-03-01', to: '2026-03-31', limit: 2 };
+        const first2 = await store.statementPage(march);
+        const next2 = await store.statementPage({ ...march, after: first2.last });
+        const rest = await store.statementPage({ ...march, after: next2.last });
+        expect([first2, next2, rest].map((p) => keys(p.records))).toEqual([['BLK1', 'BLK2'], ['BLK3', 'BLK4'], []]);
+        expect(rest.last).toBeUndefined();
+        const [first] = await statement(['c2'], '2026-03-10', '2026-03-10');
+        expect(first).toMatchObject({ apiClient: 'c2', reference: 'MATTER-1', status: 'CHARGED', charge: { fee: '3.00' } });
+      }));
+  });
+}

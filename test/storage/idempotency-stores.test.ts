@@ -1,0 +1,157 @@
+/**
+ * Both idempotency stores, for what the contract test leaves open: whose FAS a journal entry
+ * names, a finish that reports charges for a key claimed without a charge intent, closing, the
+ * default schema, and a database that cannot be reached.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
+import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
+import type { IdempotencyStore } from '../../src/storage/idempotency/store';
+import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
+
+const HASH = 'c'.repeat(64);
+const DAY = '2026-03-10';
+const charge = (fas: string) => ({
+  status: 'NEW',
+  productType: 'TITLE_DATA_AND_PLANS',
+  details: 'd',
+  fee: '3.00',
+  fas,
+  transactionNumber: 'RT1',
+});
+
+const pgSuite = await postgresSuite();
+let database: TestDatabase | undefined;
+let schemas = 0;
+
+const backends: {
+  name: string;
+  run: boolean;
+  open(): Promise<{ store: IdempotencyStore; reopen(): Promise<IdempotencyStore>; cleanup(): Promise<void> }>;
+}[] = [
+  {
+    name: 'SQLite store',
+    run: true,
+    async open() {
+      const dir = mkdtempSync(join(tmpdir(), 'titlegraph-strength-'));
+      const opened: IdempotencyStore[] = [];
+      const make = async () => {
+        const store = new SqliteIdempotencyStore(dir);
+        opened.push(store);
+        return store;
+      };
+      return {
+        store: await make(),
+        reopen: make,
+        async cleanup() {
+          for (const s of opened) await s.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
+    name: pgSuite.title('PostgreSQL store'),
+    run: pgSuite.run,
+    async open() {
+      const schema = `strength_${++schemas}`;
+      const opened: IdempotencyStore[] = [];
+      const make = async () => {
+        const store = new PgIdempotencyStore({ connectionString: database!.url, schema, maxConnections: 2 });
+        await store.ready();
+        opened.push(store);
+        return store;
+      };
+      return {
+        store: await make(),
+        reopen: make,
+        async cleanup() {
+          for (const s of opened) await s.close();
+        },
+      };
+    },
+  },
+];
+
+beforeAll(async () => {
+  if (pgSuite.run) database = await createTestDatabase('strength');
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+for (const backend of backends) {
+  describe.skipIf(!backend.run)(backend.name, () => {
+    test("a charge names the register's FAS; one that names none takes the FAS the key was claimed with", async () => {
+      const { store, cleanup } = await backend.open();
+      try {
+        await store.claim('t1', 'k1', 'purchaseTitleDetails', HASH, {
+          operation: 'purchaseTitleDetails',
+          fas: '0877',
+          titleNumber: 'MID1',
+          day: DAY,
+        });
+        await store.finish('t1', 'k1', 'succeeded', '{}', { charges: [charge('1234')], day: DAY });
+        await store.claim('t1', 'k2', 'purchaseTitleDetails', HASH, {
+          operation: 'purchaseTitleDetails',
+          fas: '0877',
+          titleNumber: 'MID2',
+          day: DAY,
+        });
+        await store.finish('t1', 'k2', 'succeeded', '{}', { charges: [charge('')], day: DAY });
+        const records = await store.chargeRecords('t1', DAY);
+        expect(records.map((r) => [r.idempotencyKey, r.fas, r.titleNumber, r.status])).toEqual([
+          ['k1', '1234', 'MID1', 'CHARGED'],
+          ['k2', '0877', 'MID2', 'CHARGED'],
+        ]);
+      } finally {
+        await cleanup();
+      }
+    });
+
+    test('charges reported for a key claimed without a charge intent are not journalled, and nothing fails', async () => {
+      const { store, cleanup } = await backend.open();
+      try {
+        await store.claim('t1', 'k', 'createCase', HASH);
+        await store.finish('t1', 'k', 'succeeded', '{"ok":true}', { charges: [charge('0877')], day: DAY });
+        expect(await store.chargeRecords('t1', DAY)).toEqual([]);
+        expect(await store.get('t1', 'k')).toMatchObject({ state: 'succeeded', outcome: '{"ok":true}' });
+      } finally {
+        await cleanup();
+      }
+    });
+
+    test('close can be called twice; a closed store refuses work; another store on the same data keeps it', async () => {
+      const { store, reopen, cleanup } = await backend.open();
+      try {
+        await store.claim('t1', 'k', 'op', HASH);
+        await store.close();
+        await expect(store.close()).resolves.toBeUndefined();
+        await expect(store.get('t1', 'k')).rejects.toThrow();
+        const again = await reopen();
+        expect(await again.get('t1', 'k')).toMatchObject({ state: 'in_progress', inputHash: HASH });
+      } finally {
+        await cleanup();
+      }
+    });
+  });
+}
+
+describe.skipIf(!pgSuite.run)(pgSuite.title('PostgreSQL store, set-up'), () => {
+  test('without a schema it uses the search path; ready() rejects for a database it cannot reach', async () => {
+    const store = new PgIdempotencyStore({ connectionString: database!.url });
+    try {
+      await store.ready();
+      expect(await store.claim('t1', 'plain', 'op', HASH)).toEqual({ claimed: true, reservedPence: 0 });
+      expect(await store.get('t1', 'plain')).toMatchObject({ state: 'in_progress' });
+    } finally {
+      await store.close();
+    }
+    const unreachable = new PgIdempotencyStore({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
+    await expect(unreachable.ready()).rejects.toThrow();
+    await unreachable.close().catch(() => undefined);
+  });
+});

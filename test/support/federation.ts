@@ -1,0 +1,100 @@
+/**
+ * What the gateway tests share: another team's subgraph served over real HTTP, a supergraph
+ * composed from titlegraph's own `_service { sdl }` and that subgraph's, and a client operation
+ * run through a loaded @apollo/gateway.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { composeServices } from '@apollo/composition';
+import type { ApolloGateway } from '@apollo/gateway';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { createYoga } from 'graphql-yoga';
+import { listen } from './http-service';
+
+export interface Subgraph {
+  name: string;
+  sdl: string;
+  url: string;
+  server: Server;
+}
+
+/** A subgraph built with @apollo/subgraph and served by Yoga on a free port; `onRequest` sees each request's headers. */
+export async function serveSubgraph(
+  name: string,
+  sdl: string,
+  resolvers: Record<string, unknown>,
+  onRequest?: (headers: IncomingHttpHeaders) => void,
+): Promise<Subgraph> {
+  const yoga = createYoga({
+    schema: buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as never }),
+    graphqlEndpoint: '/graphql',
+    logging: false,
+  });
+  const server = createServer((req, res) => {
+    onRequest?.(req.headers);
+    yoga(req, res);
+  });
+  return { name, sdl, server, url: `${await listen(server)}/graphql` };
+}
+
+/** The supergraph of titlegraph (its SDL read over HTTP with `key`) and the given subgraphs; throws on composition errors. */
+export async function composeWithTitlegraph(titlegraphUrl: string, others: Subgraph[], key = 'dev-key-a'): Promise<string> {
+  const response = await fetch(titlegraphUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query: '{ _service { sdl } }' }),
+  });
+  const { data } = (await response.json()) as { data: { _service: { sdl: string } } };
+  const composed = composeServices([
+    { name: 'titlegraph', url: titlegraphUrl, typeDefs: parse(data._service.sdl) },
+    ...others.map((s) => ({ name: s.name, url: s.url, typeDefs: parse(s.sdl) })),
+  ]);
+  if (composed.errors) throw new Error(composed.errors.map((e) => e.message).join('\n'));
+  return composed.supergraphSdl;
+}
+
+export type GatewayAnswer = {
+  data?: any;
+  errors?: { message: string; path?: unknown[]; extensions?: Record<string, unknown> }[];
+  extensions?: any;
+};
+
+/** A client operation through a loaded @apollo/gateway, as Apollo Server would hand it over, with `context`. */
+export async function executeThroughApollo(
+  loaded: Awaited<ReturnType<ApolloGateway['load']>>,
+  query: string,
+  variables: Record<string, unknown> = {},
+  context: Record<string, unknown> = {},
+): Promise<GatewayAnswer> {
+  const document: DocumentNode = parse(query);
+  return (await loaded.executor({
+    request: { query, variables },
+    document,
+    source: query,
+    queryHash: query,
+    operation: document.definitions[0] as OperationDefinitionNode,
+    operationName: null,
+    schema: loaded.schema,
+    context,
+    logger: console,
+    metrics: {},
+    cache: undefined,
+    overallCachePolicy: undefined,
+  } as never)) as GatewayAnswer;
+}
+
+/** A Hive Gateway runtime's answer to a POST of `query` with these headers. */
+export async function askHive(
+  gateway: { fetch(url: string, init: RequestInit): Response | Promise<Response> },
+  query: string,
+  headers: Record<string, string> = { authorization: 'Bearer dev-key-a' },
+): Promise<GatewayAnswer> {
+  const response = await gateway.fetch('http://gateway.test/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+  });
+  return (await response.json()) as GatewayAnswer;
+}
+
+export const quietApolloLogger = { debug() {}, info() {}, warn() {}, error() {} };
