@@ -4,6 +4,8 @@
  * its rule and the value it got (never a secret's value).
  */
 import { readFileSync } from 'node:fs';
+import { parse } from 'graphql';
+import { normaliseOperationId, PREFIXED_OPERATION_ID, type PersistedOperations } from './server/persisted-operations';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './server/serve';
 import { DEFAULT_COMPILE_AFTER } from './server/jit';
 import { z } from 'zod';
@@ -235,8 +237,8 @@ export interface AppConfig extends ServiceSettings {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Abuse limits; introspection and field suggestions are off in production unless asked. */
   hardening: HardeningOptions;
-  /** Codegen persisted-document files (hash → query), and whether only those operations are accepted. */
-  persistedOperations?: { files: string[]; only: boolean };
+  /** The operations of the codegen persisted-document files (PERSISTED_OPERATIONS_FILE), and whether only those are accepted. */
+  persistedOperations?: PersistedOperations;
   /** Front-end origins allowed by CORS (`*`: any); empty: no CORS headers. */
   corsOrigins: string[];
   /** GET /metrics (with Node's default metrics) or not, /ready's register probe timeout, OpenTelemetry spans. */
@@ -363,6 +365,39 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
   };
 }
 
+/** Reads one or more codegen persisted-document files; a bad file is a ConfigError naming the setting (PERSISTED_OPERATIONS_FILE). */
+export function loadPersistedOperations(files: readonly string[], only: boolean): PersistedOperations {
+  const store = new Map<string, string>();
+  for (const file of files) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file} cannot be read as JSON`);
+    }
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+      throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file} must be a JSON object of id → operation text`);
+    }
+    for (const [key, value] of Object.entries(raw)) {
+      const id = normaliseOperationId(key);
+      if (!PREFIXED_OPERATION_ID.test(id) || typeof value !== 'string') {
+        throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file}: entry "${key}" is not an id → operation text`);
+      }
+      try {
+        parse(value);
+      } catch {
+        throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file}: operation "${key}" is not valid GraphQL`);
+      }
+      const existing = store.get(id);
+      if (existing !== undefined && existing !== value) {
+        throw new ConfigError(`PERSISTED_OPERATIONS_FILE: id "${key}" is listed twice with different operations`);
+      }
+      store.set(id, value);
+    }
+  }
+  return { store, only };
+}
+
 function persistedOperations(e: z.infer<typeof Env>): Pick<AppConfig, 'persistedOperations'> {
   const files = (e.PERSISTED_OPERATIONS_FILE ?? '')
     .split(',')
@@ -374,7 +409,7 @@ function persistedOperations(e: z.infer<typeof Env>): Pick<AppConfig, 'persisted
     }
     return {};
   }
-  return { persistedOperations: { files, only: e.PERSISTED_OPERATIONS_ONLY } };
+  return { persistedOperations: loadPersistedOperations(files, e.PERSISTED_OPERATIONS_ONLY) };
 }
 
 /** The tenants file, or a ConfigError naming TITLEGRAPH_TENANTS_FILE and what is wrong with it. */

@@ -9,7 +9,6 @@ import { serve, shutdownOnSignals, type Serving } from './server/serve';
 import { createLogger, exitProcess, logServiceEvents, type Logger } from './server/logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
-import { loadPersistedOperations } from './server/persisted-operations';
 import { PgIdempotencyStore } from './storage/idempotency/pg-store';
 import { createServices } from './services/create-services';
 import { DEV_ORGANISATIONS, DEV_TENANTS } from './services/tenants';
@@ -72,9 +71,6 @@ async function main(config: AppConfig, logger: Logger) {
     );
   }
   const idempotency = config.databaseUrl ? await openPgStore(config.databaseUrl) : undefined;
-  const persistedOperations = config.persistedOperations
-    ? loadPersistedOperations(config.persistedOperations.files, config.persistedOperations.only)
-    : undefined;
   let emulator: Emulator | undefined;
   if (!config.register) {
     emulator = await startEmulator({
@@ -101,11 +97,9 @@ async function main(config: AppConfig, logger: Logger) {
     ...(idempotency ? { idempotency } : {}),
   });
   logServiceEvents(services.events, logger);
-  const { persistedOperations: _files, ...appSettings } = config;
   const yoga = createApp(services, {
-    ...appSettings,
+    ...config,
     logger,
-    ...(persistedOperations ? { persistedOperations } : {}),
     ...(emulator && config.env !== 'production'
       ? {
           graphiqlNote:

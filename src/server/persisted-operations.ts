@@ -13,11 +13,8 @@
  * queries are both accepted, and the APQ shape is automatic persisted queries (whose store
  * also knows the listed operations).
  */
-import { readFileSync } from 'node:fs';
 import { usePersistedOperations as useYogaPersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { parse } from 'graphql';
 import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
-import { ConfigError } from '../config';
 
 export interface PersistedOperations {
   /** Normalised id (`sha256:<hex>`) → operation text. */
@@ -27,45 +24,13 @@ export interface PersistedOperations {
 }
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
-const PREFIXED = /^[a-z0-9]+:[0-9a-zA-Z_-]+$/;
+/** An operation id: `<hash function>:<digest>`. */
+export const PREFIXED_OPERATION_ID = /^[a-z0-9]+:[0-9a-zA-Z_-]+$/;
 
 /** `abc…` (bare 64-hex SHA-256, as APQ clients send it) and `sha256:abc…` name the same operation. */
 export function normaliseOperationId(id: string): string {
   const trimmed = id.trim();
   return HEX_SHA256.test(trimmed.toLowerCase()) ? `sha256:${trimmed.toLowerCase()}` : trimmed;
-}
-
-/** Reads one or more codegen persisted-document files; a bad file is a ConfigError naming the setting. */
-export function loadPersistedOperations(files: readonly string[], only: boolean): PersistedOperations {
-  const store = new Map<string, string>();
-  for (const file of files) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file} cannot be read as JSON`);
-    }
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-      throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file} must be a JSON object of id → operation text`);
-    }
-    for (const [key, value] of Object.entries(raw)) {
-      const id = normaliseOperationId(key);
-      if (!PREFIXED.test(id) || typeof value !== 'string') {
-        throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file}: entry "${key}" is not an id → operation text`);
-      }
-      try {
-        parse(value);
-      } catch {
-        throw new ConfigError(`PERSISTED_OPERATIONS_FILE: ${file}: operation "${key}" is not valid GraphQL`);
-      }
-      const existing = store.get(id);
-      if (existing !== undefined && existing !== value) {
-        throw new ConfigError(`PERSISTED_OPERATIONS_FILE: id "${key}" is listed twice with different operations`);
-      }
-      store.set(id, value);
-    }
-  }
-  return { store, only };
 }
 
 /** `documentId` (GraphQL over HTTP), or `doc_id`, the name Relay's persisted queries send. */

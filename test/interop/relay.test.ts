@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Environment, fetchQuery, Network, RecordSource, Store, type ConcreteRequest, type RequestParameters } from 'relay-runtime';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { loadPersistedOperations } from '../../src/server/persisted-operations';
+import { loadPersistedOperations } from '../../src/config';
 import { startHttpService, type HttpService } from '../support/http-service';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app';
-import { loadPersistedOperations } from '../../src/server/persisted-operations';
+import { loadPersistedOperations } from '../../src/config';
 import { startService } from '../support/harness';
 import { artifactPath, browserSkipReason, launchBrowser, listen, type Browser } from '../support/browser';
 
