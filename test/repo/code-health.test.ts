@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** A package's command, from its package.json `bin` (TypeScript 7's `exports` no longer expose `bin/tsc` to resolve). */
@@ -65,6 +65,8 @@ describe('lint refuses an import that runs up a layer', () => {
     ['src/services/layer-probe-server.ts', "import { createApp } from '../server/app';\nexport const probe = createApp;\n"],
     ['src/storage/layer-probe.ts', "import { SpendControl } from '../services/spend';\nexport const probe = SpendControl;\n"],
     ['src/register/client/layer-probe.ts', "import { QuotaGuard } from '../../services/quota';\nexport const probe = QuotaGuard;\n"],
+    ['src/server/layer-probe.ts', "import { loadConfig } from '../config';\nexport const probe = loadConfig;\n"],
+    ['src/services/layer-probe-config.ts', "import { loadConfig } from '../config';\nexport const probe = loadConfig;\n"],
     [
       'src/emulator/layer-probe.ts',
       "import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';\nexport const probe = SqliteIdempotencyStore;\n",
@@ -72,12 +74,9 @@ describe('lint refuses an import that runs up a layer', () => {
   ])('%s', { timeout: 60_000 }, ([path, source]) => {
     const file = join(ROOT, path);
     writeFileSync(file, source);
-    try {
-      const result = run(join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), ['lint', '--only=style/noRestrictedImports', path]);
-      expect(result.status, result.output).not.toBe(0);
-      expect(result.output).toContain('noRestrictedImports');
-    } finally {
-      rmSync(file, { force: true });
-    }
+    onTestFinished(() => rmSync(file, { force: true }));
+    const result = run(join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), ['lint', '--only=style/noRestrictedImports', path]);
+    expect(result.status, result.output).not.toBe(0);
+    expect(result.output).toContain('noRestrictedImports');
   });
 });
