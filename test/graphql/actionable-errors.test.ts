@@ -5,7 +5,7 @@
  */
 import { describe, expect } from 'vitest';
 import { AddDeedToCaseMutation, CreateCaseMutation, PurchaseTitleDetailsMutation } from '../support/documents';
-import { newKey, startService, test, type Service } from '../support/harness';
+import { newKey, serviceForTest, test, type Service } from '../support/harness';
 
 const caseInput = (more: Record<string, unknown> = {}) => ({
   reference: 'Smith to Jones',
@@ -31,15 +31,11 @@ describe('field paths of register refusals', () => {
     ['ZZZ999', 'TITLE_NOT_FOUND', /^The register has no title ZZZ999\.$/],
     ['EDN42', 'TITLE_STATUS_NOT_SUPPORTED', /EDN42/],
   ])('createCase over %s: %s on ["input","titleNumbers","0"]', async (titleNumber, code, message) => {
-    const svc = await startService();
-    try {
-      const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput({ titleNumbers: [titleNumber] }) });
-      const [error] = data!.createCase.userErrors;
-      expect(error).toEqual({ code, message: expect.stringMatching(message), field: ['input', 'titleNumbers', '0'] });
-      expect(error!.message).not.toMatch(WIRE_WORDS);
-    } finally {
-      await svc.stop();
-    }
+    const svc = await serviceForTest();
+    const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput({ titleNumbers: [titleNumber] }) });
+    const [error] = data!.createCase.userErrors;
+    expect(error).toEqual({ code, message: expect.stringMatching(message), field: ['input', 'titleNumbers', '0'] });
+    expect(error!.message).not.toMatch(WIRE_WORDS);
   });
 
   test('an unknown creditor code points at input.creditorApplicant.creditorCode, in GraphQL words', async ({ svc }) => {

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { CreateCaseMutation, PurchaseTitleDetailsMutation, TitleQuery } from '../support/documents';
-import { newKey, startService, test } from '../support/harness';
+import { newKey, serviceForTest, test } from '../support/harness';
 import { TitleNumberScalar } from '../../src/graphql/schema/scalars';
 
 describe('callers', () => {
@@ -19,13 +19,9 @@ describe('callers', () => {
   });
 
   test('against a real register, a request without credentials gets 401', async () => {
-    const svc = await startService({}, { anonymousTenant: undefined });
-    try {
-      const { status } = await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, null);
-      expect(status).toBe(401);
-    } finally {
-      await svc.stop();
-    }
+    const svc = await serviceForTest({}, { anonymousTenant: undefined });
+    const { status } = await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, null);
+    expect(status).toBe(401);
   });
 
   test('each key acts as its own register client', async ({ svc }) => {

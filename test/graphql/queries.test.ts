@@ -7,7 +7,7 @@ import {
   TitlesQuery,
   TitleWithSecuritiesQuery,
 } from '../support/documents';
-import { startService, test } from '../support/harness';
+import { serviceForTest, test } from '../support/harness';
 
 describe('title', () => {
   test('returns the full summary of a registered title', async ({ svc }) => {
@@ -61,30 +61,22 @@ describe('Title.securities', () => {
   });
 
   test('is fetched alongside the summary, not after it: one round of register calls', async () => {
-    const svc = await startService({}, { transport: { timeouts: { headersMs: 1_000 }, retry: { baseDelayMs: 5 } } });
-    try {
-      // The summary call hangs; its securities listing is answered all the same, so it did not wait.
-      svc.emulator.faults.inject('titleSummary', { kind: 'hang' }, 1);
-      const pending = svc.gql(TitleWithSecuritiesQuery, { titleNumber: 'MID15313' });
-      await vi.waitFor(() => expect(svc.emulator.calls.count({ route: 'securities', status: 200 })).toBe(1), { timeout: 1_000 });
-      expect(svc.emulator.calls.count({ route: 'titleSummary', status: 200 })).toBe(0);
-      const { data } = await pending; // the summary is retried after the hang
-      expect(data!.title!.securities).toHaveLength(2);
-      expect(svc.emulator.calls.count({ route: 'securities' })).toBe(1);
-    } finally {
-      await svc.stop();
-    }
+    const svc = await serviceForTest({}, { transport: { timeouts: { headersMs: 1_000 }, retry: { baseDelayMs: 5 } } });
+    // The summary call hangs; its securities listing is answered all the same, so it did not wait.
+    svc.emulator.faults.inject('titleSummary', { kind: 'hang' }, 1);
+    const pending = svc.gql(TitleWithSecuritiesQuery, { titleNumber: 'MID15313' });
+    await vi.waitFor(() => expect(svc.emulator.calls.count({ route: 'securities', status: 200 })).toBe(1), { timeout: 1_000 });
+    expect(svc.emulator.calls.count({ route: 'titleSummary', status: 200 })).toBe(0);
+    const { data } = await pending; // the summary is retried after the hang
+    expect(data!.title!.securities).toHaveLength(2);
+    expect(svc.emulator.calls.count({ route: 'securities' })).toBe(1);
   });
 
   test('with SECURITIES_PREFETCH off, titles whose status lists no securities cost no listing call', async () => {
-    const svc = await startService({}, { reads: { prefetchSecurities: false } });
-    try {
-      const { data } = await svc.gql(TitlesQuery, { titleNumbers: ['GLA5001', 'EDN42', 'ABN7', 'FFE300', 'MID15313'] });
-      expect(data!.titles.map((t) => t?.securities?.length ?? null)).toEqual([0, null, null, null, 2]);
-      expect(svc.emulator.calls.count({ route: 'securities' })).toBe(1);
-    } finally {
-      await svc.stop();
-    }
+    const svc = await serviceForTest({}, { reads: { prefetchSecurities: false } });
+    const { data } = await svc.gql(TitlesQuery, { titleNumbers: ['GLA5001', 'EDN42', 'ABN7', 'FFE300', 'MID15313'] });
+    expect(data!.titles.map((t) => t?.securities?.length ?? null)).toEqual([0, null, null, null, 2]);
+    expect(svc.emulator.calls.count({ route: 'securities' })).toBe(1);
   });
 
   test('is not loaded unless selected', async ({ svc }) => {
@@ -125,20 +117,16 @@ describe('summary cache (SUMMARY_CACHE_TTL_MS)', () => {
   });
 
   test("on: a tenant gets its own recent summaries without a call, never another tenant's", async () => {
-    const svc = await startService({}, { reads: { summaryCacheTtlMs: 60_000 } });
-    try {
-      await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
-      await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
-      expect(svc.emulator.calls.count({ route: 'titleSummary', clientId: 'client-a' })).toBe(1);
-      await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
-      expect(svc.emulator.calls.count({ route: 'titleSummary', clientId: 'client-b' })).toBe(1);
-      // Unknown titles are not remembered.
-      await svc.gql(TitleQuery, { titleNumber: 'ZZZ999' });
-      await svc.gql(TitleQuery, { titleNumber: 'ZZZ999' });
-      expect(svc.emulator.calls.count({ route: 'titleSummary', clientId: 'client-a' })).toBe(3);
-    } finally {
-      await svc.stop();
-    }
+    const svc = await serviceForTest({}, { reads: { summaryCacheTtlMs: 60_000 } });
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
+    expect(svc.emulator.calls.count({ route: 'titleSummary', clientId: 'client-a' })).toBe(1);
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
+    expect(svc.emulator.calls.count({ route: 'titleSummary', clientId: 'client-b' })).toBe(1);
+    // Unknown titles are not remembered.
+    await svc.gql(TitleQuery, { titleNumber: 'ZZZ999' });
+    await svc.gql(TitleQuery, { titleNumber: 'ZZZ999' });
+    expect(svc.emulator.calls.count({ route: 'titleSummary', clientId: 'client-a' })).toBe(3);
   });
 });
 

@@ -6,7 +6,7 @@ import {
   PurchaseTitlePlansMutation,
 } from '../support/documents';
 import { endOfLondonDay } from '../../src/register/contract/london-day';
-import { newKey, startService, test } from '../support/harness';
+import { newKey, serviceForTest, test } from '../support/harness';
 
 const input = (titleNumber: string, more: Record<string, unknown> = {}) => ({ titleNumber, idempotencyKey: newKey(), ...more });
 
@@ -167,14 +167,10 @@ describe('purchaseTitlePlans and plan downloads', () => {
 
 describe('register quota', () => {
   test('a 429 from the register is RATE_LIMITED, as a userError on mutations and a top-level error on queries', async () => {
-    const svc = await startService({ dailyQuota: 1 });
-    try {
-      const first = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: input('MID1234') });
-      expect(first.data!.purchaseTitleDetails.userErrors).toEqual([]);
-      const limited = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: input('MID15313') });
-      expect(limited.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('RATE_LIMITED');
-    } finally {
-      await svc.stop();
-    }
+    const svc = await serviceForTest({ dailyQuota: 1 });
+    const first = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: input('MID1234') });
+    expect(first.data!.purchaseTitleDetails.userErrors).toEqual([]);
+    const limited = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: input('MID15313') });
+    expect(limited.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('RATE_LIMITED');
   });
 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { buildSchema } from '../../src/graphql/schema';
 import { createTestDatabase, postgresSuite, setDatabaseReachable, type TestDatabase } from '../support/pg';
-import { newKey, startService } from '../support/harness';
+import { newKey, serviceForTest } from '../support/harness';
 
 interface Answer {
   status: number;
@@ -25,7 +25,7 @@ const PURCHASE = `mutation Buy($input: PurchaseTitleInput!) {
   purchaseTitleDetails(fas: "0877", input: $input) { charges { fee transactionNumber } userErrors { code message } }
 }`;
 
-async function post(svc: Awaited<ReturnType<typeof startService>>, query: string, variables: unknown): Promise<Answer> {
+async function post(svc: Awaited<ReturnType<typeof serviceForTest>>, query: string, variables: unknown): Promise<Answer> {
   const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-a' },
@@ -39,7 +39,7 @@ describe.each([
   ['graphql-jit', { compileAfter: 1 }],
 ])('an exception inside a chargeable payload after the register charged (%s)', (_, jit) => {
   test('the answer loses data to null propagation but lists the charge in extensions.charges, as the ledger has it', async () => {
-    const svc = await startService({}, {}, { jit });
+    const svc = await serviceForTest({}, {}, { jit });
     const payload = buildSchema().getType('PurchaseTitleDetailsPayload') as GraphQLObjectType;
     const field = payload.getFields().userErrors!;
     const resolve = field.resolve;
@@ -65,7 +65,6 @@ describe.each([
       ]);
     } finally {
       field.resolve = resolve;
-      await svc.stop();
     }
   });
 });
@@ -82,7 +81,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('the database goes away while a purc
   });
 
   test('the caller sees the charge, the journal gets it after recovery, and calls refused meanwhile say nothing was sent', async () => {
-    const svc = await startService(
+    const svc = await serviceForTest(
       { latencyMs: 600 },
       { idempotency: new PgIdempotencyStore({ connectionString: database.url }), databaseUrl: database.url },
     );
@@ -131,7 +130,6 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('the database goes away while a purc
         ]);
     } finally {
       await setDatabaseReachable(database.name, true);
-      await svc.stop();
     }
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 import { londonDate } from '../../src/register/contract/london-day';
 import { BuyTitleMutation, ChargeQuoteQuery, ChargeStatementQuery, NodeQuery, SpendingQuery, TitleIdQuery } from '../support/documents';
-import { newKey, replicaOf, startService, test } from '../support/harness';
+import { newKey, replicaForTest, serviceForTest, test } from '../support/harness';
 
 const buy = (titleNumber: string, more: Record<string, unknown> = {}) => ({
   fas: '0877',
@@ -70,81 +70,69 @@ describe('chargeQuote', () => {
 
 describe('daily spending limits', () => {
   test('20 concurrent purchases against a client limit that fits 3: 3 charged, 17 refused unsent', async () => {
-    const svc = await startService(
+    const svc = await serviceForTest(
       {},
       { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 900 } },
     );
-    try {
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => svc.gql(BuyTitleMutation, buy(`BLK${i + 1}`))));
-      const payloads = results.map((r) => r.data!.purchaseTitleDetails);
-      expect(payloads.filter((p) => p.charges.length === 1)).toHaveLength(3);
-      const refused = payloads.filter((p) => p.userErrors[0]?.code === 'SPEND_LIMIT_REACHED');
-      expect(refused).toHaveLength(17);
-      expect(refused[0]!.userErrors[0]!.message).toBe(
-        `This call is expected to charge 3.00 (before VAT), but your API client's daily spending limit of 9.00 has 0.00 left for ${londonDate(new Date())}. Nothing was sent to the register. The limit resets at midnight, London time.`,
-      );
-      expect(svc.emulator.ledger.count()).toBe(3);
-      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(3);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => svc.gql(BuyTitleMutation, buy(`BLK${i + 1}`))));
+    const payloads = results.map((r) => r.data!.purchaseTitleDetails);
+    expect(payloads.filter((p) => p.charges.length === 1)).toHaveLength(3);
+    const refused = payloads.filter((p) => p.userErrors[0]?.code === 'SPEND_LIMIT_REACHED');
+    expect(refused).toHaveLength(17);
+    expect(refused[0]!.userErrors[0]!.message).toBe(
+      `This call is expected to charge 3.00 (before VAT), but your API client's daily spending limit of 9.00 has 0.00 left for ${londonDate(new Date())}. Nothing was sent to the register. The limit resets at midnight, London time.`,
+    );
+    expect(svc.emulator.ledger.count()).toBe(3);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(3);
 
-      const spending = await svc.gql(SpendingQuery, {});
-      expect(spending.data!.spending).toEqual({
-        day: londonDate(new Date()),
-        client: { charged: '9.00', pending: '0.00', limit: '9.00', remaining: '0.00' },
-        organisation: { charged: '9.00', pending: '0.00', limit: null, remaining: null },
-      });
-      const quote = await svc.gql(ChargeQuoteQuery, { fas: '0877', titleNumber: 'BLK99', products: ['TITLE_DATA_AND_PLANS'] });
-      expect(quote.data!.chargeQuote.withinLimits).toBe(false);
-      const metrics = await (await svc.get('/metrics')).text();
-      expect(metrics).toContain('titlegraph_spend_refusals_total{organisation="ORG-A",reason="client_limit"} 17');
-      expect(metrics).toContain('titlegraph_spend_charged_total{organisation="ORG-A"} 9');
-      // the sibling client has its own allowance
-      const sibling = await svc.gql(BuyTitleMutation, buy('BLK99'), 'dev-key-a2');
-      expect(sibling.data!.purchaseTitleDetails.charges).toHaveLength(1);
-    } finally {
-      await svc.stop();
-    }
+    const spending = await svc.gql(SpendingQuery, {});
+    expect(spending.data!.spending).toEqual({
+      day: londonDate(new Date()),
+      client: { charged: '9.00', pending: '0.00', limit: '9.00', remaining: '0.00' },
+      organisation: { charged: '9.00', pending: '0.00', limit: null, remaining: null },
+    });
+    const quote = await svc.gql(ChargeQuoteQuery, { fas: '0877', titleNumber: 'BLK99', products: ['TITLE_DATA_AND_PLANS'] });
+    expect(quote.data!.chargeQuote.withinLimits).toBe(false);
+    const metrics = await (await svc.get('/metrics')).text();
+    expect(metrics).toContain('titlegraph_spend_refusals_total{organisation="ORG-A",reason="client_limit"} 17');
+    expect(metrics).toContain('titlegraph_spend_charged_total{organisation="ORG-A"} 9');
+    // the sibling client has its own allowance
+    const sibling = await svc.gql(BuyTitleMutation, buy('BLK99'), 'dev-key-a2');
+    expect(sibling.data!.purchaseTitleDetails.charges).toHaveLength(1);
   });
 
   test('a purchase in flight shows its reservation in the metrics until the register answers', async () => {
-    const svc = await startService({}, { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 } } });
-    try {
-      const reserved = async () =>
-        /titlegraph_spend_reserved_pounds\{organisation="ORG-A"\} (\S+)/.exec(await (await svc.get('/metrics')).text())?.[1];
-      // The register's answer arrives slowly: the call stays in flight meanwhile.
-      svc.emulator.faults.inject('titleDetails', { kind: 'drip', chunkBytes: 64, intervalMs: 40 }, 1);
-      const purchase = svc.gql(BuyTitleMutation, buy('BLK7'));
-      await vi.waitFor(async () => expect(await reserved()).toBe('3'), { timeout: 5000, interval: 20 });
-      const result = await purchase;
-      expect(result.data!.purchaseTitleDetails.charges).toHaveLength(1);
-      expect(await reserved()).toBe('0');
-      expect(svc.emulator.ledger.count()).toBe(1);
-    } finally {
-      await svc.stop();
-    }
+    const svc = await serviceForTest({}, { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 } } });
+    const reserved = async () =>
+      /titlegraph_spend_reserved_pounds\{organisation="ORG-A"\} (\S+)/.exec(await (await svc.get('/metrics')).text())?.[1];
+    // The register's answer arrives slowly: the call stays in flight meanwhile.
+    svc.emulator.faults.inject('titleDetails', { kind: 'drip', chunkBytes: 64, intervalMs: 40 }, 1);
+    const purchase = svc.gql(BuyTitleMutation, buy('BLK7'));
+    await vi.waitFor(async () => expect(await reserved()).toBe('3'), { timeout: 5000, interval: 20 });
+    const result = await purchase;
+    expect(result.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(await reserved()).toBe('0');
+    expect(svc.emulator.ledger.count()).toBe(1);
   });
 
   test('an unknown outcome keeps its reservation as pending, and its replay reserves nothing more', async () => {
-    const svc = await startService(
+    const svc = await serviceForTest(
       {},
       { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 600 } },
     );
-    try {
-      svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
-      const variables = buy('BLK1');
-      const lost = await svc.gql(BuyTitleMutation, variables);
-      expect(lost.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('OUTCOME_UNKNOWN');
-      expect(svc.emulator.ledger.count()).toBe(1); // it did charge
-      const replay = await svc.gql(BuyTitleMutation, variables);
-      expect(replay.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('OUTCOME_UNKNOWN');
-      const spending = await svc.gql(SpendingQuery, {});
-      expect(spending.data!.spending.client).toEqual({ charged: '0.00', pending: '3.00', limit: '6.00', remaining: '3.00' });
-      expect((await svc.gql(BuyTitleMutation, buy('BLK2'))).data!.purchaseTitleDetails.charges).toHaveLength(1);
-      const third = await svc.gql(BuyTitleMutation, buy('BLK3'));
-      expect(third.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('SPEND_LIMIT_REACHED');
-      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2);
-    } finally {
-      await svc.stop();
-    }
+    svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
+    const variables = buy('BLK1');
+    const lost = await svc.gql(BuyTitleMutation, variables);
+    expect(lost.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('OUTCOME_UNKNOWN');
+    expect(svc.emulator.ledger.count()).toBe(1); // it did charge
+    const replay = await svc.gql(BuyTitleMutation, variables);
+    expect(replay.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('OUTCOME_UNKNOWN');
+    const spending = await svc.gql(SpendingQuery, {});
+    expect(spending.data!.spending.client).toEqual({ charged: '0.00', pending: '3.00', limit: '6.00', remaining: '3.00' });
+    expect((await svc.gql(BuyTitleMutation, buy('BLK2'))).data!.purchaseTitleDetails.charges).toHaveLength(1);
+    const third = await svc.gql(BuyTitleMutation, buy('BLK3'));
+    expect(third.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('SPEND_LIMIT_REACHED');
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2);
   });
 });
 
@@ -162,22 +150,17 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('daily spending limits on two replic
       databaseUrl: database.url,
       spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 900 },
     });
-    const first = await startService({}, onDatabase());
-    const second = replicaOf(first, onDatabase());
-    try {
-      const replicas = [first, second];
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => replicas[i % 2]!.gql(BuyTitleMutation, buy(`BLK${i + 1}`))));
-      const payloads = results.map((r) => r.data!.purchaseTitleDetails);
-      expect(payloads.filter((p) => p.charges.length === 1)).toHaveLength(3);
-      expect(payloads.filter((p) => p.userErrors[0]?.code === 'SPEND_LIMIT_REACHED')).toHaveLength(17);
-      expect(first.emulator.ledger.count()).toBe(3);
-      expect(first.emulator.calls.count({ route: 'titleDetails' })).toBe(3);
-      const onSecond = await second.gql(SpendingQuery, {});
-      expect(onSecond.data!.spending.client).toEqual({ charged: '9.00', pending: '0.00', limit: '9.00', remaining: '0.00' });
-    } finally {
-      await second.stop();
-      await first.stop();
-    }
+    const first = await serviceForTest({}, onDatabase());
+    const second = replicaForTest(first, onDatabase());
+    const replicas = [first, second];
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => replicas[i % 2]!.gql(BuyTitleMutation, buy(`BLK${i + 1}`))));
+    const payloads = results.map((r) => r.data!.purchaseTitleDetails);
+    expect(payloads.filter((p) => p.charges.length === 1)).toHaveLength(3);
+    expect(payloads.filter((p) => p.userErrors[0]?.code === 'SPEND_LIMIT_REACHED')).toHaveLength(17);
+    expect(first.emulator.ledger.count()).toBe(3);
+    expect(first.emulator.calls.count({ route: 'titleDetails' })).toBe(3);
+    const onSecond = await second.gql(SpendingQuery, {});
+    expect(onSecond.data!.spending.client).toEqual({ charged: '9.00', pending: '0.00', limit: '9.00', remaining: '0.00' });
   }, 60_000);
 });
 

@@ -2,8 +2,8 @@
  * Prometheus /metrics: scraped over real HTTP after a query, a chargeable mutation (and its
  * idempotent replay) and a failing request; counters and histograms carry the right labels.
  */
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { startHttpService, postGraphQL, type HttpService } from '../support/http-service';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { httpServiceForTest, startHttpService, postGraphQL, type HttpService } from '../support/http-service';
 import { parseMetrics, sum, type Sample } from '../support/prometheus';
 import { createLogger } from '../../src/server/logging';
 
@@ -117,8 +117,7 @@ describe('/metrics', () => {
   test('the log line and the metrics name the same operation: the one that ran of a document holding two', async () => {
     const lines: Record<string, unknown>[] = [];
     const logger = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
-    const logged = await startHttpService({ app: { logger } });
-    onTestFinished(() => logged.stop());
+    const logged = await httpServiceForTest({ app: { logger } });
     const query = 'query FirstOfTwo { __typename } query SecondOfTwo { title(titleNumber: "MID15313") { titleNumber } }';
     const answer = await postGraphQL(logged.url, { query, operationName: 'SecondOfTwo' }, { 'x-request-id': 'second-of-two' });
     expect(answer.body.data).toEqual({ title: { titleNumber: 'MID15313' } });
@@ -133,11 +132,7 @@ describe('/metrics', () => {
 
   test('only GET and HEAD; not served when metrics are off', async () => {
     expect((await fetch(`${svc.origin}/metrics`, { method: 'POST' })).status).toBe(405);
-    const off = await startHttpService({ app: { observability: { metrics: false } } });
-    try {
-      expect((await fetch(`${off.origin}/metrics`)).status).toBe(404);
-    } finally {
-      await off.stop();
-    }
+    const off = await httpServiceForTest({ app: { observability: { metrics: false } } });
+    expect((await fetch(`${off.origin}/metrics`)).status).toBe(404);
   });
 });

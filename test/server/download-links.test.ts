@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { DownloadLinks, LINK_VALIDITY_MS } from '../../src/services/downloads/links';
 import { OrderTitleDocumentMutation, PurchaseTitlePlansMutation, TitleQuery } from '../support/documents';
-import { newKey, replicaOf, startService, type Service } from '../support/harness';
+import { newKey, replicaForTest, serviceForTest, type Service } from '../support/harness';
 
 const SECRET = 'a-test-signing-key-of-at-least-32-characters';
 
@@ -37,20 +37,16 @@ const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 
 describe('signed download links', () => {
   test('absolute from PUBLIC_URL, and a plain GET with no Authorization streams the PDF as the client that ordered it', async () => {
-    const svc = await startService({}, { publicUrl: 'https://titlegraph.example.com/', downloadLinkSecret: SECRET });
-    try {
-      const document = await order(svc);
-      expect(document.downloadUrl).toMatch(
-        /^https:\/\/titlegraph\.example\.com\/downloads\/titles\/MID15313\/documents\/[^?]+\?client=client-b&expires=\d+&signature=/,
-      );
-      const link = new URL(document.downloadUrl);
-      const response = await svc.get(link.pathname + link.search, null);
-      expect(response.status).toBe(200);
-      expect(new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(0, 5))).toBe('%PDF-');
-      expect(svc.emulator.calls.count({ route: 'downloadDocument', clientId: 'client-b' })).toBe(1);
-    } finally {
-      await svc.stop();
-    }
+    const svc = await serviceForTest({}, { publicUrl: 'https://titlegraph.example.com/', downloadLinkSecret: SECRET });
+    const document = await order(svc);
+    expect(document.downloadUrl).toMatch(
+      /^https:\/\/titlegraph\.example\.com\/downloads\/titles\/MID15313\/documents\/[^?]+\?client=client-b&expires=\d+&signature=/,
+    );
+    const link = new URL(document.downloadUrl);
+    const response = await svc.get(link.pathname + link.search, null);
+    expect(response.status).toBe(200);
+    expect(new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(0, 5))).toBe('%PDF-');
+    expect(svc.emulator.calls.count({ route: 'downloadDocument', clientId: 'client-b' })).toBe(1);
   });
 
   test('a link never outlives 15 minutes, nor the file’s own expiry', () => {
@@ -69,239 +65,201 @@ describe('signed download links', () => {
 
   test('tampered links (signature, file, expiry or client changed), and expired ones, are refused with no register call', async () => {
     const clock = movableClock();
-    const svc = await startService({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
-    try {
-      const document = await order(svc);
-      const good = new URL(document.downloadUrl);
-      const variants: [string, (u: URL) => void, string][] = [
-        [
-          'signature',
-          (u) => u.searchParams.set('signature', `${u.searchParams.get('signature')!.slice(0, -2)}AA`),
-          'DOWNLOAD_LINK_INVALID',
-        ],
-        // the last character's low bits are base64 padding: this one decodes to the same bytes
-        [
-          'signature, last character',
-          (u) => {
-            const signature = u.searchParams.get('signature')!;
-            u.searchParams.set('signature', signature.slice(0, -1) + BASE64URL[BASE64URL.indexOf(signature.at(-1)!) ^ 1]);
-          },
-          'DOWNLOAD_LINK_INVALID',
-        ],
-        ['signature removed', (u) => u.searchParams.set('signature', ''), 'DOWNLOAD_LINK_INVALID'],
-        ['file', (u) => (u.pathname = u.pathname.replace(/documents\/.*/, 'documents/other-id')), 'DOWNLOAD_LINK_INVALID'],
-        ['expiry', (u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600)), 'DOWNLOAD_LINK_INVALID'],
-        ['expiry spelled otherwise', (u) => u.searchParams.set('expires', `0${u.searchParams.get('expires')}`), 'DOWNLOAD_LINK_INVALID'],
-        ['client', (u) => u.searchParams.set('client', 'client-a'), 'DOWNLOAD_LINK_INVALID'],
-        ['kind', (u) => (u.pathname = u.pathname.replace('/documents/', '/plans/')), 'DOWNLOAD_LINK_INVALID'],
-      ];
-      svc.emulator.calls.reset();
-      for (const [what, change, code] of variants) {
-        const url = new URL(good);
-        change(url);
-        const { status, body } = await refusal(await svc.get(url.pathname + url.search, 'dev-key-b'));
-        expect({ what, status, code: body.error.code }).toEqual({ what, status: 403, code });
-      }
-      // the untouched link, once its expiry has come on the service's clock
-      clock.advance(Number(good.searchParams.get('expires')) * 1000 - clock.now());
-      const { status, body } = await refusal(await svc.get(good.pathname + good.search, null));
-      expect([status, body.error.code]).toEqual([403, 'DOWNLOAD_LINK_EXPIRED']);
-      expect(svc.emulator.calls.count({ route: 'downloadDocument' })).toBe(0);
-      // …and a second before, it still works: the refusals above were the changes, not the link
-      clock.advance(-1_000);
-      expect((await svc.get(good.pathname + good.search, null)).status).toBe(200);
-      expect(svc.emulator.calls.count({ route: 'downloadDocument', clientId: 'client-b' })).toBe(1);
-    } finally {
-      await svc.stop();
+    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const document = await order(svc);
+    const good = new URL(document.downloadUrl);
+    const variants: [string, (u: URL) => void, string][] = [
+      ['signature', (u) => u.searchParams.set('signature', `${u.searchParams.get('signature')!.slice(0, -2)}AA`), 'DOWNLOAD_LINK_INVALID'],
+      // the last character's low bits are base64 padding: this one decodes to the same bytes
+      [
+        'signature, last character',
+        (u) => {
+          const signature = u.searchParams.get('signature')!;
+          u.searchParams.set('signature', signature.slice(0, -1) + BASE64URL[BASE64URL.indexOf(signature.at(-1)!) ^ 1]);
+        },
+        'DOWNLOAD_LINK_INVALID',
+      ],
+      ['signature removed', (u) => u.searchParams.set('signature', ''), 'DOWNLOAD_LINK_INVALID'],
+      ['file', (u) => (u.pathname = u.pathname.replace(/documents\/.*/, 'documents/other-id')), 'DOWNLOAD_LINK_INVALID'],
+      ['expiry', (u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600)), 'DOWNLOAD_LINK_INVALID'],
+      ['expiry spelled otherwise', (u) => u.searchParams.set('expires', `0${u.searchParams.get('expires')}`), 'DOWNLOAD_LINK_INVALID'],
+      ['client', (u) => u.searchParams.set('client', 'client-a'), 'DOWNLOAD_LINK_INVALID'],
+      ['kind', (u) => (u.pathname = u.pathname.replace('/documents/', '/plans/')), 'DOWNLOAD_LINK_INVALID'],
+    ];
+    svc.emulator.calls.reset();
+    for (const [what, change, code] of variants) {
+      const url = new URL(good);
+      change(url);
+      const { status, body } = await refusal(await svc.get(url.pathname + url.search, 'dev-key-b'));
+      expect({ what, status, code: body.error.code }).toEqual({ what, status: 403, code });
     }
+    // the untouched link, once its expiry has come on the service's clock
+    clock.advance(Number(good.searchParams.get('expires')) * 1000 - clock.now());
+    const { status, body } = await refusal(await svc.get(good.pathname + good.search, null));
+    expect([status, body.error.code]).toEqual([403, 'DOWNLOAD_LINK_EXPIRED']);
+    expect(svc.emulator.calls.count({ route: 'downloadDocument' })).toBe(0);
+    // …and a second before, it still works: the refusals above were the changes, not the link
+    clock.advance(-1_000);
+    expect((await svc.get(good.pathname + good.search, null)).status).toBe(200);
+    expect(svc.emulator.calls.count({ route: 'downloadDocument', clientId: 'client-b' })).toBe(1);
   });
 
   test('a replay of the order gets a fresh link to the same document, which works when the first has expired', async () => {
     const clock = movableClock();
-    const svc = await startService({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
-    try {
-      const key = newKey('replay-link');
-      const first = await order(svc, 'dev-key-b', '5555', key);
-      const firstLink = new URL(first.downloadUrl);
-      clock.advance(Number(firstLink.searchParams.get('expires')) * 1000 - clock.now());
-      // within the document's day, the refusal sends the caller to the replay that follows
-      expect((await refusal(await svc.get(firstLink.pathname + firstLink.search, null))).body.error).toEqual({
-        code: 'DOWNLOAD_LINK_EXPIRED',
-        message: 'This download link has expired (links last 15 minutes): replay the order with the same idempotencyKey for a new one.',
-      });
-      const replay = await order(svc, 'dev-key-b', '5555', key);
-      expect(replay.documentId).toBe(first.documentId);
-      expect(svc.emulator.calls.count({ route: 'orderDocument' })).toBe(1); // a replay: not ordered again
-      const replayLink = new URL(replay.downloadUrl);
-      expect(Number(replayLink.searchParams.get('expires'))).toBeGreaterThan(Number(firstLink.searchParams.get('expires')));
-      expect((await svc.get(replayLink.pathname + replayLink.search, null)).status).toBe(200);
-    } finally {
-      await svc.stop();
-    }
+    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const key = newKey('replay-link');
+    const first = await order(svc, 'dev-key-b', '5555', key);
+    const firstLink = new URL(first.downloadUrl);
+    clock.advance(Number(firstLink.searchParams.get('expires')) * 1000 - clock.now());
+    // within the document's day, the refusal sends the caller to the replay that follows
+    expect((await refusal(await svc.get(firstLink.pathname + firstLink.search, null))).body.error).toEqual({
+      code: 'DOWNLOAD_LINK_EXPIRED',
+      message: 'This download link has expired (links last 15 minutes): replay the order with the same idempotencyKey for a new one.',
+    });
+    const replay = await order(svc, 'dev-key-b', '5555', key);
+    expect(replay.documentId).toBe(first.documentId);
+    expect(svc.emulator.calls.count({ route: 'orderDocument' })).toBe(1); // a replay: not ordered again
+    const replayLink = new URL(replay.downloadUrl);
+    expect(Number(replayLink.searchParams.get('expires'))).toBeGreaterThan(Number(firstLink.searchParams.get('expires')));
+    expect((await svc.get(replayLink.pathname + replayLink.search, null)).status).toBe(200);
   });
 
   test("another client's link downloads as that client only: a key sent with it changes nothing", async () => {
-    const svc = await startService({}, { downloadLinkSecret: SECRET });
-    try {
-      const link = new URL((await order(svc, 'dev-key-b')).downloadUrl);
-      svc.emulator.calls.reset();
-      const response = await svc.get(link.pathname + link.search, 'dev-key-a');
-      expect(response.status).toBe(200);
-      await response.arrayBuffer();
-      expect(svc.emulator.calls.count({ route: 'downloadDocument', clientId: 'client-b' })).toBe(1);
-      expect(svc.emulator.calls.count({ route: 'downloadDocument', clientId: 'client-a' })).toBe(0);
-      // the same link claimed for the sender's own client is not signed for it
-      link.searchParams.set('client', 'client-a');
-      const { status, body } = await refusal(await svc.get(link.pathname + link.search, 'dev-key-a'));
-      expect([status, body.error.code]).toEqual([403, 'DOWNLOAD_LINK_INVALID']);
-      expect(svc.emulator.calls.count({ route: 'downloadDocument' })).toBe(1);
-    } finally {
-      await svc.stop();
-    }
+    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET });
+    const link = new URL((await order(svc, 'dev-key-b')).downloadUrl);
+    svc.emulator.calls.reset();
+    const response = await svc.get(link.pathname + link.search, 'dev-key-a');
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    expect(svc.emulator.calls.count({ route: 'downloadDocument', clientId: 'client-b' })).toBe(1);
+    expect(svc.emulator.calls.count({ route: 'downloadDocument', clientId: 'client-a' })).toBe(0);
+    // the same link claimed for the sender's own client is not signed for it
+    link.searchParams.set('client', 'client-a');
+    const { status, body } = await refusal(await svc.get(link.pathname + link.search, 'dev-key-a'));
+    expect([status, body.error.code]).toEqual([403, 'DOWNLOAD_LINK_INVALID']);
+    expect(svc.emulator.calls.count({ route: 'downloadDocument' })).toBe(1);
   });
 
   test('a link made by one replica works on another with the same key, not on one with another key', async () => {
-    const svc = await startService({}, { downloadLinkSecret: SECRET });
-    const same = replicaOf(svc, { downloadLinkSecret: SECRET });
-    const other = replicaOf(svc, { downloadLinkSecret: `${SECRET}-not-the-same` });
-    try {
-      const link = new URL((await order(svc)).downloadUrl);
-      expect((await same.get(link.pathname + link.search, null)).status).toBe(200);
-      expect((await refusal(await other.get(link.pathname + link.search, null))).body.error.code).toBe('DOWNLOAD_LINK_INVALID');
-    } finally {
-      await other.stop();
-      await same.stop();
-      await svc.stop();
-    }
+    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET });
+    const same = replicaForTest(svc, { downloadLinkSecret: SECRET });
+    const other = replicaForTest(svc, { downloadLinkSecret: `${SECRET}-not-the-same` });
+    const link = new URL((await order(svc)).downloadUrl);
+    expect((await same.get(link.pathname + link.search, null)).status).toBe(200);
+    expect((await refusal(await other.get(link.pathname + link.search, null))).body.error.code).toBe('DOWNLOAD_LINK_INVALID');
   });
 
   test("near the register's midnight: expiresAt is the register's, and the link ends with the file", async () => {
-    const svc = await startService({}, { downloadLinkSecret: SECRET });
-    try {
-      // the register 5 minutes before its midnight (London, winter), whatever our own clock says
-      svc.emulator.clock.set(new Date('2026-01-15T23:55:00Z'));
-      const document = await order(svc);
-      expect(document.expiresAt).toBe('2026-01-16T00:00:00.000Z');
-      const link = new URL(document.downloadUrl);
-      const expiresIn = Number(link.searchParams.get('expires')) * 1000 - Date.now();
-      expect(expiresIn).toBeGreaterThan(4 * 60_000);
-      expect(expiresIn).toBeLessThanOrEqual(5 * 60_000 + 1_000);
-      expect((await svc.get(link.pathname + link.search, null)).status).toBe(200);
-    } finally {
-      await svc.stop();
-    }
+    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET });
+    // the register 5 minutes before its midnight (London, winter), whatever our own clock says
+    svc.emulator.clock.set(new Date('2026-01-15T23:55:00Z'));
+    const document = await order(svc);
+    expect(document.expiresAt).toBe('2026-01-16T00:00:00.000Z');
+    const link = new URL(document.downloadUrl);
+    const expiresIn = Number(link.searchParams.get('expires')) * 1000 - Date.now();
+    expect(expiresIn).toBeGreaterThan(4 * 60_000);
+    expect(expiresIn).toBeLessThanOrEqual(5 * 60_000 + 1_000);
+    expect((await svc.get(link.pathname + link.search, null)).status).toBe(200);
   });
 
   test('plans get signed links too', async () => {
-    const svc = await startService();
-    try {
-      const { data } = await svc.gql(
-        PurchaseTitlePlansMutation,
-        { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey: newKey('plan-link') } },
-        'dev-key-b',
-      );
-      for (const plan of data!.purchaseTitlePlans.plans) {
-        const link = new URL(plan.downloadUrl);
-        expect(link.searchParams.get('client')).toBe('client-b');
-        expect((await svc.get(link.pathname + link.search, null)).status).toBe(200);
-      }
-    } finally {
-      await svc.stop();
+    const svc = await serviceForTest();
+    const { data } = await svc.gql(
+      PurchaseTitlePlansMutation,
+      { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey: newKey('plan-link') } },
+      'dev-key-b',
+    );
+    for (const plan of data!.purchaseTitlePlans.plans) {
+      const link = new URL(plan.downloadUrl);
+      expect(link.searchParams.get('client')).toBe('client-b');
+      expect((await svc.get(link.pathname + link.search, null)).status).toBe(200);
     }
   });
 
   test('after the London midnight, a replay and the old link both say the document expired with its day: order again with a new key', async () => {
     const clock = movableClock();
-    const svc = await startService({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
-    try {
-      const orderWith = (idempotencyKey: string) =>
-        svc.gql(
-          OrderTitleDocumentMutation,
-          { fas: '5555', input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey } },
-          'dev-key-b',
-        );
-      svc.emulator.clock.set(new Date('2026-01-15T23:50:00Z'));
-      const key = newKey('after-midnight');
-      const first = (await orderWith(key)).data!.orderTitleDocument;
-      expect(first.charges.length).toBeGreaterThan(0);
-      const link = new URL(first.document!.downloadUrl);
-      // cut short by the file's own end, and signed as such
-      expect(link.searchParams.get('ends')).toBe('day');
+    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const orderWith = (idempotencyKey: string) =>
+      svc.gql(
+        OrderTitleDocumentMutation,
+        { fas: '5555', input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey } },
+        'dev-key-b',
+      );
+    svc.emulator.clock.set(new Date('2026-01-15T23:50:00Z'));
+    const key = newKey('after-midnight');
+    const first = (await orderWith(key)).data!.orderTitleDocument;
+    expect(first.charges.length).toBeGreaterThan(0);
+    const link = new URL(first.document!.downloadUrl);
+    // cut short by the file's own end, and signed as such
+    expect(link.searchParams.get('ends')).toBe('day');
 
-      // past the register's midnight; the service learns the register's time from its next answer
-      svc.emulator.clock.set(new Date('2026-01-16T00:01:00Z'));
-      await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
-      clock.advance(Number(link.searchParams.get('expires')) * 1000 - clock.now());
+    // past the register's midnight; the service learns the register's time from its next answer
+    svc.emulator.clock.set(new Date('2026-01-16T00:01:00Z'));
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
+    clock.advance(Number(link.searchParams.get('expires')) * 1000 - clock.now());
 
-      const replay = (await orderWith(key)).data!.orderTitleDocument;
-      expect(replay.document).toBeNull();
-      expect(replay.charges).toEqual(first.charges); // the original order's charges, never hidden
-      expect(replay.userErrors).toEqual([
-        {
-          code: 'DOCUMENT_EXPIRED',
-          message:
-            'The document ordered with this idempotency key expired with its day (documents and plans last until midnight, London time): order it again with a new idempotencyKey. The charges shown are those of the original order.',
-          field: ['input', 'idempotencyKey'],
-        },
-      ]);
-      expect(svc.emulator.calls.count({ route: 'orderDocument' })).toBe(1);
-
-      svc.emulator.calls.reset();
-      const { status, body } = await refusal(await svc.get(link.pathname + link.search, null));
-      expect({ status, ...body.error }).toEqual({
-        status: 410,
+    const replay = (await orderWith(key)).data!.orderTitleDocument;
+    expect(replay.document).toBeNull();
+    expect(replay.charges).toEqual(first.charges); // the original order's charges, never hidden
+    expect(replay.userErrors).toEqual([
+      {
         code: 'DOCUMENT_EXPIRED',
         message:
-          'This document expired with its day (documents and plans last until midnight, London time): order it again with a new idempotencyKey.',
-      });
-      expect(svc.emulator.calls.count()).toBe(0);
+          'The document ordered with this idempotency key expired with its day (documents and plans last until midnight, London time): order it again with a new idempotencyKey. The charges shown are those of the original order.',
+        field: ['input', 'idempotencyKey'],
+      },
+    ]);
+    expect(svc.emulator.calls.count({ route: 'orderDocument' })).toBe(1);
 
-      // what the answers say to do works: a new key orders it again, with a working link
-      const again = (await orderWith(newKey('after-midnight-again'))).data!.orderTitleDocument;
-      expect(again.userErrors).toEqual([]);
-      const fresh = new URL(again.document!.downloadUrl);
-      expect(fresh.searchParams.get('ends')).toBeNull();
-      expect((await svc.get(fresh.pathname + fresh.search, null)).status).toBe(200);
-    } finally {
-      await svc.stop();
-    }
+    svc.emulator.calls.reset();
+    const { status, body } = await refusal(await svc.get(link.pathname + link.search, null));
+    expect({ status, ...body.error }).toEqual({
+      status: 410,
+      code: 'DOCUMENT_EXPIRED',
+      message:
+        'This document expired with its day (documents and plans last until midnight, London time): order it again with a new idempotencyKey.',
+    });
+    expect(svc.emulator.calls.count()).toBe(0);
+
+    // what the answers say to do works: a new key orders it again, with a working link
+    const again = (await orderWith(newKey('after-midnight-again'))).data!.orderTitleDocument;
+    expect(again.userErrors).toEqual([]);
+    const fresh = new URL(again.document!.downloadUrl);
+    expect(fresh.searchParams.get('ends')).toBeNull();
+    expect((await svc.get(fresh.pathname + fresh.search, null)).status).toBe(200);
   });
 
   test('plans too: after the London midnight a replay answers DOCUMENT_EXPIRED with its charges, and the old link 410', async () => {
     const clock = movableClock();
-    const svc = await startService({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
-    try {
-      const buy = (idempotencyKey: string) =>
-        svc.gql(PurchaseTitlePlansMutation, { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey } }, 'dev-key-b');
-      svc.emulator.clock.set(new Date('2026-01-15T23:50:00Z'));
-      const key = newKey('plans-after-midnight');
-      const first = (await buy(key)).data!.purchaseTitlePlans;
-      expect(first.plans.length).toBeGreaterThan(0);
-      expect(first.charges.length).toBeGreaterThan(0);
-      const link = new URL(first.plans[0]!.downloadUrl);
-      svc.emulator.clock.set(new Date('2026-01-16T00:01:00Z'));
-      await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
-      clock.advance(Number(link.searchParams.get('expires')) * 1000 - clock.now());
+    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const buy = (idempotencyKey: string) =>
+      svc.gql(PurchaseTitlePlansMutation, { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey } }, 'dev-key-b');
+    svc.emulator.clock.set(new Date('2026-01-15T23:50:00Z'));
+    const key = newKey('plans-after-midnight');
+    const first = (await buy(key)).data!.purchaseTitlePlans;
+    expect(first.plans.length).toBeGreaterThan(0);
+    expect(first.charges.length).toBeGreaterThan(0);
+    const link = new URL(first.plans[0]!.downloadUrl);
+    svc.emulator.clock.set(new Date('2026-01-16T00:01:00Z'));
+    await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
+    clock.advance(Number(link.searchParams.get('expires')) * 1000 - clock.now());
 
-      const replay = (await buy(key)).data!.purchaseTitlePlans;
-      expect(replay.plans).toEqual([]);
-      expect(replay.charges).toEqual(first.charges);
-      expect(replay.userErrors.map((e) => [e.code, e.message, e.field])).toEqual([
-        [
-          'DOCUMENT_EXPIRED',
-          'The plans bought with this idempotency key expired with their day (documents and plans last until midnight, London time): buy them again with a new idempotencyKey. The charges shown are those of the original order.',
-          ['input', 'idempotencyKey'],
-        ],
-      ]);
-      const { status, body } = await refusal(await svc.get(link.pathname + link.search, null));
-      expect([status, body.error.code, body.error.message]).toEqual([
-        410,
+    const replay = (await buy(key)).data!.purchaseTitlePlans;
+    expect(replay.plans).toEqual([]);
+    expect(replay.charges).toEqual(first.charges);
+    expect(replay.userErrors.map((e) => [e.code, e.message, e.field])).toEqual([
+      [
         'DOCUMENT_EXPIRED',
-        'This plan expired with its day (documents and plans last until midnight, London time): buy it again with a new idempotencyKey.',
-      ]);
-    } finally {
-      await svc.stop();
-    }
+        'The plans bought with this idempotency key expired with their day (documents and plans last until midnight, London time): buy them again with a new idempotencyKey. The charges shown are those of the original order.',
+        ['input', 'idempotencyKey'],
+      ],
+    ]);
+    const { status, body } = await refusal(await svc.get(link.pathname + link.search, null));
+    expect([status, body.error.code, body.error.message]).toEqual([
+      410,
+      'DOCUMENT_EXPIRED',
+      'This plan expired with its day (documents and plans last until midnight, London time): buy it again with a new idempotencyKey.',
+    ]);
   });
 
   test('a link that ends with its day cannot pass for one that does not', () => {

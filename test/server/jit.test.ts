@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseMetrics, sum } from '../support/prometheus';
-import { startService, type Service } from '../support/harness';
+import { serviceForTest, startService, type Service } from '../support/harness';
 
 type Running = Service & { stop(): Promise<void> };
 let interpreted: Running;
@@ -59,17 +59,13 @@ async function sameAnswers(query: string, variables?: Record<string, unknown>, o
 }
 
 test('by default a document is compiled only once it has run 10 times: a caller cannot make us compile each new document', async () => {
-  const svc = await startService();
-  try {
-    const before = await compiledDocuments(svc);
-    const query = '{ title(titleNumber: "MID1234") { titleNumber } }';
-    for (let i = 0; i < 10; i++) expect(JSON.parse((await send(svc, query)).body).data.title.titleNumber).toBe('MID1234');
-    expect(await compiledDocuments(svc)).toBe(before);
-    expect(JSON.parse((await send(svc, query)).body).data.title.titleNumber).toBe('MID1234');
-    expect(await compiledDocuments(svc)).toBe(before + 1);
-  } finally {
-    await svc.stop();
-  }
+  const svc = await serviceForTest();
+  const before = await compiledDocuments(svc);
+  const query = '{ title(titleNumber: "MID1234") { titleNumber } }';
+  for (let i = 0; i < 10; i++) expect(JSON.parse((await send(svc, query)).body).data.title.titleNumber).toBe('MID1234');
+  expect(await compiledDocuments(svc)).toBe(before);
+  expect(JSON.parse((await send(svc, query)).body).data.title.titleNumber).toBe('MID1234');
+  expect(await compiledDocuments(svc)).toBe(before + 1);
 });
 
 describe('a document sent again runs compiled, and callers get the answers graphql-js gives', () => {

@@ -7,7 +7,7 @@
  */
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startService, type Service } from '../support/harness';
+import { serviceForTest, startService, type Service } from '../support/harness';
 import { FAULT_TEST_TRANSPORT } from '../support/fault-transport';
 
 const PRODUCTION = { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } };
@@ -97,35 +97,31 @@ describe('production: answers are the same before and after a document is compil
   });
 
   test('a mutation never sent (the register gone) is REGISTER_UNAVAILABLE, the same each time, and nothing is charged', async () => {
-    const lone = await startService({}, { transport: FAULT_TEST_TRANSPORT }, { ...PRODUCTION, jit: { compileAfter: 1 } });
-    try {
-      await lone.emulator.close();
-      const answers: Answer[] = [];
-      for (let i = 0; i < 3; i++) {
-        const response = await lone.yoga.fetch('http://titlegraph.test/graphql', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-a' },
-          body: JSON.stringify({
-            query:
-              'mutation B($k: String!) { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: $k }) { charges { fee } } }',
-            variables: { k: `never-sent-${process.pid}-${Date.now()}` },
-          }),
-        });
-        answers.push({ status: response.status, body: (await response.json()) as Answer['body'] });
-      }
-      for (const answer of answers) {
-        expect(answer.body.errors).toEqual([
-          expect.objectContaining({
-            path: ['purchaseTitleDetails'],
-            locations: [{ line: 1, column: 27 }],
-            extensions: { code: 'REGISTER_UNAVAILABLE' },
-          }),
-        ]);
-      }
-      expect(answers[1]).toEqual(answers[0]);
-      expect(lone.emulator.ledger.count()).toBe(0);
-    } finally {
-      await lone.stop();
+    const lone = await serviceForTest({}, { transport: FAULT_TEST_TRANSPORT }, { ...PRODUCTION, jit: { compileAfter: 1 } });
+    await lone.emulator.close();
+    const answers: Answer[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await lone.yoga.fetch('http://titlegraph.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-a' },
+        body: JSON.stringify({
+          query:
+            'mutation B($k: String!) { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: $k }) { charges { fee } } }',
+          variables: { k: `never-sent-${process.pid}-${Date.now()}` },
+        }),
+      });
+      answers.push({ status: response.status, body: (await response.json()) as Answer['body'] });
     }
+    for (const answer of answers) {
+      expect(answer.body.errors).toEqual([
+        expect.objectContaining({
+          path: ['purchaseTitleDetails'],
+          locations: [{ line: 1, column: 27 }],
+          extensions: { code: 'REGISTER_UNAVAILABLE' },
+        }),
+      ]);
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(lone.emulator.ledger.count()).toBe(0);
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type GraphQLFormattedError } from 'graphql';
-import { test as base } from 'vitest';
+import { onTestFinished, test as base } from 'vitest';
 import { createApp, type AppOptions } from '../../src/server/app';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator';
 import { createServices, type RunningServices } from '../../src/services/create-services';
@@ -79,6 +79,17 @@ export async function startService(
   });
 }
 
+/** startService, stopped when the current test ends (passed or failed), so the body needs no try/finally. Call it inside a test. */
+export async function serviceForTest(
+  emulatorOptions: EmulatorOptions = {},
+  overrides: ServiceOverrides = {},
+  appOptions: AppOptions = {},
+): Promise<Service & { stop(): Promise<void> }> {
+  const svc = await startService(emulatorOptions, overrides, appOptions);
+  onTestFinished(() => svc.stop());
+  return svc;
+}
+
 /**
  * The one handle a test holds: `restart()` closes the running services, starts the next ones
  * and returns this same handle, now speaking to them; `stop()` closes whichever is running.
@@ -106,6 +117,13 @@ function stableHandle(first: Service, cleanUp: () => Promise<void>): Service & {
 export function replicaOf(svc: Service, options: ServiceOverrides = {}): Service & { stop(): Promise<void> } {
   const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-replica-'));
   return stableHandle(serviceOn(svc.emulator, dataDir, options), async () => rmSync(dataDir, { recursive: true, force: true }));
+}
+
+/** replicaOf, stopped when the current test ends (passed or failed), before the service it was made from if that came first. Call it inside a test. */
+export function replicaForTest(svc: Service, options: ServiceOverrides = {}): Service & { stop(): Promise<void> } {
+  const replica = replicaOf(svc, options);
+  onTestFinished(() => replica.stop());
+  return replica;
 }
 
 /** `test` with a fresh emulator and service per test. */

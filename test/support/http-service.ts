@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { onTestFinished } from 'vitest';
 import type { AppOptions, createApp } from '../../src/server/app';
 import type { Emulator, EmulatorOptions } from '../../src/emulator';
 import type { RunningServices } from '../../src/services/create-services';
@@ -50,6 +51,13 @@ export async function startHttpService(
       await svc.stop();
     },
   };
+}
+
+/** startHttpService, stopped when the current test ends (passed or failed), so the body needs no try/finally. Call it inside a test. */
+export async function httpServiceForTest(options: Parameters<typeof startHttpService>[0] = {}): Promise<HttpService> {
+  const svc = await startHttpService(options);
+  onTestFinished(() => svc.stop());
+  return svc;
 }
 
 /** POST a GraphQL request over HTTP as dev-key-a (unless `headers` say otherwise). */
