@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { startEmulator } from '../../src/emulator/index';
 
 describe('startEmulator / close', () => {
@@ -30,18 +30,15 @@ describe('startEmulator / close', () => {
   it('wraps the base time source in a controllable clock', async () => {
     let base = new Date('2025-01-01T00:00:00Z');
     const emu = await startEmulator({ now: () => base });
-    try {
-      expect(emu.clock.now().toISOString()).toBe('2025-01-01T00:00:00.000Z');
-      emu.clock.advance(60_000);
-      base = new Date('2025-01-01T00:00:10Z');
-      expect(emu.clock.now().toISOString()).toBe('2025-01-01T00:01:10.000Z');
-      emu.clock.set(new Date('2025-07-01T12:00:00Z'));
-      base = new Date('2025-01-01T00:00:20Z');
-      expect(emu.clock.now().toISOString()).toBe('2025-07-01T12:00:10.000Z');
-      emu.clock.reset();
-      expect(emu.clock.now()).toEqual(base);
-    } finally {
-      await emu.close();
-    }
+    onTestFinished(() => emu.close());
+    expect(emu.clock.now().toISOString()).toBe('2025-01-01T00:00:00.000Z');
+    emu.clock.advance(60_000);
+    base = new Date('2025-01-01T00:00:10Z');
+    expect(emu.clock.now().toISOString()).toBe('2025-01-01T00:01:10.000Z');
+    emu.clock.set(new Date('2025-07-01T12:00:00Z'));
+    base = new Date('2025-01-01T00:00:20Z');
+    expect(emu.clock.now().toISOString()).toBe('2025-07-01T12:00:10.000Z');
+    emu.clock.reset();
+    expect(emu.clock.now()).toEqual(base);
   });
 });

@@ -4,6 +4,7 @@ import {
   TitleSummaryResponse,
   PendingApplicationsResponse,
 } from '../../src/register/contract/wire';
+import { onTestFinished } from 'vitest';
 import { startEmulator } from '../../src/emulator/index';
 import { Api, describe, expect, test } from '../support/emulator-fixtures';
 
@@ -74,12 +75,9 @@ describe('title summary (free, every status)', () => {
     expect(Math.max(...securityCounts)).toBeGreaterThan(0);
     // A second emulator generates exactly the same content.
     const other = await startEmulator();
-    try {
-      expect(other.url).not.toBe(emu.url);
-      expect((await new Api(other).get('/titles/BLK17/summary')).text).toBe(first.text);
-    } finally {
-      await other.close();
-    }
+    onTestFinished(() => other.close());
+    expect(other.url).not.toBe(emu.url);
+    expect((await new Api(other).get('/titles/BLK17/summary')).text).toBe(first.text);
   });
 });
 

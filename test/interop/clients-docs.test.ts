@@ -9,7 +9,7 @@ import { ApolloClient, gql as apolloGql, HttpLink, InMemoryCache } from '@apollo
 import { GraphQL17Alpha9Handler } from '@apollo/client/incremental';
 import { generate } from '@graphql-codegen/cli';
 import { gql as urqlGql } from '@urql/core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { createTitlegraphClient as createApolloClient } from '../../docs/clients/apollo-client';
 import { createDeferringClient } from '../../docs/clients/apollo-defer';
 import { titlegraphCodegen } from '../../docs/clients/codegen';
@@ -84,27 +84,23 @@ test('urql: a query over GET with persisted hashes', async () => {
 
 test('codegen: the custom scalars come out typed, where a config without the map gives `unknown`', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'titlegraph-codegen-'));
-  try {
-    writeFileSync(
-      join(dir, 'documents.graphql'),
-      'query DocsJournal($day: Date!) { chargeRecords(day: $day) { fas titleNumber recordedAt } } query DocsTitle { title(titleNumber: "MID15313") { titleSheetUpdatedTo } }',
-    );
-    const config = titlegraphCodegen(join(ROOT, 'schema.graphql'), [join(dir, 'documents.graphql')], `${dir}/gql/`);
-    await generate(config, true);
-    const types = readFileSync(join(dir, 'gql', 'graphql.ts'), 'utf8');
-    expect(types).toMatch(/chargeRecords: Array<\{ fas: string, titleNumber: string, recordedAt: string \}>/);
-    expect(types).toMatch(/titleSheetUpdatedTo: string \| null/);
-    expect(types).not.toMatch(/(fas|titleNumber|recordedAt|titleSheetUpdatedTo|day): (unknown|any)\b/);
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'documents.graphql'),
+    'query DocsJournal($day: Date!) { chargeRecords(day: $day) { fas titleNumber recordedAt } } query DocsTitle { title(titleNumber: "MID15313") { titleSheetUpdatedTo } }',
+  );
+  const config = titlegraphCodegen(join(ROOT, 'schema.graphql'), [join(dir, 'documents.graphql')], `${dir}/gql/`);
+  await generate(config, true);
+  const types = readFileSync(join(dir, 'gql', 'graphql.ts'), 'utf8');
+  expect(types).toMatch(/chargeRecords: Array<\{ fas: string, titleNumber: string, recordedAt: string \}>/);
+  expect(types).toMatch(/titleSheetUpdatedTo: string \| null/);
+  expect(types).not.toMatch(/(fas|titleNumber|recordedAt|titleSheetUpdatedTo|day): (unknown|any)\b/);
 
-    // the same project without the scalars map: what a fresh codegen set-up gets
-    const bare = structuredClone(config);
-    for (const target of Object.values(bare.generates as Record<string, { config?: Record<string, unknown> }>))
-      delete target.config?.scalars;
-    await generate({ ...bare, generates: { [`${dir}/bare/`]: Object.values(bare.generates as object)[0] } }, true);
-    expect(readFileSync(join(dir, 'bare', 'graphql.ts'), 'utf8')).toMatch(/fas: (unknown|any)\b/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // the same project without the scalars map: what a fresh codegen set-up gets
+  const bare = structuredClone(config);
+  for (const target of Object.values(bare.generates as Record<string, { config?: Record<string, unknown> }>)) delete target.config?.scalars;
+  await generate({ ...bare, generates: { [`${dir}/bare/`]: Object.values(bare.generates as object)[0] } }, true);
+  expect(readFileSync(join(dir, 'bare', 'graphql.ts'), 'utf8')).toMatch(/fas: (unknown|any)\b/);
 });
 
 describe('Apollo Client and @defer', () => {

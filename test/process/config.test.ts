@@ -1,5 +1,5 @@
 /** Configuration parsing: defaults, and a bad value fails naming the setting (not its value). */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,6 +125,7 @@ describe('quota and download settings', () => {
 
   test('a tenants file entry may name its organisation; without one the client id stands for it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'titlegraph-tenants-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'tenants.json');
     const hash = 'a'.repeat(64);
     writeFileSync(
@@ -136,15 +137,11 @@ describe('quota and download settings', () => {
         ],
       }),
     );
-    try {
-      const config = loadConfig({ REGISTER_BASE_URL: 'https://register.example/v1', TITLEGRAPH_TENANTS_FILE: file });
-      expect(config.register!.tenants.map((t) => [t.clientId, t.organisation])).toEqual([
-        ['c1', 'ORG-X'],
-        ['c2', undefined],
-      ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const config = loadConfig({ REGISTER_BASE_URL: 'https://register.example/v1', TITLEGRAPH_TENANTS_FILE: file });
+    expect(config.register!.tenants.map((t) => [t.clientId, t.organisation])).toEqual([
+      ['c1', 'ORG-X'],
+      ['c2', undefined],
+    ]);
   });
 });
 
@@ -188,64 +185,58 @@ describe('the register: a deployment that forgets a setting stops instead of ser
 
   test('a tenants file that is missing, not JSON or invalid stops, naming TITLEGRAPH_TENANTS_FILE and the reason', () => {
     const dir = mkdtempSync(join(tmpdir(), 'titlegraph-tenants-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const base = { REGISTER_BASE_URL: 'https://register.example/v1' };
-    try {
-      const missing = join(dir, 'missing.json');
-      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: missing })).toBe(
-        `Invalid configuration: TITLEGRAPH_TENANTS_FILE "${missing}" cannot be read: there is no such file.`,
-      );
-      const notJson = join(dir, 'not.json');
-      writeFileSync(notJson, '{ tenants: ');
-      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: notJson })).toMatch(
-        /^Invalid configuration: TITLEGRAPH_TENANTS_FILE ".*" is not JSON \(/,
-      );
-      const invalid = join(dir, 'invalid.json');
-      writeFileSync(invalid, JSON.stringify({ tenants: [{ name: 'x', apiKeySha256: 'nope', clientId: 'c', clientSecret: 's' }] }));
-      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: invalid })).toContain(
-        'tenants.0.apiKeySha256: must be the hex SHA-256 of the API key',
-      );
-      const badAmount = join(dir, 'amount.json');
-      writeFileSync(
-        badAmount,
-        JSON.stringify({
-          tenants: [{ name: 'x', apiKeySha256: 'a'.repeat(64), clientId: 'c', clientSecret: 's', dailySpendLimit: '3.001' }],
-        }),
-      );
-      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: badAmount })).toContain('tenants.0.dailySpendLimit: must be an amount in pounds');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const missing = join(dir, 'missing.json');
+    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: missing })).toBe(
+      `Invalid configuration: TITLEGRAPH_TENANTS_FILE "${missing}" cannot be read: there is no such file.`,
+    );
+    const notJson = join(dir, 'not.json');
+    writeFileSync(notJson, '{ tenants: ');
+    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: notJson })).toMatch(
+      /^Invalid configuration: TITLEGRAPH_TENANTS_FILE ".*" is not JSON \(/,
+    );
+    const invalid = join(dir, 'invalid.json');
+    writeFileSync(invalid, JSON.stringify({ tenants: [{ name: 'x', apiKeySha256: 'nope', clientId: 'c', clientSecret: 's' }] }));
+    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: invalid })).toContain(
+      'tenants.0.apiKeySha256: must be the hex SHA-256 of the API key',
+    );
+    const badAmount = join(dir, 'amount.json');
+    writeFileSync(
+      badAmount,
+      JSON.stringify({
+        tenants: [{ name: 'x', apiKeySha256: 'a'.repeat(64), clientId: 'c', clientSecret: 's', dailySpendLimit: '3.001' }],
+      }),
+    );
+    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: badAmount })).toContain('tenants.0.dailySpendLimit: must be an amount in pounds');
   });
 
   test('a router tenant has no register credentials: with them, the start stops naming the tenant', () => {
     const dir = mkdtempSync(join(tmpdir(), 'titlegraph-tenants-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const base = { REGISTER_BASE_URL: 'https://register.example/v1' };
-    try {
-      const both = join(dir, 'both.json');
-      writeFileSync(
-        both,
-        JSON.stringify({ tenants: [{ name: 'gateway', apiKeySha256: 'a'.repeat(64), clientId: 'c', clientSecret: 's', router: true }] }),
-      );
-      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: both })).toContain(
-        'tenant "gateway" has router: true and register credentials: a router key only reads the schema',
-      );
-      const routerOnly = join(dir, 'router.json');
-      writeFileSync(
-        routerOnly,
-        JSON.stringify({
-          tenants: [
-            { name: 'gateway', apiKeySha256: 'a'.repeat(64), router: true },
-            { name: 'firm', apiKeySha256: 'b'.repeat(64), clientId: 'c', clientSecret: 's' },
-          ],
-        }),
-      );
-      expect(loadConfig({ ...base, TITLEGRAPH_TENANTS_FILE: routerOnly }).register!.tenants).toHaveLength(2);
-      const noClient = join(dir, 'no-client.json');
-      writeFileSync(noClient, JSON.stringify({ tenants: [{ name: 'firm', apiKeySha256: 'b'.repeat(64) }] }));
-      expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: noClient })).toContain('tenant "firm" needs clientId and clientSecret');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const both = join(dir, 'both.json');
+    writeFileSync(
+      both,
+      JSON.stringify({ tenants: [{ name: 'gateway', apiKeySha256: 'a'.repeat(64), clientId: 'c', clientSecret: 's', router: true }] }),
+    );
+    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: both })).toContain(
+      'tenant "gateway" has router: true and register credentials: a router key only reads the schema',
+    );
+    const routerOnly = join(dir, 'router.json');
+    writeFileSync(
+      routerOnly,
+      JSON.stringify({
+        tenants: [
+          { name: 'gateway', apiKeySha256: 'a'.repeat(64), router: true },
+          { name: 'firm', apiKeySha256: 'b'.repeat(64), clientId: 'c', clientSecret: 's' },
+        ],
+      }),
+    );
+    expect(loadConfig({ ...base, TITLEGRAPH_TENANTS_FILE: routerOnly }).register!.tenants).toHaveLength(2);
+    const noClient = join(dir, 'no-client.json');
+    writeFileSync(noClient, JSON.stringify({ tenants: [{ name: 'firm', apiKeySha256: 'b'.repeat(64) }] }));
+    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: noClient })).toContain('tenant "firm" needs clientId and clientSecret');
   });
 
   test('a malformed amount in a spend setting stops, naming it', () => {

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, describe, expect, onTestFinished, test, vi } from 'vitest';
 import { EMBEDDED_ENV, ROOT } from '../support/processes';
 
 const dir = mkdtempSync(join(tmpdir(), 'titlegraph-startup-'));
@@ -86,15 +86,14 @@ describe('a misconfigured start stops with one line naming the setting', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     }) as ReturnType<typeof spawn>;
+    onTestFinished(() => {
+      child.kill('SIGKILL');
+    });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c));
     child.stderr!.on('data', (c: Buffer) => (out += c));
-    try {
-      // Either it listens on 4000, or 4000 is taken by something else on this machine: both name the default.
-      await vi.waitFor(() => expect(out).toMatch(/localhost:4000\/graphql|PORT 4000 is already in use/), { timeout: 30_000 });
-    } finally {
-      child.kill('SIGKILL');
-    }
+    // Either it listens on 4000, or 4000 is taken by something else on this machine: both name the default.
+    await vi.waitFor(() => expect(out).toMatch(/localhost:4000\/graphql|PORT 4000 is already in use/), { timeout: 30_000 });
   });
 });
 

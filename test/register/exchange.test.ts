@@ -4,7 +4,7 @@
  * that never left is retried whatever its effect, a 429 without Retry-After is not waited on,
  * and error bodies that are not the register's `{code, message}` still give a typed error.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { RegisterClient, RegisterTransport } from '../../src/register/client';
 import { type Rig, registerError, rig } from '../support/register-rig';
 
@@ -170,18 +170,15 @@ describe('defaults', () => {
   it('a transport given no retry policy tries a read three times, then gives up', async () => {
     const { RegisterTransport: Transport } = await import('../../src/register/client');
     const transport = new Transport({ baseUrl: r.emu.url });
-    try {
-      const client = r.client(transport);
-      await client.titleSummary('MID1234');
-      const before = calls('titleSummary');
-      r.emu.faults.inject('titleSummary', { kind: 'status', status: 503 }, 2);
-      expect((await client.titleSummary('MID1234')).data.titleNumber).toBe('MID1234');
-      expect(calls('titleSummary') - before).toBe(3);
-      r.emu.faults.inject('titleSummary', { kind: 'status', status: 503 }, 3);
-      expect((await registerError(client.titleSummary('MID1234'))).status).toBe(503);
-      expect(calls('titleSummary') - before).toBe(6);
-    } finally {
-      await transport.close();
-    }
+    onTestFinished(() => transport.close());
+    const client = r.client(transport);
+    await client.titleSummary('MID1234');
+    const before = calls('titleSummary');
+    r.emu.faults.inject('titleSummary', { kind: 'status', status: 503 }, 2);
+    expect((await client.titleSummary('MID1234')).data.titleNumber).toBe('MID1234');
+    expect(calls('titleSummary') - before).toBe(3);
+    r.emu.faults.inject('titleSummary', { kind: 'status', status: 503 }, 3);
+    expect((await registerError(client.titleSummary('MID1234'))).status).toBe(503);
+    expect(calls('titleSummary') - before).toBe(6);
   });
 });

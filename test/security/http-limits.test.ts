@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
 import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../src/server/serve';
 import { EMBEDDED_ENV, spawnTs } from '../support/processes';
@@ -104,12 +104,9 @@ describe('HTTP server limits', () => {
     const { socket, closed, received } = rawConnection(port);
     socket.write('POST /graphql HTTP/1.1\r\nHost: t\r\n');
     const drip = setInterval(() => !socket.destroyed && socket.write('X-Slow: 1\r\n'), 200);
-    try {
-      await closed;
-      expect(received()).toMatch(/^HTTP\/1\.1 408/);
-    } finally {
-      clearInterval(drip);
-    }
+    onTestFinished(() => clearInterval(drip));
+    await closed;
+    expect(received()).toMatch(/^HTTP\/1\.1 408/);
   });
 
   test('connections past the cap are refused; those within it are served', async () => {
@@ -193,6 +190,7 @@ describe('HTTP server settings', () => {
 
   test('the server src/start.ts runs (npm start) takes them: a slow body is cut at HTTP_REQUEST_TIMEOUT_MS', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-http-limits-'));
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
     const child = spawnTs('src/start.ts', [], {
       ...EMBEDDED_ENV,
       PORT: '0',
@@ -201,14 +199,12 @@ describe('HTTP server settings', () => {
       HTTP_REQUEST_TIMEOUT_MS: '1000',
       HTTP_HEADERS_TIMEOUT_MS: '1000',
     });
-    try {
-      const [, port] = await child.waitFor(/GraphQL at http:\/\/localhost:(\d+)\/graphql/);
-      const cut = await slowBody(Number(port));
-      expect(cut.sent).toBeLessThan(BODY.length);
-      expect(cut.received).toMatch(/^HTTP\/1\.1 408/);
-    } finally {
+    onTestFinished(async () => {
       await child.stop('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
+    const [, port] = await child.waitFor(/GraphQL at http:\/\/localhost:(\d+)\/graphql/);
+    const cut = await slowBody(Number(port));
+    expect(cut.sent).toBeLessThan(BODY.length);
+    expect(cut.received).toMatch(/^HTTP\/1\.1 408/);
   }, 60_000);
 });

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import type { IdempotencyStore } from '../../src/storage/idempotency/store';
@@ -87,55 +87,46 @@ for (const backend of backends) {
   describe.skipIf(!backend.run)(backend.name, () => {
     test("a charge names the register's FAS; one that names none takes the FAS the key was claimed with", async () => {
       const { store, cleanup } = await backend.open();
-      try {
-        await store.claim('t1', 'k1', 'purchaseTitleDetails', HASH, {
-          operation: 'purchaseTitleDetails',
-          fas: '0877',
-          titleNumber: 'MID1',
-          day: DAY,
-        });
-        await store.finish('t1', 'k1', 'succeeded', '{}', { charges: [charge('1234')], day: DAY });
-        await store.claim('t1', 'k2', 'purchaseTitleDetails', HASH, {
-          operation: 'purchaseTitleDetails',
-          fas: '0877',
-          titleNumber: 'MID2',
-          day: DAY,
-        });
-        await store.finish('t1', 'k2', 'succeeded', '{}', { charges: [charge('')], day: DAY });
-        const records = await store.chargeRecords('t1', DAY);
-        expect(records.map((r) => [r.idempotencyKey, r.fas, r.titleNumber, r.status])).toEqual([
-          ['k1', '1234', 'MID1', 'CHARGED'],
-          ['k2', '0877', 'MID2', 'CHARGED'],
-        ]);
-      } finally {
-        await cleanup();
-      }
+      onTestFinished(() => cleanup());
+      await store.claim('t1', 'k1', 'purchaseTitleDetails', HASH, {
+        operation: 'purchaseTitleDetails',
+        fas: '0877',
+        titleNumber: 'MID1',
+        day: DAY,
+      });
+      await store.finish('t1', 'k1', 'succeeded', '{}', { charges: [charge('1234')], day: DAY });
+      await store.claim('t1', 'k2', 'purchaseTitleDetails', HASH, {
+        operation: 'purchaseTitleDetails',
+        fas: '0877',
+        titleNumber: 'MID2',
+        day: DAY,
+      });
+      await store.finish('t1', 'k2', 'succeeded', '{}', { charges: [charge('')], day: DAY });
+      const records = await store.chargeRecords('t1', DAY);
+      expect(records.map((r) => [r.idempotencyKey, r.fas, r.titleNumber, r.status])).toEqual([
+        ['k1', '1234', 'MID1', 'CHARGED'],
+        ['k2', '0877', 'MID2', 'CHARGED'],
+      ]);
     });
 
     test('charges reported for a key claimed without a charge intent are not journalled, and nothing fails', async () => {
       const { store, cleanup } = await backend.open();
-      try {
-        await store.claim('t1', 'k', 'createCase', HASH);
-        await store.finish('t1', 'k', 'succeeded', '{"ok":true}', { charges: [charge('0877')], day: DAY });
-        expect(await store.chargeRecords('t1', DAY)).toEqual([]);
-        expect(await store.get('t1', 'k')).toMatchObject({ state: 'succeeded', outcome: '{"ok":true}' });
-      } finally {
-        await cleanup();
-      }
+      onTestFinished(() => cleanup());
+      await store.claim('t1', 'k', 'createCase', HASH);
+      await store.finish('t1', 'k', 'succeeded', '{"ok":true}', { charges: [charge('0877')], day: DAY });
+      expect(await store.chargeRecords('t1', DAY)).toEqual([]);
+      expect(await store.get('t1', 'k')).toMatchObject({ state: 'succeeded', outcome: '{"ok":true}' });
     });
 
     test('close can be called twice; a closed store refuses work; another store on the same data keeps it', async () => {
       const { store, reopen, cleanup } = await backend.open();
-      try {
-        await store.claim('t1', 'k', 'op', HASH);
-        await store.close();
-        await expect(store.close()).resolves.toBeUndefined();
-        await expect(store.get('t1', 'k')).rejects.toThrow();
-        const again = await reopen();
-        expect(await again.get('t1', 'k')).toMatchObject({ state: 'in_progress', inputHash: HASH });
-      } finally {
-        await cleanup();
-      }
+      onTestFinished(() => cleanup());
+      await store.claim('t1', 'k', 'op', HASH);
+      await store.close();
+      await expect(store.close()).resolves.toBeUndefined();
+      await expect(store.get('t1', 'k')).rejects.toThrow();
+      const again = await reopen();
+      expect(await again.get('t1', 'k')).toMatchObject({ state: 'in_progress', inputHash: HASH });
     });
   });
 }
@@ -143,13 +134,10 @@ for (const backend of backends) {
 describe.skipIf(!pgSuite.run)(pgSuite.title('PostgreSQL store, set-up'), () => {
   test('without a schema it uses the search path; ready() rejects for a database it cannot reach', async () => {
     const store = new PgIdempotencyStore({ connectionString: database!.url });
-    try {
-      await store.ready();
-      expect(await store.claim('t1', 'plain', 'op', HASH)).toEqual({ claimed: true, reservedPence: 0 });
-      expect(await store.get('t1', 'plain')).toMatchObject({ state: 'in_progress' });
-    } finally {
-      await store.close();
-    }
+    onTestFinished(() => store.close());
+    await store.ready();
+    expect(await store.claim('t1', 'plain', 'op', HASH)).toEqual({ claimed: true, reservedPence: 0 });
+    expect(await store.get('t1', 'plain')).toMatchObject({ state: 'in_progress' });
     const unreachable = new PgIdempotencyStore({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
     await expect(unreachable.ready()).rejects.toThrow();
     await unreachable.close().catch(() => undefined);

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { type AdmitRequest, type QuotaStore, SqliteQuotaStore } from '../../src/storage/quota/store';
 import { PgQuotaStore } from '../../src/storage/quota/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
@@ -59,20 +59,17 @@ for (const backend of backends) {
   describe.skipIf(!backend.run)(backend.name, () => {
     test('counts survive closing and reopening; close twice is fine; a closed ledger refuses work', async () => {
       const { make, cleanup } = await backend.open();
-      try {
-        const first = await make();
-        const now = Date.now();
-        expect(await first.admit(request(now))).toEqual({ admitted: true, calls: 1 });
-        expect(await first.admit(request(now))).toEqual({ admitted: true, calls: 2 });
-        await first.close();
-        await expect(first.close()).resolves.toBeUndefined();
-        await expect(first.admit(request(now))).rejects.toThrow();
-        const again = await make();
-        expect(await again.usage('ORG-T', '2026-03-10', now)).toEqual({ calls: 2 });
-        await again.close();
-      } finally {
-        cleanup();
-      }
+      onTestFinished(() => cleanup());
+      const first = await make();
+      const now = Date.now();
+      expect(await first.admit(request(now))).toEqual({ admitted: true, calls: 1 });
+      expect(await first.admit(request(now))).toEqual({ admitted: true, calls: 2 });
+      await first.close();
+      await expect(first.close()).resolves.toBeUndefined();
+      await expect(first.admit(request(now))).rejects.toThrow();
+      const again = await make();
+      expect(await again.usage('ORG-T', '2026-03-10', now)).toEqual({ calls: 2 });
+      await again.close();
     });
   });
 }
