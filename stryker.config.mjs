@@ -63,6 +63,7 @@ export const GROUPS = {
       'test/storage/quota-store-contract.test.ts',
       'test/services/quota-guard.test.ts',
       'test/storage/quota-stores.test.ts',
+      'test/storage/quota-ledger.test.ts',
     ],
   },
   spend: {

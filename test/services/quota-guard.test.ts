@@ -12,7 +12,9 @@ import type { RegisterCallEvent } from '../../src/register/client';
 import { londonDate } from '../../src/register/contract/london-day';
 import { ROUTES } from '../../src/register/contract/routes';
 import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, QuotaRefusal, type QuotaPolicy } from '../../src/services/quota';
-import { SqliteQuotaStore } from '../../src/storage/quota/store';
+import { type QuotaStore, SqliteQuotaStore } from '../../src/storage/quota/store';
+import { DatabaseUnavailableError } from '../../src/storage/pg-database';
+import { RegisterError } from '../../src/register/client';
 import { RegisterUsageQuery, TitleQuery } from '../support/documents';
 import { startService, type Service, type ServiceOverrides } from '../support/harness';
 
@@ -182,6 +184,29 @@ describe('admission', () => {
     }
     expect((await quota.usage('ORG-A')).calls).toBe(counted.length);
     expect((await quota.usage('ORG-B')).calls).toBe(0);
+  });
+
+  test('a ledger that cannot be reached refuses the attempt unsent, as SERVICE_UNAVAILABLE with a short wait; any other failure is its own', async () => {
+    const failingWith = (error: Error) =>
+      new QuotaGuard({ admit: () => Promise.reject(error) } as unknown as QuotaStore, DEFAULT_QUOTA_POLICY).forClient({
+        id: 'client-a',
+        organisation: 'ORG-A',
+      });
+    const unreachable = new DatabaseUnavailableError(new Error('ECONNREFUSED'));
+    const refused = await failingWith(unreachable)
+      .admit(PAID)
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RegisterError);
+    expect(refused).not.toBeInstanceOf(QuotaRefusal);
+    expect(refused).toMatchObject({
+      status: 0,
+      code: 'SERVICE_UNAVAILABLE',
+      route: 'titleDetails',
+      retryAfterSeconds: 5,
+      cause: unreachable,
+    });
+    const other = new TypeError('a bug');
+    await expect(failingWith(other).admit(PAID)).rejects.toBe(other);
   });
 
   test('msToLondonMidnight: whole seconds to the next London midnight, in GMT and in BST', () => {
