@@ -1,11 +1,13 @@
 /**
  * Both idempotency stores, for what the contract test leaves open: whose FAS a journal entry
  * names, a finish that reports charges for a key claimed without a charge intent, closing, the
- * default schema, and a database that cannot be reached.
+ * default schema, a database that cannot be reached, and a journal written before spend control.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
@@ -141,5 +143,80 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('PostgreSQL store, set-up'), () => {
     const unreachable = new PgIdempotencyStore({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
     await expect(unreachable.ready()).rejects.toThrow();
     await unreachable.close().catch(() => undefined);
+  });
+});
+
+/** The journal as it was before spend control: no reference, product or amount columns. */
+const journalBeforeSpendControl = (table: string, serial: string, integer: string) =>
+  `CREATE TABLE ${table} (id ${serial}, scope TEXT NOT NULL, key TEXT NOT NULL, status TEXT NOT NULL, operation TEXT NOT NULL,
+     fas TEXT NOT NULL, title_number TEXT NOT NULL, charge TEXT, day TEXT NOT NULL, recorded_at ${integer} NOT NULL)`;
+const OLD_ROWS = [
+  ['c1', 'k1', 'CHARGED', 'purchaseTitleDetails', '0877', 'MID1', JSON.stringify(charge('0877')), DAY, 1],
+  [
+    'c1',
+    'k2',
+    'CHARGED',
+    'purchasePendingApplications',
+    '0877',
+    'MID2',
+    JSON.stringify({ ...charge('0877'), productType: 'PENDING_APPLICATIONS', fee: '1.50' }),
+    DAY,
+    2,
+  ],
+  ['c1', 'k3', 'OUTCOME_UNKNOWN', 'purchaseTitleDetails', '0877', 'MID3', null, DAY, 3],
+] as const;
+
+/** What an upgraded journal must answer: the old charges' amounts and products, read from their JSON. */
+async function expectUpgraded(store: IdempotencyStore) {
+  expect((await store.spendTotals(['c1'], DAY)).chargedPence).toBe(450);
+  expect([...(await store.chargedProducts(['c1'], DAY, '0877', 'MID1'))]).toEqual(['TITLE_DATA_AND_PLANS']);
+  expect([...(await store.chargedProducts(['c1'], DAY, '0877', 'MID2'))]).toEqual(['PENDING_APPLICATIONS']);
+  const page = await store.statementPage({ scopes: ['c1'], from: DAY, to: DAY, limit: 10 });
+  expect(page.records.map((r) => [r.idempotencyKey, r.status])).toEqual([
+    ['k1', 'CHARGED'],
+    ['k2', 'CHARGED'],
+    ['k3', 'OUTCOME_UNKNOWN'],
+  ]);
+}
+
+describe('a journal written before spend control is upgraded when the store opens it', () => {
+  test('SQLite: the columns are added and the old charges read back, once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-legacy-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const db = new DatabaseSync(join(dir, 'idempotency.sqlite'));
+    db.exec(journalBeforeSpendControl('charge_journal', 'INTEGER PRIMARY KEY AUTOINCREMENT', 'INTEGER'));
+    const insert = db.prepare(
+      'INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const row of OLD_ROWS) insert.run(...row);
+    db.close();
+    const store = new SqliteIdempotencyStore(dir);
+    await expectUpgraded(store);
+    await store.close();
+    // opened again, the journal is not upgraded twice: the amounts are the same
+    const again = new SqliteIdempotencyStore(dir);
+    onTestFinished(() => again.close());
+    await expectUpgraded(again);
+  });
+
+  test.skipIf(!pgSuite.run)('PostgreSQL: the columns are added and the old charges read back, once', async () => {
+    const schema = `legacy_${++schemas}`;
+    const client = new pg.Client({ connectionString: database!.url });
+    await client.connect();
+    onTestFinished(() => client.end());
+    await client.query(`CREATE SCHEMA ${schema}`);
+    await client.query(journalBeforeSpendControl(`${schema}.charge_journal`, 'BIGSERIAL PRIMARY KEY', 'BIGINT'));
+    for (const row of OLD_ROWS) {
+      await client.query(
+        `INSERT INTO ${schema}.charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [...row],
+      );
+    }
+    for (let opening = 0; opening < 2; opening++) {
+      const store = new PgIdempotencyStore({ connectionString: database!.url, schema, maxConnections: 1 });
+      await store.ready();
+      await expectUpgraded(store);
+      await store.close();
+    }
   });
 });
