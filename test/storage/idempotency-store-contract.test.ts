@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
-import type { IdempotencyStore, SpendCheck } from '../../src/storage/idempotency/store';
+import type { IdempotencyStore, SpendCheck, StatementPosition } from '../../src/storage/idempotency/store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 
 /** One storage location; open() gives another store on it (another process, in effect). */
@@ -475,6 +475,22 @@ for (const backend of [sqlite, postgres]) {
         expect(rest.last).toBeUndefined();
         const [first] = await statement(['c2'], '2026-03-10', '2026-03-10');
         expect(first).toMatchObject({ apiClient: 'c2', reference: 'MATTER-1', status: 'CHARGED', charge: { fee: '3.00' } });
+        // pages of one inside one day: the position's time decides what comes next, and its id when two share an instant
+        await buy('c1', 'BLK6', '2026-03-20');
+        const instant = clock + 1;
+        for (const key of ['BLK7', 'BLK8']) {
+          clock = instant - 1;
+          await buy('c1', key, '2026-03-20');
+        }
+        const day20 = { scopes: ['c1'], from: '2026-03-20', to: '2026-03-20', limit: 1 };
+        const pages: string[][] = [];
+        let after: StatementPosition | undefined;
+        do {
+          const page = await store.statementPage({ ...day20, after });
+          pages.push(keys(page.records));
+          after = page.last;
+        } while (after && pages.length < 5);
+        expect(pages).toEqual([['BLK6'], ['BLK7'], ['BLK8'], []]);
       }));
   });
 }

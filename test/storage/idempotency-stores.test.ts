@@ -199,6 +199,30 @@ describe('a journal written before spend control is upgraded when the store open
     await expectUpgraded(again);
   });
 
+  test('SQLite: a journal that already has some of the columns gets only the others', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-legacy-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const db = new DatabaseSync(join(dir, 'idempotency.sqlite'));
+    db.exec(journalBeforeSpendControl('charge_journal', 'INTEGER PRIMARY KEY AUTOINCREMENT', 'INTEGER'));
+    db.exec('ALTER TABLE charge_journal ADD COLUMN reference TEXT');
+    const insert = db.prepare(
+      'INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const row of OLD_ROWS) insert.run(...row);
+    db.close();
+    const store = new SqliteIdempotencyStore(dir);
+    onTestFinished(() => store.close());
+    await expectUpgraded(store);
+  });
+
+  test.skipIf(!pgSuite.run)('PostgreSQL: ping answers while the database is reachable, and not once the store is closed', async () => {
+    const store = new PgIdempotencyStore({ connectionString: database!.url, schema: `ping_${++schemas}`, maxConnections: 1 });
+    await store.ready();
+    await expect(store.ping()).resolves.toBeUndefined();
+    await store.close();
+    await expect(store.ping()).rejects.toThrow();
+  });
+
   test.skipIf(!pgSuite.run)('PostgreSQL: the columns are added and the old charges read back, once', async () => {
     const schema = `legacy_${++schemas}`;
     const client = new pg.Client({ connectionString: database!.url });
