@@ -74,7 +74,13 @@ export const GROUPS = {
       // The spending decision both stores make inside the claim's transaction.
       'src/storage/idempotency/store.ts',
     ],
-    tests: ['test/money/spend-control.test.ts', 'test/services/spend.test.ts', 'test/storage/idempotency-store-contract.test.ts'],
+    tests: [
+      'test/money/spend-control.test.ts',
+      'test/services/spend.test.ts',
+      'test/storage/idempotency-store-contract.test.ts',
+      // store.ts also holds the claim protocol and the journal entries both stores write.
+      'test/storage/idempotency-stores.test.ts',
+    ],
   },
   ledger: {
     mutate: ['src/emulator/ledger.ts'],

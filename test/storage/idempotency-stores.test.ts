@@ -11,7 +11,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
-import type { IdempotencyStore } from '../../src/storage/idempotency/store';
+import {
+  claimWith,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+  type SpendCheck,
+  SpendRefused,
+  spendReservation,
+} from '../../src/storage/idempotency/store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 
 const HASH = 'c'.repeat(64);
@@ -242,5 +249,82 @@ describe('a journal written before spend control is upgraded when the store open
       await expectUpgraded(store);
       await store.close();
     }
+  });
+});
+
+describe('the claim protocol both stores share (claimWith)', () => {
+  const record: IdempotencyRecord = { operation: 'purchaseTitleDetails', inputHash: HASH, state: 'succeeded', createdAt: 1, updatedAt: 1 };
+
+  test('a key taken reserves its fee; a held key answers its record; a spending refusal is the answer', async () => {
+    expect(
+      await claimWith(
+        async () => ({ reservedPence: 300 }),
+        async () => undefined,
+      ),
+    ).toEqual({ claimed: true, reservedPence: 300 });
+    expect(
+      await claimWith(
+        async () => undefined,
+        async () => record,
+      ),
+    ).toEqual({ claimed: false, record });
+    const refusal = { reason: 'client' as const, expectedPence: 300, limitPence: 500, remainingPence: 200 };
+    expect(
+      await claimWith(
+        () => Promise.reject(new SpendRefused(refusal)),
+        async () => record,
+      ),
+    ).toEqual({ claimed: false, refused: refusal });
+  });
+
+  test('any other failure of the transaction is thrown as it is', async () => {
+    const broken = new Error('disk full');
+    await expect(
+      claimWith(
+        () => Promise.reject(broken),
+        async () => record,
+      ),
+    ).rejects.toBe(broken);
+  });
+
+  test('a key purged between the two reads is claimed again; one that keeps vanishing ends after four tries', async () => {
+    let takes = 0;
+    const purgedOnce = await claimWith(
+      async () => (++takes === 2 ? { reservedPence: 0 } : undefined),
+      async () => undefined,
+    );
+    expect(purgedOnce).toEqual({ claimed: true, reservedPence: 0 });
+    expect(takes).toBe(2);
+    takes = 0;
+    await expect(
+      claimWith(
+        async () => {
+          takes++;
+          return undefined;
+        },
+        async () => undefined,
+      ),
+    ).rejects.toThrow('record vanished repeatedly');
+    expect(takes).toBe(4);
+  });
+});
+
+describe('the spending decision (spendReservation)', () => {
+  const check = (over: Partial<SpendCheck> = {}): SpendCheck => ({
+    products: ['TITLE_DATA_AND_PLANS'],
+    feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 150 },
+    organisation: 'ORG-A',
+    organisationScopes: ['c1'],
+    ...over,
+  });
+
+  test('a product already bought today costs nothing, and is allowed even past a limit spent beyond (a fee that rose, a limit lowered)', () => {
+    expect(spendReservation(check({ clientLimitPence: 300 }), new Set(['TITLE_DATA_AND_PLANS']), 450, 450)).toBe(0);
+    expect(spendReservation(check({ organisationLimitPence: 300, maxFeePence: 0 }), new Set(['TITLE_DATA_AND_PLANS']), 0, 450)).toBe(0);
+  });
+
+  test('past a limit the call is refused with what is left; within it the expected fee is reserved', () => {
+    expect(() => spendReservation(check({ clientLimitPence: 500 }), new Set(), 300, 300)).toThrow(SpendRefused);
+    expect(spendReservation(check({ clientLimitPence: 600, organisationLimitPence: 600 }), new Set(), 300, 300)).toBe(300);
   });
 });

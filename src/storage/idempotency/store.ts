@@ -320,7 +320,7 @@ export function expectedFeePence(
 }
 
 /** Thrown inside a claim's transaction when spending refuses the call: the claim is rolled back and answers the refusal. */
-class SpendRefused extends Error {
+export class SpendRefused extends Error {
   constructor(readonly refusal: SpendRefusal) {
     super(`spending refused the call (${refusal.reason})`);
   }
