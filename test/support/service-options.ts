@@ -8,7 +8,8 @@ import type { ServiceOptions } from '../../src/services/create-services';
 import { DEV_ORGANISATIONS, DEV_TENANTS } from '../../src/services/tenants';
 
 /** The settings sections of the services; a test names only the parts it changes. */
-type SettingsSection = 'reads' | 'quota' | 'spend' | 'apq' | 'downloads';
+const SETTINGS_SECTIONS = ['reads', 'quota', 'spend', 'apq', 'downloads'] as const;
+type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 export type ServiceOverrides = Partial<Omit<ServiceOptions, SettingsSection>> & { [K in SettingsSection]?: Partial<ServiceOptions[K]> };
 
 /**
@@ -23,7 +24,7 @@ export function startConfig() {
 /** `more` on top of `base`, section by section (a restart keeps what the first start changed). */
 export function mergeOverrides(base: ServiceOverrides, more: ServiceOverrides = {}): ServiceOverrides {
   const merged: ServiceOverrides = { ...base, ...more };
-  for (const section of ['reads', 'quota', 'spend', 'apq', 'downloads'] as const) {
+  for (const section of SETTINGS_SECTIONS) {
     if (base[section] || more[section]) Object.assign(merged, { [section]: { ...base[section], ...more[section] } });
   }
   return merged;
