@@ -16,7 +16,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Services } from '../services/create-services';
 import type { RegisterTransport } from '../register/client';
 import { penceOf } from '../register/contract/money';
-import { requestRecordOf } from './request-record';
+import { isOperationName, requestRecordOf } from './request-record';
 
 export interface MetricsOptions {
   /** Also collect prom-client's process metrics (CPU, memory, event loop, GC). Default false. */
@@ -28,7 +28,6 @@ export interface MetricsOptions {
 }
 
 const BREAKER_STATES = ['closed', 'open', 'half_open'] as const;
-const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 /** Seconds: from a few milliseconds to the longest a request or register call may take. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -191,7 +190,7 @@ export class ServiceMetrics {
   /** A bounded label value for an operation name. */
   private operationLabel(name: string | undefined | null): string | undefined {
     if (!name) return undefined;
-    if (!NAME.test(name)) return '__invalid';
+    if (!isOperationName(name)) return '__invalid';
     if (this.operationNames.has(name)) return name;
     if (this.operationNames.size >= this.maxOperationNames) return '__other';
     this.operationNames.add(name);

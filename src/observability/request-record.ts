@@ -19,6 +19,10 @@ export interface RequestRecord {
 }
 
 const records = new WeakMap<Request, RequestRecord>();
+const OPERATION_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
+
+/** A GraphQL name of at most 100 characters: what the log and the metrics repeat of a name a caller sent. */
+export const isOperationName = (name: string): boolean => OPERATION_NAME.test(name);
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 /** The request's record, made the first time any plugin asks (the earliest `onRequest`). */

@@ -8,7 +8,7 @@ import { isSpanContextValid, trace } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { EventHub } from '../services/events';
-import { requestIdOf, requestRecordOf } from '../observability/request-record';
+import { isOperationName, requestIdOf, requestRecordOf } from '../observability/request-record';
 
 export type { Logger };
 
@@ -133,7 +133,6 @@ function requestCallsOf(logger: Logger): RequestCalls {
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
-const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,100}$/;
 
 /** One line per HTTP request: id, method, path (no query string), status, duration, operation, and its register calls. */
 export function useRequestLogging(logger: Logger): Plugin {
@@ -146,7 +145,7 @@ export function useRequestLogging(logger: Logger): Plugin {
       const { id, startedAt, operation, operationName } = requestRecordOf(request);
       response.headers.set('x-request-id', id);
       // A request refused before its document was read has only the name it sent, when that is a name.
-      const name = operation ? operation.name : operationName && OPERATION_NAME.test(operationName) ? operationName : undefined;
+      const name = operation ? operation.name : operationName && isOperationName(operationName) ? operationName : undefined;
       const registerCalls = calls.finish(id);
       logger.info(
         {
