@@ -175,7 +175,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     apq,
     downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl, options.downloadLinkClock),
     downloadSlots: new DownloadSlots(options.downloads.perTenant),
-    downloadLimits: { idleMs: options.downloads.idleMs, maxMs: options.downloads.maxMs },
+    downloadLimits: options.downloads,
     journalOutbox,
     spend: new SpendControl(
       options.spend,
