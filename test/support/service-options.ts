@@ -3,7 +3,7 @@
  * (from loadConfig, so tests run on the defaults users run on), with what a test changes. No
  * vitest here: the replica processes of the multi-process tests use it too.
  */
-import { loadConfig } from '../../src/config';
+import { type AppConfig, loadConfig } from '../../src/config';
 import type { ServiceOptions } from '../../src/services/create-services';
 import { DEV_ORGANISATIONS, DEV_TENANTS } from '../../src/services/tenants';
 
@@ -17,9 +17,12 @@ export type ServiceOverrides = Partial<Omit<ServiceOptions, SettingsSection>> & 
  * under NODE_ENV=production (the vitest project of that name) a production start's: no
  * introspection, no hints, no GraphiQL.
  */
-export function startConfig() {
-  return process.env.NODE_ENV === 'production' ? loadConfig({ NODE_ENV: 'production', REGISTER: 'emulator' }) : loadConfig({});
+export function startConfig(): AppConfig {
+  // NODE_ENV is fixed for a test process: read the configuration once, not at every service start.
+  start ??= process.env.NODE_ENV === 'production' ? loadConfig({ NODE_ENV: 'production', REGISTER: 'emulator' }) : loadConfig({});
+  return start;
 }
+let start: AppConfig | undefined;
 
 /** `more` on top of `base`, section by section (a restart keeps what the first start changed). */
 export function mergeOverrides(base: ServiceOverrides, more: ServiceOverrides = {}): ServiceOverrides {
