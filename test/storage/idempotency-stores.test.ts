@@ -186,17 +186,24 @@ async function expectUpgraded(store: IdempotencyStore) {
   ]);
 }
 
+/** A data folder whose SQLite journal predates spend control (`more`: a later step it had already taken), holding OLD_ROWS. */
+function sqliteJournalBeforeSpendControl(more?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'titlegraph-legacy-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const db = new DatabaseSync(join(dir, 'idempotency.sqlite'));
+  db.exec(journalBeforeSpendControl('charge_journal', 'INTEGER PRIMARY KEY AUTOINCREMENT', 'INTEGER'));
+  if (more) db.exec(more);
+  const insert = db.prepare(
+    'INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  for (const row of OLD_ROWS) insert.run(...row);
+  db.close();
+  return dir;
+}
+
 describe('a journal written before spend control is upgraded when the store opens it', () => {
   test('SQLite: the columns are added and the old charges read back, once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-legacy-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const db = new DatabaseSync(join(dir, 'idempotency.sqlite'));
-    db.exec(journalBeforeSpendControl('charge_journal', 'INTEGER PRIMARY KEY AUTOINCREMENT', 'INTEGER'));
-    const insert = db.prepare(
-      'INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    for (const row of OLD_ROWS) insert.run(...row);
-    db.close();
+    const dir = sqliteJournalBeforeSpendControl();
     const store = new SqliteIdempotencyStore(dir);
     await expectUpgraded(store);
     await store.close();
@@ -207,16 +214,7 @@ describe('a journal written before spend control is upgraded when the store open
   });
 
   test('SQLite: a journal that already has some of the columns gets only the others', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-legacy-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const db = new DatabaseSync(join(dir, 'idempotency.sqlite'));
-    db.exec(journalBeforeSpendControl('charge_journal', 'INTEGER PRIMARY KEY AUTOINCREMENT', 'INTEGER'));
-    db.exec('ALTER TABLE charge_journal ADD COLUMN reference TEXT');
-    const insert = db.prepare(
-      'INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    for (const row of OLD_ROWS) insert.run(...row);
-    db.close();
+    const dir = sqliteJournalBeforeSpendControl('ALTER TABLE charge_journal ADD COLUMN reference TEXT');
     const store = new SqliteIdempotencyStore(dir);
     onTestFinished(() => store.close());
     await expectUpgraded(store);
