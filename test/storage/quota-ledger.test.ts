@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { type AdmitRequest, SqliteQuotaStore } from '../../src/storage/quota/store';
+import { SqliteQuotaStore } from '../../src/storage/quota/store';
+import { admitRequest as request } from '../support/admit-request';
 
 const dirs: string[] = [];
 const stores: SqliteQuotaStore[] = [];
@@ -22,18 +23,6 @@ function ledger(msToMidnight: (now: number) => number = () => 3_600_000) {
   stores.push(store);
   return store;
 }
-const request = (more: Partial<AdmitRequest> = {}): AdmitRequest => ({
-  organisation: 'ORG-A',
-  client: 'client-a',
-  day: '2026-03-10',
-  now: 1_000_000,
-  free: true,
-  freeLimit: 90,
-  dailyLimit: 100,
-  burst: 0,
-  perMs: 0,
-  ...more,
-});
 
 test('a block holds until the instant it names, not at it: admitted then, and usage no longer reports it', async () => {
   const store = ledger();

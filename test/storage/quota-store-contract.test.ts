@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { SqliteQuotaStore, type AdmitRequest, type QuotaStore } from '../../src/storage/quota/store';
+import { SqliteQuotaStore, type QuotaStore } from '../../src/storage/quota/store';
+import { admitRequest as request } from '../support/admit-request';
 import { PgQuotaStore } from '../../src/storage/quota/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 
@@ -65,19 +66,6 @@ const postgres: Backend = {
     };
   },
 };
-
-const request = (more: Partial<AdmitRequest> = {}): AdmitRequest => ({
-  organisation: 'ORG-A',
-  client: 'client-a',
-  day: '2026-03-10',
-  now: 1_000_000,
-  free: true,
-  freeLimit: 90,
-  dailyLimit: 100,
-  burst: 0,
-  perMs: 0,
-  ...more,
-});
 
 for (const backend of [sqlite, postgres]) {
   describe.skipIf(!backend.run)(backend.name, () => {
