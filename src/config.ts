@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { DEFAULT_LIMITS } from './security/limits';
 import type { HardeningOptions } from './security/limits';
 import { AMOUNT_RULE, penceOf } from './register/contract/money';
-import { DEFAULT_FEES_PENCE, type OrganisationsConfig } from './services/spend';
+import { type ClientsConfig, DEFAULT_FEES_PENCE, type OrganisationsConfig } from './services/spend';
+import { ALL_SCOPES, isScope } from './services/scopes';
 import type { TenantConfig } from './services/tenants';
 import { type ApqLimits, DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from './storage/apq-store';
 import { DEFAULT_READ_SETTINGS, type ServiceSettings } from './services/create-services';
@@ -96,52 +97,85 @@ const amount = z
   .refine((v) => penceOf(v) !== undefined, AMOUNT_RULE)
   .transform((v) => penceOf(v)!);
 
-const TenantFile = z.object({
-  /** Per organisation: its daily spending limit, and its charging accounts (quotes refuse any other). */
-  organisations: z
-    .record(
-      z.string().min(1),
-      z.object({
-        dailySpendLimit: amount.optional(),
-        fasAccounts: z.array(z.string().regex(/^\d{4,6}$/, 'must be 4 to 6 digits')).optional(),
+const TenantFile = z
+  .object({
+    /** Per organisation: its daily spending limit, and its charging accounts (quotes refuse any other). */
+    organisations: z
+      .record(
+        z.string().min(1),
+        z
+          .object({
+            dailySpendLimit: amount.optional(),
+            fasAccounts: z.array(z.string().regex(/^\d{4,6}$/, 'must be 4 to 6 digits')).optional(),
+          })
+          .strict(),
+      )
+      .optional(),
+    /** Per register API client: its daily spending limit, overriding CLIENT_DAILY_SPEND_LIMIT (a key's own limit is the key's). */
+    clients: z.record(z.string().min(1), z.object({ dailySpendLimit: amount.optional() }).strict()).optional(),
+    tenants: z
+      .array(
+        // The shape services/tenants.ts takes: a field added there is read here.
+        z
+          .object({
+            name: z.string().min(1),
+            apiKeySha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key'),
+            /** The register API client this key acts as; none for a router. */
+            clientId: z.string().min(1).optional(),
+            clientSecret: z.string().min(1).optional(),
+            /** The register organisation owning the client (its quota is the organisation's); default: the client id. */
+            organisation: z.string().min(1).optional(),
+            /** A federation router's key: it reads the schema (`_service { sdl }`) and nothing else, so it has no register client. */
+            router: z.boolean().optional(),
+            /** An accounts key: its charge statements cover every API client of its organisation. */
+            accounts: z.boolean().optional(),
+            /** This key's own daily spending limit (its API client's is CLIENT_DAILY_SPEND_LIMIT or `clients`). */
+            dailySpendLimit: amount.optional(),
+            /** What the key may do (services/scopes.ts); default: every scope but charges:organisation. */
+            scopes: z
+              .array(
+                z.string().refine(isScope, {
+                  message: `must be one of ${ALL_SCOPES.join(', ')}`,
+                }),
+              )
+              .transform((scopes) => scopes.filter(isScope))
+              .optional(),
+          })
+          // An unknown property is a typo that would otherwise be ignored silently (a limit that never applies).
+          .strict()
+          .superRefine((tenant, ctx) => {
+            if (tenant.router && (tenant.clientId || tenant.clientSecret)) {
+              ctx.addIssue({
+                code: 'custom',
+                message: `tenant "${tenant.name}" has router: true and register credentials: a router key only reads the schema, so remove its clientId and clientSecret (give the router's callers keys of their own)`,
+              });
+            } else if (!tenant.router && (!tenant.clientId || !tenant.clientSecret)) {
+              ctx.addIssue({
+                code: 'custom',
+                message: `tenant "${tenant.name}" needs clientId and clientSecret (or router: true, for a federation router's key)`,
+              });
+            }
+          }) satisfies z.ZodType<TenantConfig>,
+      )
+      .min(1)
+      .superRefine((tenants, ctx) => {
+        // Each entry is a caller of its own: the same key or name twice would merge two callers' rights and limits.
+        for (const field of ['apiKeySha256', 'name'] as const) {
+          const seen = new Map<string, number>();
+          tenants.forEach((tenant, i) => {
+            const first = seen.get(tenant[field]);
+            if (first !== undefined) {
+              ctx.addIssue({
+                code: 'custom',
+                path: [i, field],
+                message: `is the same as tenants.${first}.${field}: each API key is listed once, under a name of its own`,
+              });
+            } else seen.set(tenant[field], i);
+          });
+        }
       }),
-    )
-    .optional(),
-  tenants: z
-    .array(
-      // The shape services/tenants.ts takes: a field added there is read here.
-      z
-        .object({
-          name: z.string().min(1),
-          apiKeySha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key'),
-          /** The register API client this key acts as; none for a router. */
-          clientId: z.string().min(1).optional(),
-          clientSecret: z.string().min(1).optional(),
-          /** The register organisation owning the client (its quota is the organisation's); default: the client id. */
-          organisation: z.string().min(1).optional(),
-          /** A federation router's key: it reads the schema (`_service { sdl }`) and nothing else, so it has no register client. */
-          router: z.boolean().optional(),
-          /** An accounts key: its charge statements cover every API client of its organisation. */
-          accounts: z.boolean().optional(),
-          /** This API client's daily spending limit, overriding CLIENT_DAILY_SPEND_LIMIT. */
-          dailySpendLimit: amount.optional(),
-        })
-        .superRefine((tenant, ctx) => {
-          if (tenant.router && (tenant.clientId || tenant.clientSecret)) {
-            ctx.addIssue({
-              code: 'custom',
-              message: `tenant "${tenant.name}" has router: true and register credentials: a router key only reads the schema, so remove its clientId and clientSecret (give the router's callers keys of their own)`,
-            });
-          } else if (!tenant.router && (!tenant.clientId || !tenant.clientSecret)) {
-            ctx.addIssue({
-              code: 'custom',
-              message: `tenant "${tenant.name}" needs clientId and clientSecret (or router: true, for a federation router's key)`,
-            });
-          }
-        }) satisfies z.ZodType<TenantConfig>,
-    )
-    .min(1),
-});
+  })
+  .strict();
 
 const Env = z.object({
   NODE_ENV: oneOf(['development', 'production', 'test']).default('development'),
@@ -226,7 +260,7 @@ export interface AppConfig extends ServiceSettings {
   /** After SIGTERM, in-flight requests get this long to finish; then the process exits 1. */
   shutdownDeadlineMs: number;
   /** Absent: run the embedded emulator with the dev tenants. */
-  register?: { baseUrl: string; tenants: TenantConfig[]; organisations: OrganisationsConfig };
+  register?: { baseUrl: string; tenants: TenantConfig[]; organisations: OrganisationsConfig; clients: ClientsConfig };
   /** The automatic persisted query store's bounds, and each API client's registrations a minute. */
   apq: ApqLimits & { registrationsPerMinute: number };
   /** Compile documents that keep coming back with graphql-jit, after this many runs (src/server/jit.ts); false: never. */
@@ -439,13 +473,15 @@ function readTenantsFile(path: string): z.infer<typeof TenantFile> {
   return file.data;
 }
 
-function realTenants(e: z.infer<typeof Env>): { tenants: TenantConfig[]; organisations: OrganisationsConfig } {
+function realTenants(e: z.infer<typeof Env>): { tenants: TenantConfig[]; organisations: OrganisationsConfig; clients: ClientsConfig } {
   const tenants: TenantConfig[] = [];
   let organisations: OrganisationsConfig = {};
+  let clients: ClientsConfig = {};
   if (e.TITLEGRAPH_TENANTS_FILE) {
     const file = readTenantsFile(e.TITLEGRAPH_TENANTS_FILE);
     tenants.push(...file.tenants);
     organisations = file.organisations ?? {};
+    clients = file.clients ?? {};
   }
   if (e.REGISTER_CLIENT_ID || e.REGISTER_CLIENT_SECRET || e.TITLEGRAPH_API_KEY_SHA256) {
     if (!e.REGISTER_CLIENT_ID || !e.REGISTER_CLIENT_SECRET || !e.TITLEGRAPH_API_KEY_SHA256) {
@@ -465,5 +501,5 @@ function realTenants(e: z.infer<typeof Env>): { tenants: TenantConfig[]; organis
       'Invalid configuration: REGISTER_BASE_URL is set but no tenant is: set TITLEGRAPH_TENANTS_FILE, or REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256.',
     );
   }
-  return { tenants, organisations };
+  return { tenants, organisations, clients };
 }

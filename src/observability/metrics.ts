@@ -109,7 +109,7 @@ export class ServiceMetrics {
     );
     const spendRefusals = counter(
       'titlegraph_spend_refusals_total',
-      'Chargeable calls refused by spend control before anything was sent, by organisation and reason (client_limit, organisation_limit, max_fee).',
+      'Chargeable calls refused by spend control before anything was sent, by organisation and reason (caller_limit, client_limit, organisation_limit, max_fee).',
       ['organisation', 'reason'],
     );
     const spendReserved = gauge(

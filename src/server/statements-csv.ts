@@ -1,5 +1,5 @@
 /**
- * GET /statements.csv?from=YYYY-MM-DD&to=YYYY-MM-DD[&reference=…]: the charge statement as CSV
+ * GET /statements.csv?from=YYYY-MM-DD&to=YYYY-MM-DD[&reference=…][&caller=…]: the charge statement as CSV
  * for spreadsheets, with the same credentials and visibility as `chargeStatement`. Streamed page
  * by page from the journal (RFC 4180: a header row, CRLF, quoted fields where needed), and cells
  * that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) are prefixed
@@ -26,6 +26,8 @@ const COLUMNS = [
   'product',
   'fee',
   'transaction_number',
+  'caller',
+  'caller_name',
 ] as const;
 
 const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
@@ -54,6 +56,8 @@ const rowOf = (r: JournalRecord) =>
     r.charge?.productType,
     r.charge?.fee,
     r.charge?.transactionNumber,
+    r.caller,
+    r.callerName,
   ]);
 
 export async function handleStatementsCsv(services: Services, request: Request): Promise<Response> {
@@ -68,13 +72,15 @@ export async function handleStatementsCsv(services: Services, request: Request):
   const range = statementRangeProblem(from, to);
   if (range) return problem(400, 'BAD_USER_INPUT', range.message);
   const reference = params.get('reference') ?? undefined;
+  const view = services.spend.statementView(caller.tenant, params.get('caller'));
+  if ('refused' in view) return problem(403, 'FORBIDDEN', view.refused);
   const headers = {
     'content-type': 'text/csv; charset=utf-8; header=present',
     'content-disposition': `attachment; filename="statement-${from}-to-${to}.csv"`,
     'cache-control': 'private, no-store',
   };
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-  const records = statementRecords(services.idempotency, services.spend.statementScopes(caller.tenant), from, to, reference);
+  const records = statementRecords(services.idempotency, view, from, to, reference);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

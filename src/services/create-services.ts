@@ -14,7 +14,7 @@ import { SqliteQuotaStore, type QuotaStore } from '../storage/quota/store';
 import { PgQuotaStore } from '../storage/quota/pg-store';
 import { DEFAULT_REFERENCE_LIST_TTL_MS, ReferenceListCache } from './reference-lists';
 import { SummaryCaches } from './summary-cache';
-import { type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
+import { type ClientsConfig, type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
 import { type TenantConfig, TenantDirectory } from './tenants';
 
 /** Process-wide parts, built once at start by createServices; every request shares them. */
@@ -102,6 +102,8 @@ export interface ServiceOptions extends ServiceSettings {
   tenants: readonly TenantConfig[];
   /** Per organisation (the tenants file): its spending limit and charging accounts. */
   organisations?: OrganisationsConfig;
+  /** Per register API client (the tenants file): its spending limit. */
+  clients?: ClientsConfig;
   /** Tenant name a request without credentials acts as (embedded emulator only). */
   anonymousTenant?: string;
   transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
@@ -181,6 +183,7 @@ export function createServices(options: ServiceOptions): RunningServices {
       options.spend,
       options.tenants.filter((t): t is TenantConfig & { clientId: string } => !t.router && !!t.clientId),
       options.organisations,
+      options.clients,
     ),
     async close() {
       clearInterval(purger);

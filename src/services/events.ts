@@ -20,7 +20,7 @@ export interface ServiceEvents {
     outcome: 'executed' | 'replayed' | 'key_reused' | 'outcome_unknown' | 'in_use' | 'invalid_input' | 'spend_limit' | 'above_max_fee';
   };
   /** A chargeable call refused by spend control before anything was sent. */
-  spendRefused: { tenant: string; organisation: string; reason: 'client_limit' | 'organisation_limit' | 'max_fee' };
+  spendRefused: { tenant: string; organisation: string; reason: 'caller_limit' | 'client_limit' | 'organisation_limit' | 'max_fee' };
   /** A chargeable call's expected fee was reserved against the spending limits (it is in flight). */
   spendReserved: { organisation: string; pence: number };
   /** That call ended: the register answered, or its outcome is unknown and the reservation now counts as spent. */

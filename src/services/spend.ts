@@ -7,20 +7,32 @@
  */
 import { expectedFeePence, type IdempotencyStore, type SpendCheck } from '../storage/idempotency/store';
 import { type ChargeableProduct, formatPence } from '../register/contract/money';
+import type { Scope } from './scopes';
 
 /** What spend control needs of a caller (a Tenant). */
 interface Caller {
+  /** The API client. */
   id: string;
   organisation: string;
+  /** The person's subject or the key's name. */
+  caller: string;
+  scopes: ReadonlySet<Scope>;
+  callerLimitPence?: number | undefined;
 }
 
-/** What spend control reads of a tenant in the tenants file. */
+/** What spend control reads of a tenant in the tenants file: which organisation each API client belongs to. */
 export interface SpendTenantConfig {
   clientId: string;
   organisation?: string | undefined;
-  accounts?: boolean | undefined;
-  /** Pence. */
-  dailySpendLimit?: number | undefined;
+}
+
+/** Per API client in the tenants file: its daily spending limit (pence), overriding CLIENT_DAILY_SPEND_LIMIT. */
+export type ClientsConfig = Readonly<Record<string, { dailySpendLimit?: number | undefined }>>;
+
+/** Whose journal a caller may read: these API clients, and only its own calls unless it may see the organisation's. */
+export interface StatementView {
+  scopes: string[];
+  caller?: string | undefined;
 }
 
 /** Per organisation in the tenants file: its daily spending limit (pence) and its title-information charging accounts. */
@@ -54,21 +66,16 @@ export interface SpendingAccountFigures {
 }
 
 export class SpendControl {
-  private readonly clients = new Map<string, { organisation: string; limitPence?: number; accounts: boolean }>();
   private readonly scopesByOrganisation = new Map<string, string[]>();
 
   constructor(
     private readonly settings: SpendSettings,
     tenants: readonly SpendTenantConfig[],
     private readonly organisations: OrganisationsConfig = {},
+    private readonly clients: ClientsConfig = {},
   ) {
     for (const t of tenants) {
       const organisation = t.organisation ?? t.clientId;
-      this.clients.set(t.clientId, {
-        organisation,
-        accounts: t.accounts ?? false,
-        ...(t.dailySpendLimit !== undefined ? { limitPence: t.dailySpendLimit } : {}),
-      });
       const scopes = this.scopesByOrganisation.get(organisation) ?? [];
       if (!scopes.includes(t.clientId)) scopes.push(t.clientId);
       this.scopesByOrganisation.set(organisation, scopes);
@@ -85,16 +92,27 @@ export class SpendControl {
   }
 
   clientLimitPence(tenant: Caller): number | undefined {
-    return this.clients.get(tenant.id)?.limitPence ?? this.settings.clientLimitPence;
+    return this.clients[tenant.id]?.dailySpendLimit ?? this.settings.clientLimitPence;
   }
 
   organisationLimitPence(tenant: Caller): number | undefined {
     return this.organisations[tenant.organisation]?.dailySpendLimit ?? this.settings.organisationLimitPence;
   }
 
-  /** An accounts key sees every API client of its organisation in statements; any other key its own. */
-  statementScopes(tenant: Caller): string[] {
-    return this.clients.get(tenant.id)?.accounts ? this.organisationScopes(tenant) : [tenant.id];
+  /**
+   * charges:organisation sees every API client of its organisation in statements, optionally of
+   * one caller; any other caller its own calls only, and asking for another's is refused.
+   */
+  statementView(tenant: Caller, asked?: string | null): StatementView | { refused: string } {
+    if (tenant.scopes.has('charges:organisation')) {
+      return { scopes: this.organisationScopes(tenant), ...(asked ? { caller: asked } : {}) };
+    }
+    if (asked && asked !== tenant.caller) {
+      return {
+        refused: `You may see only your own calls (caller ${JSON.stringify(tenant.caller)}); another caller's need the charges:organisation scope.`,
+      };
+    }
+    return { scopes: [tenant.id], caller: tenant.caller };
   }
 
   /**
@@ -117,6 +135,7 @@ export class SpendControl {
       organisationScopes: this.organisationScopes(tenant),
       ...(clientLimitPence !== undefined ? { clientLimitPence } : {}),
       ...(organisationLimitPence !== undefined ? { organisationLimitPence } : {}),
+      ...(tenant.callerLimitPence !== undefined ? { callerLimitPence: tenant.callerLimitPence } : {}),
       ...(maxFeePence !== undefined ? { maxFeePence } : {}),
     };
   }
@@ -143,12 +162,13 @@ export class SpendControl {
     return {
       lines,
       expectedTotal: formatPence(expectedPence),
-      withinLimits: fits(spending.client) && fits(spending.organisation),
+      withinLimits: fits(spending.caller) && fits(spending.client) && fits(spending.organisation),
     };
   }
 
   async spending(store: IdempotencyStore, tenant: Caller, day: string) {
-    const [client, organisation] = await Promise.all([
+    const [caller, client, organisation] = await Promise.all([
+      store.spendTotals([tenant.id], day, tenant.caller),
       store.spendTotals([tenant.id], day),
       store.spendTotals(this.organisationScopes(tenant), day),
     ]);
@@ -166,6 +186,7 @@ export class SpendControl {
     };
     return {
       day,
+      caller: account(caller, tenant.callerLimitPence),
       client: account(client, this.clientLimitPence(tenant)),
       organisation: account(organisation, this.organisationLimitPence(tenant)),
     };

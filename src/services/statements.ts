@@ -4,6 +4,7 @@
  * One reader for the GraphQL `chargeStatement` and the CSV download.
  */
 import type { IdempotencyStore, JournalRecord, StatementPosition } from '../storage/idempotency/store';
+import type { StatementView } from './spend';
 
 /** Register days a statement may cover at most. */
 export const STATEMENT_MAX_DAYS = 366;
@@ -39,16 +40,37 @@ export function statementRangeProblem(from: string, to: string): { field: 'from'
 /** The statement's records, oldest first, fetched a page at a time as the reader asks for them. */
 export async function* statementRecords(
   store: IdempotencyStore,
-  scopes: readonly string[],
+  view: StatementView,
   from: string,
   to: string,
   reference?: string,
 ): AsyncGenerator<JournalRecord> {
   let after: StatementPosition | undefined;
   for (;;) {
-    const page = await store.statementPage({ scopes, from, to, reference, after, limit: PAGE });
+    const page = await store.statementPage({ ...view, from, to, reference, after, limit: PAGE });
     yield* page.records;
     if (page.records.length < PAGE || !page.last) return;
     after = page.last;
   }
+}
+
+/** Records of a GraphQL statement page when the caller does not say `first`. */
+export const DEFAULT_STATEMENT_PAGE = 500;
+/** The most records one GraphQL statement page may hold (a CSV has no such bound: it is streamed). */
+export const MAX_STATEMENT_PAGE = 1000;
+
+/**
+ * A page cursor: where the previous page ended, opaque to callers. Keyset paging on (day,
+ * recorded_at, id) reads one index range per page, however deep the page, and a record written
+ * while a caller pages lands on exactly one page.
+ */
+export function encodeStatementCursor(position: StatementPosition): string {
+  return Buffer.from(`s1:${position.day}:${position.recordedAt}:${position.id}`, 'utf8').toString('base64url');
+}
+
+/** The position a cursor names; undefined for a cursor this service did not make. */
+export function decodeStatementCursor(cursor: string): StatementPosition | undefined {
+  const match = /^s1:(\d{4}-\d{2}-\d{2}):(\d{1,16}):(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) return undefined;
+  return { day: match[1]!, recordedAt: Number(match[2]), id: Number(match[3]) };
 }

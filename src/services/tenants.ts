@@ -6,16 +6,34 @@
  */
 import { createHash } from 'node:crypto';
 import type { OrganisationsConfig } from './spend';
+import { keyScopes, type Scope } from './scopes';
 import { RegisterClient, type RegisterClientOptions, type RegisterTransport } from '../register/client';
 
+/** How the caller proved who it is. */
+export type CallerKind = 'PERSON' | 'API_KEY' | 'ROUTER';
+
+/**
+ * Who is calling, and the register API client their calls are made with. Each API key and each
+ * signed-in person is a caller of its own: rights (scopes) and limits belong to the caller, the
+ * register client and its caches to the tenant.
+ */
 export interface Tenant {
   /** The register API client id: the scope of idempotency keys and caches. */
   id: string;
+  /** The tenants-file entry's name (an API key's, or the identity provider's). */
   name: string;
   /** The register organisation owning the client: the owner of the daily quota. */
   organisation: string;
   /** A federation router: may read `_service { sdl }` while introspection is off. */
   router: boolean;
+  kind: CallerKind;
+  /** The caller as the journal names it: a person's subject (`sub`), or the API key's name. */
+  caller: string;
+  /** A person's name as their token gives it; null for a key. */
+  callerName: string | null;
+  scopes: ReadonlySet<Scope>;
+  /** The caller's own daily spending limit, in pence (a key's `dailySpendLimit`, a person's provider's `dailySpendLimitPerPerson`). */
+  callerLimitPence?: number | undefined;
 }
 
 /** One caller of the tenants file (config.ts reads and checks it against this shape). */
@@ -30,10 +48,12 @@ export interface TenantConfig {
   organisation?: string | undefined;
   /** A federation router's key: it reads the schema (`_service { sdl }`) and nothing else. */
   router?: boolean | undefined;
-  /** An accounts key: its charge statements cover every API client of its organisation. */
+  /** An accounts key: its charge statements cover every API client of its organisation (the charges:organisation scope). */
   accounts?: boolean | undefined;
-  /** This API client's daily spending limit in pence, overriding CLIENT_DAILY_SPEND_LIMIT. */
+  /** This key's own daily spending limit in pence (its API client's is CLIENT_DAILY_SPEND_LIMIT or `clients` in the file). */
   dailySpendLimit?: number | undefined;
+  /** What the key may do; default: every scope but charges:organisation. */
+  scopes?: Scope[] | undefined;
 }
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
@@ -70,7 +90,8 @@ export class TenantDirectory {
   private readonly organisations = new Map<string, string>();
   private readonly clients = new Map<string, RegisterClient>();
   /** API keys already matched to their tenant: hashing the key on every request was ~1 % of a request's CPU. */
-  private readonly byKnownKey = new Map<string, TenantConfig>();
+  private readonly byKnownKey = new Map<string, Tenant>();
+  private readonly tenantByConfig = new Map<TenantConfig, Tenant>();
 
   constructor(
     private readonly transport: RegisterTransport,
@@ -89,18 +110,30 @@ export class TenantDirectory {
   authenticate(authorization: string | null): Authentication {
     if (!authorization) {
       const fallback = this.anonymous && [...this.byKeyHash.values()].find((t) => t.name === this.anonymous);
-      return fallback ? { ok: true, tenant: toTenant(fallback) } : { ok: false, reason: 'missing' };
+      return fallback ? { ok: true, tenant: this.tenantOf(fallback) } : { ok: false, reason: 'missing' };
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) return { ok: false, reason: 'malformed' };
     const key = match[1]!;
-    let config = this.byKnownKey.get(key);
-    if (!config) {
-      config = this.byKeyHash.get(sha256Hex(key));
+    let tenant = this.byKnownKey.get(key);
+    if (!tenant) {
+      const config = this.byKeyHash.get(sha256Hex(key));
+      if (!config) return { ok: false, reason: 'unknown' };
+      tenant = this.tenantOf(config);
       // Only keys that matched are kept, so the map holds at most one entry per configured key.
-      if (config) this.byKnownKey.set(key, config);
+      this.byKnownKey.set(key, tenant);
     }
-    return config ? { ok: true, tenant: toTenant(config) } : { ok: false, reason: 'unknown' };
+    return { ok: true, tenant };
+  }
+
+  /** One Tenant per tenants-file entry, made once: callers share it read-only. */
+  private tenantOf(config: TenantConfig): Tenant {
+    let tenant = this.tenantByConfig.get(config);
+    if (!tenant) {
+      tenant = toTenant(config);
+      this.tenantByConfig.set(config, tenant);
+    }
+    return tenant;
   }
 
   /** The organisation of an API client (the client id itself when none is configured). */
@@ -111,7 +144,7 @@ export class TenantDirectory {
   /** The tenant of an API client id (a signed download link names its client). */
   byClientId(clientId: string): Tenant | undefined {
     const config = [...this.byKeyHash.values()].find((t) => !t.router && t.clientId === clientId);
-    return config ? toTenant(config) : undefined;
+    return config ? this.tenantOf(config) : undefined;
   }
 
   /** The tenant's own register client, created on first use; a router has none. */
@@ -149,4 +182,9 @@ const toTenant = (config: TenantConfig): Tenant => ({
   name: config.name,
   organisation: config.organisation ?? config.clientId ?? `router:${config.name}`,
   router: config.router ?? false,
+  kind: config.router ? 'ROUTER' : 'API_KEY',
+  caller: config.name,
+  callerName: null,
+  scopes: config.router ? new Set() : keyScopes(config.scopes, config.accounts),
+  callerLimitPence: config.dailySpendLimit,
 });

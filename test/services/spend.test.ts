@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Charge } from '../../src/register/contract/wire';
 import { DEFAULT_FEES_PENCE, SpendControl } from '../../src/services/spend';
+import { keyScopes } from '../../src/services/scopes';
 import { STATEMENT_MAX_DAYS, statementRangeProblem, statementRecords } from '../../src/services/statements';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import {
@@ -25,32 +26,34 @@ import { londonDate } from '../../src/register/contract/london-day';
 import { BuyTitleMutation } from '../support/documents';
 import { startService } from '../support/harness';
 
-const A = { id: 'client-a', organisation: 'ORG-A' };
-const A2 = { id: 'client-a2', organisation: 'ORG-A' };
-const B = { id: 'client-b', organisation: 'client-b' };
+const A = { id: 'client-a', organisation: 'ORG-A', caller: 'key-a', scopes: keyScopes(undefined, true) };
+const A2 = { id: 'client-a2', organisation: 'ORG-A', caller: 'key-a2', scopes: keyScopes(undefined, false) };
+const B = { id: 'client-b', organisation: 'client-b', caller: 'key-b', scopes: keyScopes(undefined, false) };
+const STRANGER = { id: 'stranger', organisation: 'ORG-Z', caller: 'stranger', scopes: keyScopes(undefined, false) };
 
 function control(settings: { clientLimitPence?: number; organisationLimitPence?: number } = {}) {
   return new SpendControl(
     { feesPence: DEFAULT_FEES_PENCE, ...settings },
     [
-      { clientId: 'client-a', organisation: 'ORG-A', accounts: true, dailySpendLimit: 500 },
+      { clientId: 'client-a', organisation: 'ORG-A' },
       { clientId: 'client-a2', organisation: 'ORG-A' },
       { clientId: 'client-a2', organisation: 'ORG-A' }, // listed twice: one scope
       { clientId: 'client-b' },
     ],
     { 'ORG-A': { dailySpendLimit: 1000, fasAccounts: ['0877'] } },
+    { 'client-a': { dailySpendLimit: 500 } },
   );
 }
 
 describe('SpendControl', () => {
-  test("a tenant's own limit overrides the setting; the organisation's likewise", () => {
+  test("a client's own limit (clients in the tenants file) overrides the setting; the organisation's likewise; a key's limit is its own", () => {
     const spend = control({ clientLimitPence: 300, organisationLimitPence: 5000 });
     expect(spend.clientLimitPence(A)).toBe(500);
     expect(spend.clientLimitPence(A2)).toBe(300);
     expect(spend.organisationLimitPence(A)).toBe(1000);
     expect(spend.organisationLimitPence(B)).toBe(5000);
     expect(control().clientLimitPence(A2)).toBeUndefined();
-    expect(spend.clientLimitPence({ id: 'stranger', organisation: 'ORG-Z' })).toBe(300);
+    expect(spend.clientLimitPence(STRANGER)).toBe(300);
     expect(control().organisationLimitPence(B)).toBeUndefined();
     expect(spend.feesPence).toBe(DEFAULT_FEES_PENCE);
   });
@@ -59,10 +62,13 @@ describe('SpendControl', () => {
     const spend = control();
     expect(spend.organisationScopes(A)).toEqual(['client-a', 'client-a2']);
     expect(spend.organisationScopes(B)).toEqual(['client-b']);
-    expect(spend.organisationScopes({ id: 'stranger', organisation: 'ORG-Z' })).toEqual(['stranger']);
-    expect(spend.statementScopes(A)).toEqual(['client-a', 'client-a2']);
-    expect(spend.statementScopes(A2)).toEqual(['client-a2']);
-    expect(spend.statementScopes({ id: 'stranger', organisation: 'ORG-Z' })).toEqual(['stranger']);
+    expect(spend.organisationScopes(STRANGER)).toEqual(['stranger']);
+    expect(spend.statementView(A)).toEqual({ scopes: ['client-a', 'client-a2'] });
+    expect(spend.statementView(A, 'someone')).toEqual({ scopes: ['client-a', 'client-a2'], caller: 'someone' });
+    expect(spend.statementView(A2)).toEqual({ scopes: ['client-a2'], caller: 'key-a2' });
+    expect(spend.statementView(A2, 'key-a2')).toEqual({ scopes: ['client-a2'], caller: 'key-a2' });
+    expect(spend.statementView(A2, 'key-a')).toHaveProperty('refused', expect.stringContaining('charges:organisation'));
+    expect(spend.statementView(STRANGER)).toEqual({ scopes: ['stranger'], caller: 'stranger' });
   });
 
   test('charging accounts: a listed organisation allows only its own; an unlisted one leaves it to the register', () => {
@@ -82,6 +88,10 @@ describe('SpendControl', () => {
       organisationLimitPence: 1000,
       maxFeePence: 250,
     });
+    expect(control().checkFor({ ...B, callerLimitPence: 700 }, ['PENDING_APPLICATIONS'], undefined)).toHaveProperty(
+      'callerLimitPence',
+      700,
+    );
     expect(control().checkFor(B, ['PENDING_APPLICATIONS'], undefined)).toStrictEqual({
       products: ['PENDING_APPLICATIONS'],
       feesPence: DEFAULT_FEES_PENCE,
@@ -163,6 +173,8 @@ describe('statement paging', () => {
     recordedAt: n,
     apiClient: 'client-a',
     reference: null,
+    caller: 'dev-key-a',
+    callerName: null,
   });
   /** A store whose statement pages are given: records what each read asked for. */
   function pagedStore(pages: { records: JournalRecord[]; last?: StatementPosition }[]) {
@@ -184,7 +196,7 @@ describe('statement paging', () => {
       { records: [record(500)], last: { ...end, id: 500 } },
     ]);
     const all: JournalRecord[] = [];
-    for await (const r of statementRecords(store, ['client-a'], '2026-03-10', '2026-03-10')) all.push(r);
+    for await (const r of statementRecords(store, { scopes: ['client-a'] }, '2026-03-10', '2026-03-10')) all.push(r);
     expect(all).toHaveLength(501);
     expect(asked).toEqual([undefined, end]);
   });
@@ -192,7 +204,7 @@ describe('statement paging', () => {
   test('a full page without a position ends the statement', async () => {
     const { store, asked } = pagedStore([{ records: Array.from({ length: 500 }, (_, i) => record(i)) }]);
     const all: JournalRecord[] = [];
-    for await (const r of statementRecords(store, ['client-a'], '2026-03-10', '2026-03-10')) all.push(r);
+    for await (const r of statementRecords(store, { scopes: ['client-a'] }, '2026-03-10', '2026-03-10')) all.push(r);
     expect(all).toHaveLength(500);
     expect(asked).toEqual([undefined]);
   });
@@ -210,6 +222,8 @@ describe('statement paging', () => {
       charge: charge ? JSON.stringify(charge) : null,
       day: '2026-03-10',
       recorded_at: String(1000 + id),
+      caller: id === 3 ? null : 'dev-key-a',
+      caller_name: null,
     });
     const charge = { productType: 'TITLE_DATA_AND_PLANS', fee: '3.00', transactionNumber: 'T1' } as unknown as Charge;
     const page = statementPageOf([row(1, charge), row(2, null)]);
@@ -219,6 +233,9 @@ describe('statement paging', () => {
       ['OUTCOME_UNKNOWN', null],
     ]);
     expect(journalRecordOfRow(row(3, null)).recordedAt).toBe(1003);
+    // A row from before callers were kept is its API client's.
+    expect(journalRecordOfRow(row(3, null)).caller).toBe('client-a');
+    expect(journalRecordOfRow(row(1, null)).caller).toBe('dev-key-a');
     expect(statementPageOf([])).toEqual({ records: [] });
   });
 });

@@ -102,7 +102,14 @@ for (const backend of [sqlite, postgres]) {
         const again = await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A);
         expect(again).toEqual({
           claimed: false,
-          record: { operation: 'purchaseTitleDetails', inputHash: HASH_A, state: 'in_progress', createdAt: 1_000, updatedAt: 1_000 },
+          record: {
+            operation: 'purchaseTitleDetails',
+            inputHash: HASH_A,
+            state: 'in_progress',
+            createdAt: 1_000,
+            updatedAt: 1_000,
+            caller: null,
+          },
         });
       }));
 
@@ -120,7 +127,7 @@ for (const backend of [sqlite, postgres]) {
         const replay = await store.claim('t1', 'k', 'op', HASH_A);
         expect(replay).toEqual({
           claimed: false,
-          record: { operation: 'op', inputHash: HASH_A, state: 'succeeded', outcome, createdAt: 1_000, updatedAt: 1_500 },
+          record: { operation: 'op', inputHash: HASH_A, state: 'succeeded', outcome, createdAt: 1_000, updatedAt: 1_500, caller: null },
         });
         expect(await store.get('t1', 'k')).toEqual(replay.claimed ? undefined : replay.record);
       }));
@@ -153,6 +160,7 @@ for (const backend of [sqlite, postgres]) {
           state: 'in_progress',
           createdAt: 1_000,
           updatedAt: 3_000,
+          caller: null,
         });
         // Taken again: a second claim does not win too.
         expect(await store.claim('t1', 'k', 'op', HASH_A)).toMatchObject({ claimed: false, record: { state: 'in_progress' } });
@@ -252,6 +260,9 @@ for (const backend of [sqlite, postgres]) {
             recordedAt: 1_000,
             apiClient: 't1',
             reference: null,
+            // An intent without a caller (as written before callers were kept) reads as its API client's.
+            caller: 't1',
+            callerName: null,
           },
         ]);
         clock = 2_000;
@@ -491,6 +502,51 @@ for (const backend of [sqlite, postgres]) {
           after = page.last;
         } while (after && pages.length < 5);
         expect(pages).toEqual([['BLK6'], ['BLK7'], ['BLK8'], []]);
+      }));
+
+    test('callers: each entry names its caller; journal, statement, totals and summary filter by caller; a caller limit holds', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        const as = (caller: string, callerName?: string) => ({ caller, ...(callerName ? { callerName } : {}) });
+        const buy = async (key: string, who: { caller: string; callerName?: string }, check = spend()) => {
+          clock += 1;
+          const claim = await store.claim('c1', key, 'purchaseTitleDetails', HASH_A, { ...purchase(key, check), ...who }, who.caller);
+          if (claim.claimed) await store.finish('c1', key, 'succeeded', '"x"', { charges: [chargeOf(key)], day: '2026-03-10' });
+          return claim;
+        };
+        await buy('BLK1', as('alice-sub', 'Alice Law'));
+        await buy('BLK2', as('bob-sub', 'bob@firm.example'));
+        await buy('BLK3', as('conveyancing-app'));
+        const callers = (records: { caller: string; callerName: string | null }[]) => records.map((r) => [r.caller, r.callerName]);
+        expect(callers(await store.chargeRecords('c1', '2026-03-10'))).toEqual([
+          ['alice-sub', 'Alice Law'],
+          ['bob-sub', 'bob@firm.example'],
+          ['conveyancing-app', null],
+        ]);
+        expect(callers(await store.chargeRecords('c1', '2026-03-10', 'bob-sub'))).toEqual([['bob-sub', 'bob@firm.example']]);
+        const range = { scopes: ['c1'], from: '2026-03-01', to: '2026-03-31' };
+        expect(callers((await store.statementPage({ ...range, caller: 'alice-sub', limit: 10 })).records)).toEqual([
+          ['alice-sub', 'Alice Law'],
+        ]);
+        expect(await store.statementSummary(range)).toEqual({ chargedPence: 900, unknownCount: 0 });
+        expect(await store.statementSummary({ ...range, caller: 'alice-sub' })).toEqual({ chargedPence: 300, unknownCount: 0 });
+        expect(await store.spendTotals(['c1'], '2026-03-10', 'bob-sub')).toEqual({ chargedPence: 300, pendingPence: 0 });
+        // Alice's own limit of 5.00 has 2.00 left; Bob's spending does not count against it, the client's does not either.
+        expect(await buy('BLK4', as('alice-sub', 'Alice Law'), spend({ callerLimitPence: 500 }))).toMatchObject({
+          refused: { reason: 'caller', limitPence: 500, remainingPence: 200 },
+        });
+        expect(await buy('BLK5', as('bob-sub'), spend({ callerLimitPence: 600 }))).toMatchObject({ claimed: true });
+        // A key is its caller's: the record says whose it is (another caller's claim gets the record back, not the key).
+        const held = await store.claim(
+          'c1',
+          'BLK5',
+          'purchaseTitleDetails',
+          HASH_A,
+          { ...purchase('BLK5', spend()), ...as('alice-sub') },
+          'alice-sub',
+        );
+        expect(held).toMatchObject({ claimed: false, record: { caller: 'bob-sub' } });
       }));
   });
 }

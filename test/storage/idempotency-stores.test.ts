@@ -251,7 +251,14 @@ describe('a journal written before spend control is upgraded when the store open
 });
 
 describe('the claim protocol both stores share (claimWith)', () => {
-  const record: IdempotencyRecord = { operation: 'purchaseTitleDetails', inputHash: HASH, state: 'succeeded', createdAt: 1, updatedAt: 1 };
+  const record: IdempotencyRecord = {
+    operation: 'purchaseTitleDetails',
+    inputHash: HASH,
+    state: 'succeeded',
+    createdAt: 1,
+    updatedAt: 1,
+    caller: null,
+  };
 
   test('a key taken reserves its fee; a held key answers its record; a spending refusal is the answer', async () => {
     expect(

@@ -126,7 +126,7 @@ export function spendRefusalError(refusal: SpendRefusal, day: string): UserError
       field: ['input', 'maxFee'],
     };
   }
-  const whose = refusal.reason === 'client' ? "your API client's" : "your organisation's";
+  const whose = { caller: 'your own', client: "your API client's", organisation: "your organisation's" }[refusal.reason];
   return {
     code: 'SPEND_LIMIT_REACHED',
     message:
@@ -177,12 +177,14 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
           operation: run.operation,
           ...run.effect.charges,
           day: registerDay(ctx),
+          caller: ctx.tenant.caller,
+          callerName: ctx.tenant.callerName ?? undefined,
           spend: ctx.services.spend.checkFor(ctx.tenant, run.effect.products, run.effect.maxFeePence),
         }
       : undefined;
 
   for (;;) {
-    const claim = await store.claim(scope, run.idempotencyKey, run.operation, hash, intent);
+    const claim = await store.claim(scope, run.idempotencyKey, run.operation, hash, intent, ctx.tenant.caller);
     if (claim.claimed) {
       const reserved = { organisation: ctx.tenant.organisation, pence: claim.reservedPence };
       if (reserved.pence > 0) ctx.services.events.emit('spendReserved', reserved);
@@ -203,7 +205,7 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
         kind: claim.refused.reason === 'maxFee' ? 'above_max_fee' : 'spend_limit',
       };
     }
-    const replay = await replayOf<T>(store, scope, claim.record, run, hash, now() - (options.staleMs ?? 120_000));
+    const replay = await replayOf<T>(store, scope, claim.record, run, hash, now() - (options.staleMs ?? 120_000), ctx.tenant.caller);
     if (replay) return replay;
     // In progress elsewhere: wait for it here, or poll the shared store (another replica).
     const local = inflight.get(flightKey);
@@ -232,7 +234,20 @@ async function replayOf<T>(
   run: IdempotentRun<T>,
   hash: string,
   staleBefore: number,
+  caller: string,
 ): Promise<RunResult<T> | undefined> {
+  // A key is its caller's: another person or key of the same API client never gets its answer
+  // (records from before callers were kept have none, and stay their API client's).
+  if (record.caller !== null && record.caller !== caller) {
+    const userErrors: UserError[] = [
+      {
+        code: 'IDEMPOTENCY_KEY_REUSED',
+        message: 'This idempotencyKey was already used by another caller of your API client; use a new key for a new request.',
+        field: ['input', 'idempotencyKey'],
+      },
+    ];
+    return { outcome: { ok: false, userErrors }, kind: 'key_reused' };
+  }
   if (record.inputHash !== hash || record.operation !== run.operation) {
     const userErrors: UserError[] = [
       {

@@ -34,6 +34,13 @@ export const ChargeRecordType = builder.objectRef<JournalRecord>('ChargeRecord')
       nullable: true,
       description: "The caller's search reference sent with the call (the matter), if any.",
     }),
+    caller: t.exposeString('caller', {
+      description: "Who made the call: the signed-in person's subject (the token's `sub`), or the API key's name.",
+    }),
+    callerName: t.exposeString('callerName', {
+      nullable: true,
+      description: "The signed-in person's name or e-mail as the token gives it; null for an API key.",
+    }),
   }),
 });
 
@@ -46,6 +53,6 @@ builder.queryFields((t) => ({
     description:
       "The caller's journal of chargeable calls for one register day (Europe/London), oldest\nfirst: every charge the register reported, and every chargeable call whose outcome is\nunknown. Free: makes no register call. Records are kept at least 90 days.",
     args: { day: t.arg({ type: 'Date', required: true, description: 'The register day (Europe/London), YYYY-MM-DD.' }) },
-    resolve: (_, { day }, ctx) => ctx.services.idempotency.chargeRecords(ctx.tenant.id, dayOf(day as string | Date)),
+    resolve: (_, { day }, ctx) => ctx.services.idempotency.chargeRecords(ctx.tenant.id, dayOf(day as string | Date), ctx.tenant.caller),
   }),
 }));

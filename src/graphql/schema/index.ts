@@ -7,6 +7,7 @@ import './user-error';
 import './charge';
 import './charge-records';
 import './spend';
+import './viewer';
 import './node';
 import './title';
 import './security';

@@ -5,11 +5,17 @@
  */
 import { GraphQLError } from 'graphql';
 import { builder } from '../builder';
-import { CHARGEABLE_PRODUCTS, type ChargeableProduct, formatPence, penceOf } from '../../register/contract/money';
+import { CHARGEABLE_PRODUCTS, type ChargeableProduct, formatPence } from '../../register/contract/money';
 import { londonDate } from '../../register/contract/london-day';
-import type { JournalRecord } from '../../storage/idempotency/store';
+import type { JournalRecord, StatementSummary } from '../../storage/idempotency/store';
 import type { QuoteLine, SpendingAccountFigures } from '../../services/spend';
-import { statementRangeProblem, statementRecords } from '../../services/statements';
+import {
+  DEFAULT_STATEMENT_PAGE,
+  decodeStatementCursor,
+  encodeStatementCursor,
+  MAX_STATEMENT_PAGE,
+  statementRangeProblem,
+} from '../../services/statements';
 import type { Context } from '../context';
 import { badUserInput } from '../mutations/user-errors';
 import { ChargeRecordType, dayOf } from './charge-records';
@@ -69,15 +75,21 @@ const SpendingAccountType = builder.objectRef<SpendingAccountFigures>('SpendingA
 });
 
 const SpendingType = builder
-  .objectRef<{ day: string; client: SpendingAccountFigures; organisation: SpendingAccountFigures }>('Spending')
+  .objectRef<{ day: string; caller: SpendingAccountFigures; client: SpendingAccountFigures; organisation: SpendingAccountFigures }>(
+    'Spending',
+  )
   .implement({
-    description: "Today's spending of the caller's API client and of its organisation.",
+    description: "Today's spending of the caller, of its API client and of its organisation.",
     fields: (t) => ({
       day: t.expose('day', { type: 'Date', description: 'The register day of these figures.' }),
       client: t.expose('client', { type: SpendingAccountType, description: "The caller's API client." }),
       organisation: t.expose('organisation', {
         type: SpendingAccountType,
         description: "The caller's organisation, all its API clients together.",
+      }),
+      caller: t.expose('caller', {
+        type: SpendingAccountType,
+        description: "The calling person's or API key's own spending, against its own daily limit.",
       }),
     }),
   });
@@ -86,6 +98,8 @@ interface Statement {
   from: string;
   to: string;
   records: JournalRecord[];
+  nextCursor: string | null;
+  summary: StatementSummary;
 }
 
 const ChargeStatementType = builder.objectRef<Statement>('ChargeStatement').implement({
@@ -95,15 +109,20 @@ const ChargeStatementType = builder.objectRef<Statement>('ChargeStatement').impl
     to: t.expose('to', { type: 'Date', description: 'Last register day covered.' }),
     records: t.expose('records', {
       type: [ChargeRecordType],
-      description: 'Oldest first; records with an unknown outcome have a null charge.',
+      description:
+        'Oldest first; records with an unknown outcome have a null charge. One page: at most `first`\nrecords (a bounded default), after the `after` cursor.',
+    }),
+    nextCursor: t.exposeString('nextCursor', {
+      nullable: true,
+      description: 'Pass as `after` for the next page; null on the last page.',
     }),
     total: t.string({
-      description: 'Sum of the charged fees.',
-      resolve: (s) => formatPence(s.records.reduce((sum, r) => sum + (r.charge ? (penceOf(r.charge.fee) ?? 0) : 0), 0)),
+      description: 'Sum of the charged fees over the whole range (every page), not this page alone.',
+      resolve: (s) => formatPence(s.summary.chargedPence),
     }),
     unknownCount: t.int({
-      description: "Records whose outcome is unknown: check them against the register's invoice.",
-      resolve: (s) => s.records.filter((r) => r.status === 'OUTCOME_UNKNOWN').length,
+      description: "Records of the whole range whose outcome is unknown: check them against the register's invoice.",
+      resolve: (s) => s.summary.unknownCount,
     }),
   }),
 });
@@ -137,28 +156,53 @@ builder.queryFields((t) => ({
       "Today's spending (register day, Europe/London) of the caller's API client and of its\norganisation, against their limits. Free: makes no register call.",
     resolve: async (_, __, ctx) => {
       const spending = await ctx.services.spend.spending(ctx.services.idempotency, ctx.tenant, today(ctx));
-      return { day: spending.day, client: spending.client.figures, organisation: spending.organisation.figures };
+      return {
+        day: spending.day,
+        caller: spending.caller.figures,
+        client: spending.client.figures,
+        organisation: spending.organisation.figures,
+      };
     },
   }),
   chargeStatement: t.field({
     type: ChargeStatementType,
     description:
-      "Charges of register days `from` to `to` (inclusive, at most 366 days), oldest first,\noptionally for one search reference (a matter). An accounts key sees its whole organisation;\nany other key sees its own API client's charges only. Free: makes no register call.",
+      "Charges of register days `from` to `to` (inclusive, at most 366 days), oldest first,\noptionally for one search reference (a matter) and one caller (a person's subject or a key's\nname). A caller with the charges:organisation scope (an accounts key) sees its whole\norganisation; any other caller sees its own calls only. Free: makes no register call.",
     args: {
       from: t.arg({ type: 'Date', required: true, description: 'First register day (Europe/London), YYYY-MM-DD.' }),
       to: t.arg({ type: 'Date', required: true, description: 'Last register day, inclusive.' }),
       reference: t.arg.string({ description: 'Only charges made with this search reference (the matter).' }),
+      caller: t.arg.string({
+        description:
+          "Only this caller's charges: a person's subject (`sub`) or an API key's name (another caller's need charges:organisation).",
+      }),
+      first: t.arg.int({
+        description: `Records on this page: 1 to ${MAX_STATEMENT_PAGE}, default ${DEFAULT_STATEMENT_PAGE}.`,
+      }),
+      after: t.arg.string({ description: "The previous page's nextCursor; absent for the first page." }),
     },
     resolve: async (_, args, ctx) => {
       const from = dayOf(args.from as string | Date);
       const to = dayOf(args.to as string | Date);
       const problem = statementRangeProblem(from, to);
       if (problem) throw badUserInput(problem.message, problem.field);
-      const scopes = ctx.services.spend.statementScopes(ctx.tenant);
-      const records: JournalRecord[] = [];
-      for await (const record of statementRecords(ctx.services.idempotency, scopes, from, to, args.reference ?? undefined))
-        records.push(record);
-      return { from, to, records };
+      const first = args.first ?? DEFAULT_STATEMENT_PAGE;
+      if (first < 1 || first > MAX_STATEMENT_PAGE) {
+        throw badUserInput(`first must be from 1 to ${MAX_STATEMENT_PAGE} (got ${first}).`, 'first');
+      }
+      const after = args.after == null ? undefined : decodeStatementCursor(args.after);
+      if (args.after != null && !after) {
+        throw badUserInput("after must be a statement's nextCursor, as this service gave it.", 'after');
+      }
+      const view = ctx.services.spend.statementView(ctx.tenant, args.caller);
+      if ('refused' in view) throw new GraphQLError(view.refused, { extensions: { code: 'FORBIDDEN' } });
+      const query = { ...view, from, to, reference: args.reference ?? undefined };
+      const store = ctx.services.idempotency;
+      const [page, summary] = await Promise.all([store.statementPage({ ...query, after, limit: first }), store.statementSummary(query)]);
+      // A full page may be the last: one more record read past it says whether another follows.
+      const more = page.records.length === first && page.last && (await store.statementPage({ ...query, after: page.last, limit: 1 }));
+      const nextCursor = more && more.records.length > 0 && page.last ? encodeStatementCursor(page.last) : null;
+      return { from, to, records: page.records, nextCursor, summary };
     },
   }),
 }));

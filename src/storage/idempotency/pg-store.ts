@@ -31,6 +31,9 @@ import {
   type OpenEntry,
   pendingEntry,
   chargedEntries,
+  ADDED_COLUMNS,
+  callerIndexStatements,
+  OPEN_ENTRY_COLUMNS,
 } from './store';
 import { PgDatabase, quoteIdent } from '../pg-database';
 
@@ -85,6 +88,14 @@ export class PgIdempotencyStore implements IdempotencyStore {
              WHERE status = 'CHARGED' AND charge ~ '"fee":"[0-9]+(\\.[0-9]{1,2})?"'`,
           );
         }
+        // Callers: databases written before callers were kept get the columns (old rows read as their API client's).
+        for (const [table, added] of [
+          [this.table, ADDED_COLUMNS.idempotency],
+          [this.journal, ADDED_COLUMNS.journal],
+        ] as const) {
+          await client.query(`ALTER TABLE ${table} ${added.map(([name, type]) => `ADD COLUMN IF NOT EXISTS ${name} ${type}`).join(', ')}`);
+        }
+        for (const statement of callerIndexStatements(this.journal)) await client.query(statement);
       },
     });
   }
@@ -102,19 +113,20 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return this.db.transaction(work);
   }
 
-  claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult> {
+  claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent, caller?: string): Promise<ClaimResult> {
     const take = () => {
       const at = this.now();
       return this.transaction(async (client) => {
         // One statement: insert a new key, or re-take a retryable failure of the same input. Under
         // concurrency PostgreSQL re-checks the WHERE on the latest committed row: one winner.
         const result = await client.query(
-          `INSERT INTO ${this.table} AS t (scope, key, operation, input_hash, state, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, 'in_progress', $5, $5)
+          `INSERT INTO ${this.table} AS t (scope, key, operation, input_hash, state, created_at, updated_at, caller)
+           VALUES ($1, $2, $3, $4, 'in_progress', $5, $5, $6)
            ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = EXCLUDED.updated_at
            WHERE t.state = 'failed_retryable' AND t.input_hash = EXCLUDED.input_hash AND t.operation = EXCLUDED.operation
+             AND t.caller IS NOT DISTINCT FROM EXCLUDED.caller
            RETURNING key`,
-          [scope, key, operation, inputHash, at],
+          [scope, key, operation, inputHash, at, caller ?? null],
         );
         if (result.rowCount !== 1) return undefined;
         if (!intent) return { reservedPence: 0 };
@@ -138,13 +150,21 @@ export class PgIdempotencyStore implements IdempotencyStore {
        AND status = 'CHARGED'`,
       [check.organisationScopes, intent.day, intent.fas, intent.titleNumber],
     );
-    const totals = await client.query<{ client: string | null; organisation: string | null }>(
-      `SELECT SUM(CASE WHEN scope = $3 THEN amount_pence ELSE 0 END) AS client, SUM(amount_pence) AS organisation
+    const totals = await client.query<{ client: string | null; organisation: string | null; caller: string | null }>(
+      `SELECT SUM(CASE WHEN scope = $3 THEN amount_pence ELSE 0 END) AS client, SUM(amount_pence) AS organisation,
+              SUM(CASE WHEN scope = $3 AND caller = $4 THEN amount_pence ELSE 0 END) AS caller
        FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2`,
-      [[...new Set([...check.organisationScopes, scope])], intent.day, scope],
+      [[...new Set([...check.organisationScopes, scope])], intent.day, scope, intent.caller ?? null],
     );
     const row = totals.rows[0];
-    return spendReservation(check, new Set(charged.rows.map((r) => r.product)), Number(row?.client ?? 0), Number(row?.organisation ?? 0));
+    const pence = (value: string | null | undefined) => Number(value ?? 0);
+    return spendReservation(
+      check,
+      new Set(charged.rows.map((r) => r.product)),
+      pence(row?.client),
+      pence(row?.organisation),
+      pence(row?.caller),
+    );
   }
 
   async finish(scope: string, key: string, state: Exclude<IdempotencyState, 'in_progress'>, outcome?: string, charges?: ReportedCharges) {
@@ -179,7 +199,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
     }
     const removed = await client.query<OpenEntry>(
       `DELETE FROM ${this.journal} WHERE scope = $1 AND key = $2 AND status IN ('PENDING', 'OUTCOME_UNKNOWN')
-       RETURNING operation, fas, title_number, reference`,
+       RETURNING ${OPEN_ENTRY_COLUMNS}`,
       [scope, key],
     );
     const open = removed.rows[0];
@@ -188,7 +208,10 @@ export class PgIdempotencyStore implements IdempotencyStore {
   }
 
   private async writeEntry(client: pg.PoolClient, values: EntryValues) {
-    await client.query(`INSERT INTO ${this.journal} (${ENTRY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, values);
+    await client.query(
+      `INSERT INTO ${this.journal} (${ENTRY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      values,
+    );
   }
 
   async settleStale(scope: string, key: string, staleBefore: number, outcome: string): Promise<boolean> {
@@ -207,29 +230,54 @@ export class PgIdempotencyStore implements IdempotencyStore {
 
   async get(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
     const result = await this.query<IdempotencyRow>(
-      `SELECT operation, input_hash, state, outcome, created_at, updated_at FROM ${this.table} WHERE scope = $1 AND key = $2`,
+      `SELECT operation, input_hash, state, outcome, created_at, updated_at, caller FROM ${this.table} WHERE scope = $1 AND key = $2`,
       [scope, key],
     );
     const row = result.rows[0];
     return row ? recordOfRow(row) : undefined;
   }
 
-  async chargeRecords(scope: string, day: string): Promise<JournalRecord[]> {
+  async chargeRecords(scope: string, day: string, caller?: string): Promise<JournalRecord[]> {
     const result = await this.query<JournalRow>(
-      `SELECT ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = $1 AND day = $2 ORDER BY recorded_at, id`,
-      [scope, day],
+      `SELECT ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = $1 AND day = $2 AND ($3::text IS NULL OR caller = $3)
+       ORDER BY recorded_at, id`,
+      [scope, day, caller ?? null],
     );
     return result.rows.map(journalRecordOfRow);
   }
 
-  async statementPage({ scopes, from, to, reference, after, limit }: StatementPageQuery) {
+  async statementPage({ scopes, from, to, reference, caller, after, limit }: StatementPageQuery) {
     const result = await this.query<JournalRow & { id: string }>(
       `SELECT id, ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day >= $2 AND day <= $3
        AND ($4::text IS NULL OR reference = $4) AND ($5::boolean IS NULL OR (day, recorded_at, id) > ($6::text, $7::bigint, $8::bigint))
+       AND ($10::text IS NULL OR caller = $10)
        ORDER BY day, recorded_at, id LIMIT $9`,
-      [scopes, from, to, reference ?? null, after ? true : null, after?.day ?? null, after?.recordedAt ?? null, after?.id ?? null, limit],
+      [
+        scopes,
+        from,
+        to,
+        reference ?? null,
+        after ? true : null,
+        after?.day ?? null,
+        after?.recordedAt ?? null,
+        after?.id ?? null,
+        limit,
+        caller ?? null,
+      ],
     );
     return statementPageOf(result.rows);
+  }
+
+  async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {
+    const result = await this.query<{ charged: string | null; unknown: string | null }>(
+      `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
+              SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE 1 END) AS unknown
+       FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day >= $2 AND day <= $3
+       AND ($4::text IS NULL OR reference = $4) AND ($5::text IS NULL OR caller = $5)`,
+      [scopes, from, to, reference ?? null, caller ?? null],
+    );
+    const row = result.rows[0];
+    return { chargedPence: Number(row?.charged ?? 0), unknownCount: Number(row?.unknown ?? 0) };
   }
 
   async chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>> {
@@ -241,12 +289,12 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return new Set(result.rows.map((r) => r.product));
   }
 
-  async spendTotals(scopes: readonly string[], day: string): Promise<SpendTotals> {
+  async spendTotals(scopes: readonly string[], day: string, caller?: string): Promise<SpendTotals> {
     const result = await this.query<{ charged: string | null; pending: string | null }>(
       `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
               SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE amount_pence END) AS pending
-       FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2`,
-      [scopes, day],
+       FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2 AND ($3::text IS NULL OR caller = $3)`,
+      [scopes, day, caller ?? null],
     );
     const row = result.rows[0];
     return { chargedPence: Number(row?.charged ?? 0), pendingPence: Number(row?.pending ?? 0) };

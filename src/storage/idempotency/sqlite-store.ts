@@ -26,6 +26,9 @@ import {
   type OpenEntry,
   pendingEntry,
   chargedEntries,
+  ADDED_COLUMNS,
+  callerIndexStatements,
+  OPEN_ENTRY_COLUMNS,
 } from './store';
 
 export class SqliteIdempotencyStore implements IdempotencyStore {
@@ -38,6 +41,21 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     const tables = tableStatements('idempotency', 'charge_journal', { serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', integer: 'INTEGER' });
     this.db = openDataFile(dataDir, tables.map((statement) => `${statement};`).join('\n'));
     this.addSpendColumns();
+    this.addCallerColumns();
+  }
+
+  /** Databases written before callers were kept get the caller columns (their old rows read as their API client's). */
+  private addCallerColumns() {
+    const columnsOf = (table: string) =>
+      new Set((this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+    for (const [table, added] of [
+      ['idempotency', ADDED_COLUMNS.idempotency],
+      ['charge_journal', ADDED_COLUMNS.journal],
+    ] as const) {
+      const columns = columnsOf(table);
+      for (const [name, type] of added) if (!columns.has(name)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+    }
+    for (const statement of callerIndexStatements('charge_journal')) this.db.exec(statement);
   }
 
   /**
@@ -81,31 +99,38 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
          AND title_number = ? AND status = 'CHARGED'`,
       )
       .all(scopes, intent.day, intent.fas, intent.titleNumber) as { product: string }[];
-    const sum = (sql: string, ...values: string[]) => Number((this.db.prepare(sql).get(...values) as { total: number | null }).total ?? 0);
+    const sum = (sql: string, ...values: (string | null)[]) =>
+      Number((this.db.prepare(sql).get(...values) as { total: number | null }).total ?? 0);
     const client = sum(`SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope = ? AND day = ?`, scope, intent.day);
+    const caller = sum(
+      `SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope = ? AND caller = ? AND day = ?`,
+      scope,
+      intent.caller ?? null,
+      intent.day,
+    );
     const organisation = sum(
       `SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ?`,
       scopes,
       intent.day,
     );
-    return spendReservation(check, new Set(charged.map((c) => c.product)), client, organisation);
+    return spendReservation(check, new Set(charged.map((c) => c.product)), client, organisation, caller);
   }
 
-  claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult> {
+  claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent, caller?: string): Promise<ClaimResult> {
     const take = async () => {
       const at = this.now();
       return this.transaction(() => {
         // One statement: insert a new key, or re-take a retryable failure of the same input.
         const row = this.db
           .prepare(
-            `INSERT INTO idempotency (scope, key, operation, input_hash, state, created_at, updated_at)
-             VALUES (?, ?, ?, ?, 'in_progress', ?, ?)
+            `INSERT INTO idempotency (scope, key, operation, input_hash, state, created_at, updated_at, caller)
+             VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?)
              ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = excluded.updated_at
              WHERE idempotency.state = 'failed_retryable' AND idempotency.input_hash = excluded.input_hash
-               AND idempotency.operation = excluded.operation
+               AND idempotency.operation = excluded.operation AND idempotency.caller IS excluded.caller
              RETURNING key`,
           )
-          .get(scope, key, operation, inputHash, at, at);
+          .get(scope, key, operation, inputHash, at, at, caller ?? null);
         if (!row) return undefined;
         if (!intent) return { reservedPence: 0 };
         // BEGIN IMMEDIATE holds the write lock from the start: no other claim reads the totals in between.
@@ -142,9 +167,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       return;
     }
     const open = this.db
-      .prepare(
-        `SELECT operation, fas, title_number, reference FROM charge_journal WHERE scope = ? AND key = ? AND status IN ('PENDING', 'OUTCOME_UNKNOWN')`,
-      )
+      .prepare(`SELECT ${OPEN_ENTRY_COLUMNS} FROM charge_journal WHERE scope = ? AND key = ? AND status IN ('PENDING', 'OUTCOME_UNKNOWN')`)
       .get(scope, key) as OpenEntry | undefined;
     if (!open) return;
     this.db.prepare(`DELETE FROM charge_journal WHERE scope = ? AND key = ? AND status IN ('PENDING', 'OUTCOME_UNKNOWN')`).run(scope, key);
@@ -152,7 +175,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   private writeEntry(values: EntryValues) {
-    this.db.prepare(`INSERT INTO charge_journal (${ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...values);
+    this.db.prepare(`INSERT INTO charge_journal (${ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...values);
   }
 
   async settleStale(scope: string, key: string, staleBefore: number, outcome: string): Promise<boolean> {
@@ -172,23 +195,26 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   async get(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
     const row = this.db
-      .prepare(`SELECT operation, input_hash, state, outcome, created_at, updated_at FROM idempotency WHERE scope = ? AND key = ?`)
+      .prepare(`SELECT operation, input_hash, state, outcome, created_at, updated_at, caller FROM idempotency WHERE scope = ? AND key = ?`)
       .get(scope, key) as IdempotencyRow | undefined;
     return row ? recordOfRow(row) : undefined;
   }
 
-  async chargeRecords(scope: string, day: string): Promise<JournalRecord[]> {
+  async chargeRecords(scope: string, day: string, caller?: string): Promise<JournalRecord[]> {
     const rows = this.db
-      .prepare(`SELECT ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope = ? AND day = ? ORDER BY recorded_at, id`)
-      .all(scope, day) as unknown as JournalRow[];
+      .prepare(
+        `SELECT ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope = ? AND day = ? AND (? IS NULL OR caller = ?) ORDER BY recorded_at, id`,
+      )
+      .all(scope, day, caller ?? null, caller ?? null) as unknown as JournalRow[];
     return rows.map(journalRecordOfRow);
   }
 
-  async statementPage({ scopes, from, to, reference, after, limit }: StatementPageQuery) {
+  async statementPage({ scopes, from, to, reference, caller, after, limit }: StatementPageQuery) {
     const rows = this.db
       .prepare(
         `SELECT id, ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
-         AND (? IS NULL OR reference = ?) AND (? IS NULL OR (day, recorded_at, id) > (?, ?, ?)) ORDER BY day, recorded_at, id LIMIT ?`,
+         AND (? IS NULL OR reference = ?) AND (? IS NULL OR caller = ?) AND (? IS NULL OR (day, recorded_at, id) > (?, ?, ?))
+         ORDER BY day, recorded_at, id LIMIT ?`,
       )
       .all(
         JSON.stringify(scopes),
@@ -196,6 +222,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         to,
         reference ?? null,
         reference ?? null,
+        caller ?? null,
+        caller ?? null,
         after ? 1 : null,
         after?.day ?? null,
         after?.recordedAt ?? null,
@@ -203,6 +231,21 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         limit,
       ) as unknown as (JournalRow & { id: number })[];
     return statementPageOf(rows);
+  }
+
+  async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {
+    const row = this.db
+      .prepare(
+        `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
+                SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE 1 END) AS unknown
+         FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
+         AND (? IS NULL OR reference = ?) AND (? IS NULL OR caller = ?)`,
+      )
+      .get(JSON.stringify(scopes), from, to, reference ?? null, reference ?? null, caller ?? null, caller ?? null) as {
+      charged: number | null;
+      unknown: number | null;
+    };
+    return { chargedPence: Number(row.charged ?? 0), unknownCount: Number(row.unknown ?? 0) };
   }
 
   async chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>> {
@@ -215,14 +258,14 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return new Set(rows.map((r) => r.product));
   }
 
-  async spendTotals(scopes: readonly string[], day: string): Promise<SpendTotals> {
+  async spendTotals(scopes: readonly string[], day: string, caller?: string): Promise<SpendTotals> {
     const row = this.db
       .prepare(
         `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
                 SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE amount_pence END) AS pending
-         FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ?`,
+         FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ? AND (? IS NULL OR caller = ?)`,
       )
-      .get(JSON.stringify(scopes), day) as { charged: number | null; pending: number | null };
+      .get(JSON.stringify(scopes), day, caller ?? null, caller ?? null) as { charged: number | null; pending: number | null };
     return { chargedPence: Number(row.charged ?? 0), pendingPence: Number(row.pending ?? 0) };
   }
 

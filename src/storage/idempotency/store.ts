@@ -20,6 +20,8 @@ export interface IdempotencyRecord {
   outcome?: string;
   createdAt: number;
   updatedAt: number;
+  /** Who claimed the key (a person's subject or a key's name); null for records written before callers were kept. */
+  caller: string | null;
 }
 
 /** A chargeable call about to be made: what its journal entry says until the outcome is known. */
@@ -31,6 +33,10 @@ export interface ChargeIntent {
   day: string;
   /** The caller's search reference (the matter), kept for statements. */
   reference?: string;
+  /** Who makes the call: a signed-in person's subject, or an API key's name. */
+  caller?: string | undefined;
+  /** The person's name as their token gives it; absent for an API key. */
+  callerName?: string | undefined;
   /** What the call may charge, reserved against the spending limits in the claim's transaction. */
   spend?: SpendCheck;
 }
@@ -49,6 +55,8 @@ export interface SpendCheck {
   organisationScopes: readonly string[];
   clientLimitPence?: number;
   organisationLimitPence?: number;
+  /** The calling person's or key's own daily limit. */
+  callerLimitPence?: number;
   /** The caller's `maxFee`. */
   maxFeePence?: number;
 }
@@ -56,13 +64,20 @@ export interface SpendCheck {
 /** Why a chargeable claim was refused before anything was sent. */
 export type SpendRefusal =
   | { reason: 'maxFee'; expectedPence: number; maxFeePence: number }
-  | { reason: 'client' | 'organisation'; expectedPence: number; limitPence: number; remainingPence: number };
+  | { reason: 'client' | 'organisation' | 'caller'; expectedPence: number; limitPence: number; remainingPence: number };
 
 /** Where a statement page ended: the sort key of its last record. */
 export interface StatementPosition {
   day: string;
   recordedAt: number;
   id: number;
+}
+
+/** A statement's figures over its whole range. */
+export interface StatementSummary {
+  chargedPence: number;
+  /** Records whose outcome is unknown (or still pending). */
+  unknownCount: number;
 }
 
 /** Charged and reserved amounts of some API clients on one register day. */
@@ -94,6 +109,9 @@ export interface JournalRecord {
   /** The API client (scope) that made the call. */
   apiClient: string;
   reference: string | null;
+  /** Who made the call (a person's subject or a key's name); the API client for entries written before callers were kept. */
+  caller: string;
+  callerName: string | null;
 }
 
 export type ClaimResult =
@@ -108,6 +126,8 @@ export interface StatementPageQuery {
   from: string;
   to: string;
   reference?: string | undefined;
+  /** Only this caller's calls (a person's subject or a key's name). */
+  caller?: string | undefined;
   /** The position of the last record of the previous page; absent for the first page. */
   after?: StatementPosition | undefined;
   limit: number;
@@ -116,9 +136,10 @@ export interface StatementPageQuery {
 export interface IdempotencyStore {
   /**
    * Claims (scope, key) for one execution. Succeeds for a new key, and for a key whose last
-   * attempt failed retryably with the same input; otherwise returns the existing record.
+   * attempt failed retryably with the same input (and caller); otherwise returns the existing record.
+   * `caller` (a person's subject or a key's name) is kept on the record: a key is one caller's.
    */
-  claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent): Promise<ClaimResult>;
+  claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent, caller?: string): Promise<ClaimResult>;
   /**
    * Moves a claimed key to its final state. With `charges` (a success), the key's PENDING
    * journal entry becomes one CHARGED entry per charge; `outcome_unknown` turns it into
@@ -140,10 +161,11 @@ export interface IdempotencyStore {
   settleStale(scope: string, key: string, staleBefore: number, outcome: string): Promise<boolean>;
   get(scope: string, key: string): Promise<IdempotencyRecord | undefined>;
   /**
-   * The tenant's journal for one register day, oldest first. A PENDING entry reads as
-   * OUTCOME_UNKNOWN: the call may have reached the register and no answer has come back.
+   * The journal of one API client for one register day, oldest first, of one caller when given.
+   * A PENDING entry reads as OUTCOME_UNKNOWN: the call may have reached the register and no
+   * answer has come back.
    */
-  chargeRecords(scope: string, day: string): Promise<JournalRecord[]>;
+  chargeRecords(scope: string, day: string, caller?: string): Promise<JournalRecord[]>;
   /**
    * One page of the journal of these API clients for register days `from` to `to` inclusive,
    * optionally of one reference, oldest first (day, then time recorded), after `after` (the position of the last record
@@ -151,10 +173,12 @@ export interface IdempotencyStore {
    * read transaction open while a slow reader takes it.
    */
   statementPage(query: StatementPageQuery): Promise<{ records: JournalRecord[]; last?: StatementPosition }>;
+  /** The charged total and the count of unknown outcomes of a whole statement (every page), computed by the database. */
+  statementSummary(query: Omit<StatementPageQuery, 'after' | 'limit'>): Promise<StatementSummary>;
   /** Products charged on this FAS and title on that day by any of these API clients. */
   chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>>;
-  /** What these API clients were charged and have reserved on that day. */
-  spendTotals(scopes: readonly string[], day: string): Promise<SpendTotals>;
+  /** What these API clients (of one caller, when given) were charged and have reserved on that day. */
+  spendTotals(scopes: readonly string[], day: string, caller?: string): Promise<SpendTotals>;
   /** Rejects when a shared database cannot be reached (readiness); absent for an embedded store. */
   ping?(): Promise<void>;
   /** Deletes idempotency records last touched before the cut-off; returns how many. */
@@ -180,6 +204,7 @@ export function tableStatements(table: string, journal: string, types: { serial:
       outcome TEXT,
       created_at ${integer} NOT NULL,
       updated_at ${integer} NOT NULL,
+      caller TEXT,
       PRIMARY KEY (scope, key)
     )`,
     `CREATE INDEX IF NOT EXISTS idempotency_updated ON ${table} (updated_at)`,
@@ -196,13 +221,29 @@ export function tableStatements(table: string, journal: string, types: { serial:
       recorded_at ${integer} NOT NULL,
       reference TEXT,
       product TEXT,
-      amount_pence ${integer}
+      amount_pence ${integer},
+      caller TEXT,
+      caller_name TEXT
     )`,
     `CREATE INDEX IF NOT EXISTS charge_journal_day ON ${journal} (scope, day, recorded_at)`,
     `CREATE INDEX IF NOT EXISTS charge_journal_key ON ${journal} (scope, key)`,
     `CREATE INDEX IF NOT EXISTS charge_journal_recorded ON ${journal} (recorded_at)`,
   ];
 }
+
+/** Indexes on the caller columns, made after an older journal has been given those columns. */
+export function callerIndexStatements(journal: string): string[] {
+  return [`CREATE INDEX IF NOT EXISTS charge_journal_caller ON ${journal} (scope, caller, day)`];
+}
+
+/** Columns added since the first release, in either dialect: an older database gets them on open. */
+export const ADDED_COLUMNS = {
+  idempotency: [['caller', 'TEXT']],
+  journal: [
+    ['caller', 'TEXT'],
+    ['caller_name', 'TEXT'],
+  ],
+} as const;
 
 /** A stored row as both SQL backends read it (column names are the same in each). */
 export interface IdempotencyRow {
@@ -212,6 +253,7 @@ export interface IdempotencyRow {
   outcome: string | null;
   created_at: string | number;
   updated_at: string | number;
+  caller: string | null;
 }
 
 export function recordOfRow(row: IdempotencyRow): IdempotencyRecord {
@@ -222,6 +264,7 @@ export function recordOfRow(row: IdempotencyRow): IdempotencyRecord {
     ...(row.outcome === null ? {} : { outcome: row.outcome }),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    caller: row.caller,
   };
 }
 
@@ -237,6 +280,8 @@ export interface JournalRow {
   charge: string | null;
   day: string;
   recorded_at: string | number;
+  caller: string | null;
+  caller_name: string | null;
 }
 
 export function journalRecordOfRow(row: JournalRow): JournalRecord {
@@ -251,19 +296,37 @@ export function journalRecordOfRow(row: JournalRow): JournalRecord {
     recordedAt: Number(row.recorded_at),
     apiClient: row.scope,
     reference: row.reference,
+    caller: row.caller ?? row.scope,
+    callerName: row.caller_name,
   };
 }
 
-export const JOURNAL_COLUMNS = 'scope, reference, status, operation, key, fas, title_number, charge, day, recorded_at';
+export const JOURNAL_COLUMNS = 'scope, reference, status, operation, key, fas, title_number, charge, day, recorded_at, caller, caller_name';
 
 /** The columns both SQL backends write a journal entry with, in the order of its values (pendingEntry, chargedEntries). */
-export const ENTRY_COLUMNS = 'scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence';
+export const ENTRY_COLUMNS =
+  'scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence, caller, caller_name';
 export type EntryValues = (string | number | null)[];
 
 /** The PENDING entry of a chargeable claim: the expected fee reserved until the register answers. */
 export function pendingEntry(scope: string, key: string, intent: ChargeIntent, at: number, reservedPence: number): EntryValues {
-  const { operation, fas, titleNumber, day, reference } = intent;
-  return [scope, key, 'PENDING', operation, fas, titleNumber, null, day, at, reference ?? null, null, reservedPence];
+  const { operation, fas, titleNumber, day, reference, caller, callerName } = intent;
+  return [
+    scope,
+    key,
+    'PENDING',
+    operation,
+    fas,
+    titleNumber,
+    null,
+    day,
+    at,
+    reference ?? null,
+    null,
+    reservedPence,
+    caller ?? null,
+    callerName ?? null,
+  ];
 }
 
 /** A key's PENDING (or stale OUTCOME_UNKNOWN) entry as both backends read it before settling it. */
@@ -272,7 +335,12 @@ export interface OpenEntry {
   fas: string;
   title_number: string;
   reference: string | null;
+  caller: string | null;
+  caller_name: string | null;
 }
+
+/** The columns of an OpenEntry. */
+export const OPEN_ENTRY_COLUMNS = 'operation, fas, title_number, reference, caller, caller_name';
 
 /** The pence of a reported charge's fee (0 for a fee the register wrote oddly: the charge itself is kept). */
 const chargePence = (charge: Charge): number => penceOf(charge.fee) ?? 0;
@@ -298,6 +366,8 @@ export function chargedEntries(
     open.reference,
     charge.productType ?? null,
     chargePence(charge),
+    open.caller,
+    open.caller_name,
   ]);
 }
 
@@ -336,6 +406,7 @@ export function spendReservation(
   alreadyCharged: ReadonlySet<string>,
   clientSoFarPence: number,
   organisationSoFarPence: number,
+  callerSoFarPence = 0,
 ): number {
   const expectedPence = expectedFeePence(check.products, alreadyCharged, check.feesPence);
   if (check.maxFeePence !== undefined && expectedPence > check.maxFeePence) {
@@ -343,6 +414,7 @@ export function spendReservation(
   }
   if (expectedPence === 0) return 0;
   const limits = [
+    ['caller', check.callerLimitPence, callerSoFarPence],
     ['client', check.clientLimitPence, clientSoFarPence],
     ['organisation', check.organisationLimitPence, organisationSoFarPence],
   ] as const;
