@@ -99,7 +99,8 @@ interface Statement {
   to: string;
   records: JournalRecord[];
   nextCursor: string | null;
-  summary: StatementSummary;
+  /** Read over the whole range only when `total` or `unknownCount` is asked for, once for both. */
+  summary: () => Promise<StatementSummary>;
 }
 
 const ChargeStatementType = builder.objectRef<Statement>('ChargeStatement').implement({
@@ -118,11 +119,11 @@ const ChargeStatementType = builder.objectRef<Statement>('ChargeStatement').impl
     }),
     total: t.string({
       description: 'Sum of the charged fees over the whole range (every page), not this page alone.',
-      resolve: (s) => formatPence(s.summary.chargedPence),
+      resolve: async (s) => formatPence((await s.summary()).chargedPence),
     }),
     unknownCount: t.int({
       description: "Records of the whole range whose outcome is unknown: check them against the register's invoice.",
-      resolve: (s) => s.summary.unknownCount,
+      resolve: async (s) => (await s.summary()).unknownCount,
     }),
   }),
 });
@@ -198,11 +199,16 @@ builder.queryFields((t) => ({
       if ('refused' in view) throw new GraphQLError(view.refused, { extensions: { code: 'FORBIDDEN' } });
       const query = { ...view, from, to, reference: args.reference ?? undefined };
       const store = ctx.services.idempotency;
-      const [page, summary] = await Promise.all([store.statementPage({ ...query, after, limit: first }), store.statementSummary(query)]);
+      let summary: Promise<StatementSummary> | undefined;
+      const summaryOnce = () => {
+        summary ??= store.statementSummary(query);
+        return summary;
+      };
+      const page = await store.statementPage({ ...query, after, limit: first });
       // A full page may be the last: one more record read past it says whether another follows.
       const more = page.records.length === first && page.last && (await store.statementPage({ ...query, after: page.last, limit: 1 }));
       const nextCursor = more && more.records.length > 0 && page.last ? encodeStatementCursor(page.last) : null;
-      return { from, to, records: page.records, nextCursor, summary };
+      return { from, to, records: page.records, nextCursor, summary: summaryOnce };
     },
   }),
 }));

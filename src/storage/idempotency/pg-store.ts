@@ -34,6 +34,8 @@ import {
   ADDED_COLUMNS,
   callerIndexStatements,
   OPEN_ENTRY_COLUMNS,
+  statementScopeQuery,
+  mergeStatementParts,
 } from './store';
 import { PgDatabase, quoteIdent } from '../pg-database';
 
@@ -246,26 +248,14 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return result.rows.map(journalRecordOfRow);
   }
 
-  async statementPage({ scopes, from, to, reference, caller, after, limit }: StatementPageQuery) {
-    const result = await this.query<JournalRow & { id: string }>(
-      `SELECT id, ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day >= $2 AND day <= $3
-       AND ($4::text IS NULL OR reference = $4) AND ($5::boolean IS NULL OR (day, recorded_at, id) > ($6::text, $7::bigint, $8::bigint))
-       AND ($10::text IS NULL OR caller = $10)
-       ORDER BY day, recorded_at, id LIMIT $9`,
-      [
-        scopes,
-        from,
-        to,
-        reference ?? null,
-        after ? true : null,
-        after?.day ?? null,
-        after?.recordedAt ?? null,
-        after?.id ?? null,
-        limit,
-        caller ?? null,
-      ],
+  async statementPage({ scopes, ...query }: StatementPageQuery) {
+    const parts = await Promise.all(
+      scopes.map(async (scope) => {
+        const { text, values } = statementScopeQuery(this.journal, scope, query, (n) => `$${n}`);
+        return (await this.query<JournalRow & { id: string }>(text, values)).rows;
+      }),
     );
-    return statementPageOf(result.rows);
+    return statementPageOf(mergeStatementParts(parts, query.limit));
   }
 
   async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {

@@ -29,6 +29,8 @@ import {
   ADDED_COLUMNS,
   callerIndexStatements,
   OPEN_ENTRY_COLUMNS,
+  statementScopeQuery,
+  mergeStatementParts,
 } from './store';
 
 export class SqliteIdempotencyStore implements IdempotencyStore {
@@ -209,28 +211,12 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return rows.map(journalRecordOfRow);
   }
 
-  async statementPage({ scopes, from, to, reference, caller, after, limit }: StatementPageQuery) {
-    const rows = this.db
-      .prepare(
-        `SELECT id, ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
-         AND (? IS NULL OR reference = ?) AND (? IS NULL OR caller = ?) AND (? IS NULL OR (day, recorded_at, id) > (?, ?, ?))
-         ORDER BY day, recorded_at, id LIMIT ?`,
-      )
-      .all(
-        JSON.stringify(scopes),
-        from,
-        to,
-        reference ?? null,
-        reference ?? null,
-        caller ?? null,
-        caller ?? null,
-        after ? 1 : null,
-        after?.day ?? null,
-        after?.recordedAt ?? null,
-        after?.id ?? null,
-        limit,
-      ) as unknown as (JournalRow & { id: number })[];
-    return statementPageOf(rows);
+  async statementPage({ scopes, ...query }: StatementPageQuery) {
+    const parts = scopes.map((scope) => {
+      const { text, values } = statementScopeQuery('charge_journal', scope, query, () => '?');
+      return this.db.prepare(text).all(...values) as unknown as (JournalRow & { id: number })[];
+    });
+    return statementPageOf(mergeStatementParts(parts, query.limit));
   }
 
   async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {

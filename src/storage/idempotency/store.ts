@@ -226,6 +226,8 @@ export function tableStatements(table: string, journal: string, types: { serial:
       caller_name TEXT
     )`,
     `CREATE INDEX IF NOT EXISTS charge_journal_day ON ${journal} (scope, day, recorded_at)`,
+    // A statement page's order (day, recorded_at, id) after its client: one index range a page.
+    `CREATE INDEX IF NOT EXISTS charge_journal_page ON ${journal} (scope, day, recorded_at, id)`,
     `CREATE INDEX IF NOT EXISTS charge_journal_key ON ${journal} (scope, key)`,
     `CREATE INDEX IF NOT EXISTS charge_journal_recorded ON ${journal} (recorded_at)`,
   ];
@@ -233,7 +235,7 @@ export function tableStatements(table: string, journal: string, types: { serial:
 
 /** Indexes on the caller columns, made after an older journal has been given those columns. */
 export function callerIndexStatements(journal: string): string[] {
-  return [`CREATE INDEX IF NOT EXISTS charge_journal_caller ON ${journal} (scope, caller, day)`];
+  return [`CREATE INDEX IF NOT EXISTS charge_journal_caller ON ${journal} (scope, caller, day, recorded_at, id)`];
 }
 
 /** Columns added since the first release, in either dialect: an older database gets them on open. */
@@ -369,6 +371,48 @@ export function chargedEntries(
     open.caller,
     open.caller_name,
   ]);
+}
+
+/**
+ * One API client's part of a statement page, as SQL with its values, for either dialect
+ * (`placeholder(n)` writes the n-th parameter). Only the conditions a query has are written, so
+ * that the planner reads one range of the (scope, [caller,] day, recorded_at, id) index in order
+ * and stops after `limit` rows, however deep the page: paging a year is linear, not quadratic.
+ */
+export function statementScopeQuery(
+  journal: string,
+  scope: string,
+  { from, to, reference, caller, after, limit }: Omit<StatementPageQuery, 'scopes'>,
+  placeholder: (n: number) => string,
+): { text: string; values: (string | number)[] } {
+  const values: (string | number)[] = [];
+  const param = (value: string | number) => {
+    values.push(value);
+    return placeholder(values.length);
+  };
+  const conditions = [`scope = ${param(scope)}`];
+  if (caller !== undefined) conditions.push(`caller = ${param(caller)}`);
+  conditions.push(`day >= ${param(from)}`, `day <= ${param(to)}`);
+  if (after) conditions.push(`(day, recorded_at, id) > (${param(after.day)}, ${param(after.recordedAt)}, ${param(after.id)})`);
+  if (reference !== undefined) conditions.push(`reference = ${param(reference)}`);
+  return {
+    text: `SELECT id, ${JOURNAL_COLUMNS} FROM ${journal} WHERE ${conditions.join(' AND ')} ORDER BY day, recorded_at, id LIMIT ${param(limit)}`,
+    values,
+  };
+}
+
+/** The first `limit` rows of the API clients' parts of a page, in the journal's order (each part is already in it). */
+export function mergeStatementParts<R extends JournalRow & { id: string | number }>(parts: R[][], limit: number): R[] {
+  if (parts.length === 1) return parts[0]!.slice(0, limit);
+  const key = (row: R) => [row.day, Number(row.recorded_at), Number(row.id)] as const;
+  return parts
+    .flat()
+    .sort((a, b) => {
+      const [ad, at, ai] = key(a);
+      const [bd, bt, bi] = key(b);
+      return ad < bd ? -1 : ad > bd ? 1 : at - bt || ai - bi;
+    })
+    .slice(0, limit);
 }
 
 /** A statement page as both backends read it: journal rows with their id, and where the page ended. */
