@@ -46,6 +46,7 @@ export default defineConfig({
             'test/server/production-errors.test.ts',
             'test/server/input-errors.test.ts',
             'test/server/jit.test.ts',
+            'test/server/jit-differential.test.ts',
             'test/graphql/actionable-errors.test.ts',
             'test/money/charges-in-answer.test.ts',
             'test/interop/graphql-http.test.ts',

@@ -11,7 +11,9 @@
  * - documents with @defer or @stream: it streams their parts;
  * - documents graphql-jit refuses to compile;
  * - variables that do not coerce, so the caller gets graphql-js's messages, as before.
+ * And one correction to graphql-jit itself, for list items that fail (settleListItemFailures).
  */
+import { createRequire } from 'node:module';
 import {
   BREAK,
   type DocumentNode,
@@ -37,6 +39,58 @@ import {
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 import { fieldsOf, fragmentsOf } from '../graphql/selections';
+
+/** Marks graphql-jit's runtime as corrected, so that a second load of this module does not wrap it twice. */
+const SETTLED = Symbol.for('titlegraph.jit.settledListItemFailures');
+
+/**
+ * graphql-jit 0.8.9 (the newest 0.8) misplaces a list item whose promise rejects: its compiled
+ * code writes a settled item at its own index but a rejected one with `resultArray.push(null)`,
+ * at the end of whatever the array holds at that moment. When the item fails before an earlier
+ * one has settled, the list ends up one short (a failing last title: 4 of 5, and a gateway
+ * refuses the whole `_entities` batch); when it fails after the last has settled, one long.
+ * Upstream's bug; the smallest reproduction, independent of this service:
+ *
+ *   const schema = buildSchema('type Query { items: [Item] } type Item { n: Int }');
+ *   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+ *   schema.getQueryType().getFields().items.resolve = () => [1, 2, 3].map(async (n) => {
+ *     if (n === 3) throw new Error('boom'); // fails at once...
+ *     await sleep(20); // ...while 1 and 2 still load
+ *     return { n };
+ *   });
+ *   await compileQuery(schema, parse('{ items { n } }')).query({}, {}, {});
+ *   // { data: { items: [{ n: 1 }, { n: 2 }] }, errors: [boom at ["items", 2]] }
+ *   // graphql-js: { items: [{ n: 1 }, { n: 2 }, null] } with the same error
+ *
+ * The correction: a rejected item reaches graphql-jit as an item that resolved to its Error, a
+ * value its compiled code already turns into null at the item's own index, with the error
+ * graphql-jit would have made (same message, path, original error, and the non-null handling).
+ * It goes into graphql-jit's one shared runtime, which every compiled query calls (the CommonJS
+ * module that its ESM entry loads too, hence require). test/server/jit.test.ts runs the
+ * reproduction above, so an upgrade that changes graphql-jit's runtime is caught there.
+ * Returns false when the runtime is not the one this was written for: then nothing compiles.
+ */
+function settleListItemFailures(): boolean {
+  type OnSettled = (value: unknown) => void;
+  type HandleListItem = (ctx: unknown, item: unknown, onSuccess: OnSettled, onError: OnSettled) => void;
+  interface Runtime {
+    isPromise?: (value: unknown) => value is PromiseLike<unknown>;
+    handleListItemResult?: HandleListItem & { [SETTLED]?: true };
+  }
+  const { jitRuntime } = createRequire(import.meta.url)('graphql-jit/dist/runtime') as { jitRuntime?: Runtime };
+  const original = jitRuntime?.handleListItemResult;
+  const isPromise = jitRuntime?.isPromise;
+  if (!jitRuntime || typeof original !== 'function' || typeof isPromise !== 'function') return false;
+  if (original[SETTLED]) return true;
+  const asError = (reason: unknown) => (reason instanceof Error ? reason : new Error(String(reason)));
+  const settled: HandleListItem & { [SETTLED]?: true } = function (this: Runtime, ctx, item, onSuccess, onError) {
+    original.call(this, ctx, isPromise(item) ? Promise.resolve(item).then(undefined, asError) : item, onSuccess, onError);
+  };
+  settled[SETTLED] = true;
+  jitRuntime.handleListItemResult = settled;
+  return true;
+}
+const LIST_ITEM_FAILURES_SETTLED = settleListItemFailures();
 
 /** How many runs on graphql-js's executor before a document is compiled (GRAPHQL_JIT_AFTER's default). */
 export const DEFAULT_COMPILE_AFTER = 10;
@@ -162,7 +216,7 @@ export function useJitExecution(
       return known + 1;
     }
     let compiled: Compilation = 'interpret';
-    if (!usesIncrementalDelivery(args.document) && !variableInsideScalarLiteral(args.schema, args.document)) {
+    if (LIST_ITEM_FAILURES_SETTLED && !usesIncrementalDelivery(args.document) && !variableInsideScalarLiteral(args.schema, args.document)) {
       const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
       if (isCompiledQuery(result)) {
         const operation = getOperationAST(args.document, args.operationName)!;

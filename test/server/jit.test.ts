@@ -6,7 +6,10 @@
  * services run over their own emulator with the same fixtures and get the same requests in the
  * same order, with faults injected into both alike, so their state (quota, breaker) moves in step.
  */
+import { buildSchema, execute, parse } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT_COMPILE_AFTER } from '../../src/server/jit';
 import { parseMetrics, sum } from '../support/prometheus';
 import { serviceForTest, startService, type Service } from '../support/harness';
 
@@ -169,5 +172,82 @@ describe('a document sent again runs compiled, and callers get the answers graph
     expect(body.errors[0].path).toEqual(['title']);
     expect(body.errors[0].extensions.code).toBeDefined();
     expect(compiledNow).toBe(1);
+  });
+});
+
+describe('a list whose last item fails while an earlier one is still loading (issue 31)', () => {
+  // graphql-jit's own bug, without this service (the reproduction in src/server/jit.ts): a rejected
+  // list item was pushed at the end of the array instead of written at its index. Importing
+  // src/server/jit.ts corrects graphql-jit's runtime; this proves the correction reaches it.
+  const positions = [
+    ['first', 0],
+    ['middle', 1],
+    ['last', 2],
+  ] as const;
+  test.each(positions.flatMap(([position, failing]) => [true, false].map((failsFirst) => ({ position, failing, failsFirst }))))(
+    'graphql-jit alone: the $position of 3 items failing (before the others settle: $failsFirst) is null at its own index, as in graphql-js',
+    async ({ failing, failsFirst }) => {
+      const schema = buildSchema('type Query { items: [Item] } type Item { n: Int }');
+      const settle = (first: boolean) => new Promise((resolve) => setTimeout(resolve, first ? 0 : 20));
+      schema.getQueryType()!.getFields().items!.resolve = () =>
+        [0, 1, 2].map(async (n) => {
+          await settle(n === failing ? failsFirst : !failsFirst);
+          if (n === failing) throw new Error(`item ${n} failed`);
+          return { n };
+        });
+      const document = parse('{ items { n } }');
+      const compiled = compileQuery(schema, document);
+      if (!isCompiledQuery(compiled)) throw new Error('graphql-jit did not compile the reproduction');
+      const graphqlJs = await execute({ schema, document });
+      const jit = await compiled.query({}, {}, {});
+      expect(jit.data).toEqual(graphqlJs.data);
+      expect(Object.keys(jit.data!.items as unknown[])).toEqual(['0', '1', '2']); // no hole where the failed item was
+      expect(jit.errors?.map((e) => [e.message, e.path])).toEqual(graphqlJs.errors?.map((e) => [e.message, e.path]));
+    },
+  );
+
+  // Two register calls at a time: the first two titles' calls start together and both get the
+  // same slow (dripped) answer, whatever order they reach the emulator in; the last title's call
+  // starts when the first of them has answered, so it is the one that meets the 500s, and fails
+  // while the second title (the large MID15313) is still arriving.
+  const TITLES = ['GLA5001', 'MID15313', 'MID1234'];
+  const LAST_FAILS_FIRST = {
+    reads: { concurrency: 2, summaryCacheTtlMs: 0 },
+    transport: { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 }, breaker: { failureThreshold: 10_000, openMs: 100 } },
+  };
+
+  async function lastFailsFirst(svc: Service, query: string, variables: Record<string, unknown>) {
+    svc.emulator.calls.reset();
+    svc.emulator.faults.inject('titleSummary', { kind: 'drip', chunkBytes: 16, intervalMs: 2 }, 2);
+    svc.emulator.faults.inject('titleSummary', { kind: 'status', status: 500 }, 50);
+    try {
+      return JSON.parse((await send(svc, query, variables)).body);
+    } finally {
+      svc.emulator.faults.clear();
+    }
+  }
+
+  test.each([
+    ['titles', 'query Page($ts: [TitleNumber!]!) { titles(titleNumbers: $ts) { titleNumber status } }', { ts: TITLES }],
+    [
+      '_entities',
+      'query Entities($r: [_Any!]!) { _entities(representations: $r) { ... on Title { titleNumber status } } }',
+      { r: TITLES.map((titleNumber) => ({ __typename: 'Title', titleNumber })) },
+    ],
+  ])('%s, compiled from its 11th run, answers every item, the failed last one null with its error', async (field, query, variables) => {
+    const svc = await serviceForTest({}, LAST_FAILS_FIRST, { jit: { compileAfter: DEFAULT_COMPILE_AFTER } });
+    for (let i = 0; i < DEFAULT_COMPILE_AFTER; i++) expect(JSON.parse((await send(svc, query, variables)).body).errors).toBeUndefined();
+    const before = await compiledDocuments(svc);
+    const body = await lastFailsFirst(svc, query, variables);
+    expect(await compiledDocuments(svc)).toBe(before + 1);
+    expect(body.data[field]).toHaveLength(3);
+    expect(body.data[field].map((t: { titleNumber: string } | null) => t?.titleNumber ?? null)).toEqual(['GLA5001', 'MID15313', null]);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0].path).toEqual([field, 2]);
+    // Every 500 went to the last title's summary, and the others were answered in full.
+    const failed = svc.emulator.calls.list().filter((c) => c.route === 'titleSummary' && c.status === 500);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((c) => c.path.endsWith('/MID1234/summary'))).toBe(true);
+    expect(svc.emulator.calls.count({ route: 'titleSummary', status: 200 })).toBe(2);
   });
 });
