@@ -1,6 +1,6 @@
 /**
  * `npm run bench:statements`: a big firm's year of charges (250,000 journal rows by default,
- * `--rows=N`), read back as the CSV and as GraphQL pages of 500, from a production start of the
+ * `--rows=N`, over `--days=N`, default 365, up to yesterday), read back as the CSV and as GraphQL pages of 500, from a production start of the
  * service on SQLite. Reports the CSV's time and the service's memory growth while it streams,
  * and each page's time at every position (first, middle, last). Appends its figures to
  * bench/RESULTS.md under "Statements at scale".
@@ -19,8 +19,9 @@ import { SqliteIdempotencyStore } from '../src/storage/idempotency/sqlite-store'
 import { killAll, peakRss, ROOT, startEmulatorProcess, startService } from './lib/procs';
 
 const ROWS = Number(/--rows=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 250_000);
-const DAYS = 365;
-const FIRST_DAY = Date.parse('2025-01-01T00:00:00Z');
+const DAYS = Number(/--days=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 365);
+/** The year up to yesterday: the journal's retention keeps it (an older seed would be purged at start). */
+const FIRST_DAY = Date.parse(`${new Date(Date.now() - DAYS * 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`);
 const dayOf = (i: number) => new Date(FIRST_DAY + Math.floor((i * DAYS) / ROWS) * 86_400_000).toISOString().slice(0, 10);
 const FROM = dayOf(0);
 const TO = dayOf(ROWS - 1);
