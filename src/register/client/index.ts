@@ -9,4 +9,4 @@ export {
 } from './client';
 export { CLIENT_ERROR_CODES, RegisterError } from './errors';
 export { abandon } from './responses';
-export { type ChargeAnswers, watchChargeAnswers } from './charge-answers';
+export { watchChargeAnswers } from './charge-answers';
