@@ -35,7 +35,11 @@ export interface Services {
   events: EventHub;
   /** Register calls per tenant and register day; fails fast after a 429. */
   quota: QuotaGuard;
-  /** The register's clock (from its Date headers): its day decides charges and the journal. */
+  /**
+   * The register's clock now, estimated from its latest Date header (this machine's clock until
+   * it has answered once: RegisterClient.registerNow asks it first). A charge's day is not read
+   * here but from the answer to the call that charged (register/client/charge-answers.ts).
+   */
   registerNow: () => Date;
   /** Concurrent downloads per tenant (this replica). */
   downloadSlots: DownloadSlots;

@@ -31,3 +31,18 @@ describe('London calendar day', () => {
     expect(secondsUntilLondonMidnight(new Date('2025-12-31T23:59:59.500Z'))).toBe(1);
   });
 });
+
+describe("the register day of an answer's Date header", () => {
+  // A Date header drops the fraction of its second, and London midnight falls on a whole second:
+  // the header's own day is the day the register answered on, with nothing added to it.
+  it('is the day of its whole second, summer and winter, to the last second before midnight', () => {
+    const day = (header: string) => londonDate(new Date(Date.parse(header)));
+    expect(day('Tue, 10 Jun 2025 22:59:59 GMT')).toBe('2025-06-10'); // BST: 23:59:59
+    expect(day('Tue, 10 Jun 2025 23:00:00 GMT')).toBe('2025-06-11');
+    expect(day('Wed, 10 Dec 2025 23:59:59 GMT')).toBe('2025-12-10');
+    expect(day('Thu, 11 Dec 2025 00:00:00 GMT')).toBe('2025-12-11');
+    // The night the clocks go back, both 01:xx hours are on the same day.
+    expect(day('Sun, 26 Oct 2025 00:30:00 GMT')).toBe('2025-10-26');
+    expect(day('Sun, 26 Oct 2025 23:59:59 GMT')).toBe('2025-10-26');
+  });
+});

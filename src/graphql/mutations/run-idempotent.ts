@@ -6,7 +6,7 @@
  * Chargeable calls also keep the charge journal (see store.ts), in the same transaction.
  */
 import { createHash } from 'node:crypto';
-import { RegisterError } from '../../register/client';
+import { RegisterError, watchChargeAnswers } from '../../register/client';
 import { londonDate } from '../../register/contract/london-day';
 import type { Charge } from '../../register/contract/wire';
 import type {
@@ -170,25 +170,29 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
   const now = options.now ?? Date.now;
   const hash = inputHash(run.operation, run.input);
   const flightKey = `${scope}\u0000${run.idempotencyKey}`;
+  let intent: ChargeIntent | undefined;
+  if ('charges' in run.effect) {
+    // The reservation and the spend check are on the register's day: a process that has not
+    // heard the register yet asks it first, before anything is claimed.
+    const day = await registerDayBeforeClaim<T>(ctx);
+    if (typeof day !== 'string') return day;
+    intent = {
+      operation: run.operation,
+      ...run.effect.charges,
+      day,
+      caller: ctx.tenant.caller,
+      callerName: ctx.tenant.callerName ?? undefined,
+      spend: ctx.services.spend.checkFor(ctx.tenant, run.effect.products, run.effect.maxFeePence),
+    };
+  }
   const deadline = now() + (options.waitMs ?? 30_000);
-  const intent: ChargeIntent | undefined =
-    'charges' in run.effect
-      ? {
-          operation: run.operation,
-          ...run.effect.charges,
-          day: registerDay(ctx),
-          caller: ctx.tenant.caller,
-          callerName: ctx.tenant.callerName ?? undefined,
-          spend: ctx.services.spend.checkFor(ctx.tenant, run.effect.products, run.effect.maxFeePence),
-        }
-      : undefined;
 
   for (;;) {
     const claim = await store.claim(scope, run.idempotencyKey, run.operation, hash, intent, ctx.tenant.caller);
     if (claim.claimed) {
       const reserved = { organisation: ctx.tenant.organisation, pence: claim.reservedPence };
       if (reserved.pence > 0) ctx.services.events.emit('spendReserved', reserved);
-      const execution = execute(ctx, store, scope, run);
+      const execution = execute(ctx, store, scope, run, intent?.day);
       inflight.set(flightKey, execution);
       try {
         return await execution;
@@ -226,6 +230,22 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
 
 /** The register's day now (Europe/London), by the register's own clock. */
 const registerDay = (ctx: Context) => londonDate(ctx.services.registerNow());
+
+/**
+ * The register's day now, by its own clock, learned from it first when this process has not
+ * heard it yet (a token fetch: nothing is claimed or charged). When the register cannot be
+ * asked, the caller hears why, as from a call that was never sent.
+ */
+async function registerDayBeforeClaim<T>(ctx: Context): Promise<string | RunResult<T>> {
+  try {
+    return londonDate(await ctx.register.registerNow(ctx.callOptions.signal));
+  } catch (error) {
+    if (!(error instanceof RegisterError)) throw error;
+    const userError = userErrorFromRegister(error);
+    if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'executed' };
+    throw graphQLErrorFromRegister(error);
+  }
+}
 
 async function replayOf<T>(
   store: IdempotencyStore,
@@ -278,22 +298,36 @@ async function replayOf<T>(
   return undefined; // in progress (or retryable, reclaimed by the next claim)
 }
 
-async function execute<T>(ctx: Context, store: IdempotencyStore, scope: string, run: IdempotentRun<T>): Promise<RunResult<T>> {
+/**
+ * `claimDay`: the register's day the claim was made on (chargeable calls), for a call that
+ * ended without the register's word on when it charged.
+ */
+async function execute<T>(
+  ctx: Context,
+  store: IdempotencyStore,
+  scope: string,
+  run: IdempotentRun<T>,
+  claimDay: string | undefined,
+): Promise<RunResult<T>> {
   const key = run.idempotencyKey;
   // The register has answered (or may have): what it said must not be lost with a journal write
   // that fails now. The outbox retries the write; the caller hears the outcome either way.
   const record = (...args: Parameters<IdempotencyStore['finish']>) => ctx.services.journalOutbox.write(() => store.finish(...args));
+  // A charge is on the register's day when it began to answer (its answer's Date header, read
+  // before the body), however late the body ends; without an answer, when the request went out.
+  const { answers, result } = watchChargeAnswers(run.execute);
+  const dayOf = (sentAt: Date | undefined) => {
+    const at = answers.answeredAt ?? sentAt;
+    return at ? londonDate(at) : (claimDay ?? registerDay(ctx));
+  };
   let value: T;
   try {
-    value = await run.execute();
+    value = await result;
   } catch (error) {
     // Anything but a register error that proves nothing happened may hide a charge or a
     // creation (a bug after the call included): unknown, never sent again.
     if (!(error instanceof RegisterError) || error.outcomeUnknown) {
-      // Journalled on the register's day when the call went out (the claim may have come
-      // before this process ever heard the register's clock).
-      const sentAt = error instanceof RegisterError ? error.sentAt : undefined;
-      const sentDay = londonDate(sentAt ?? ctx.services.registerNow());
+      const sentDay = dayOf(error instanceof RegisterError ? error.sentAt : undefined);
       const outcome: Outcome<T> = { ok: false, userErrors: [outcomeUnknownError(run.effect, sentDay, registerDay(ctx))] };
       await record(scope, key, 'outcome_unknown', JSON.stringify(outcome), { charges: [], day: sentDay });
       return { outcome, kind: 'outcome_unknown' };
@@ -312,7 +346,7 @@ async function execute<T>(ctx: Context, store: IdempotencyStore, scope: string, 
   const outcome: Outcome<T> = { ok: true, value };
   const charges = 'charges' in run.effect ? run.effect.chargesOf(value) : undefined;
   if (charges && charges.length > 0) ctx.chargesMade.push({ operation: run.operation, idempotencyKey: key, charges });
-  const reported: ReportedCharges | undefined = charges ? { charges, day: registerDay(ctx) } : undefined;
+  const reported: ReportedCharges | undefined = charges ? { charges, day: dayOf(undefined) } : undefined;
   await record(scope, key, 'succeeded', JSON.stringify(outcome), reported);
   return { outcome, kind: 'executed', ...(charges ? { charges } : {}) };
 }

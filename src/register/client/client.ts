@@ -10,7 +10,7 @@ import type { RegisterCallEvent, RegisterTransport } from './http';
 import { TokenCache, type TokenCacheOptions } from './token-cache';
 import { RegisterError } from './errors';
 import { exchange, type AuthProvider, type CallOptions, type ExchangeSpec } from './exchange';
-import { discard, header, readDownload, readJson, type RawResponse, type RegisterDownload } from './responses';
+import { contractError, discard, header, readDownload, readJson, type RawResponse, type RegisterDownload } from './responses';
 
 export type { CallOptions } from './exchange';
 export type { RegisterDownload } from './responses';
@@ -76,6 +76,21 @@ export class RegisterClient {
       },
       invalidate: (token) => this.tokens.invalidate(token),
     };
+  }
+
+  // ---------------------------------------------------------------- the register's clock
+  /**
+   * The register's time now, by its own clock (the `Date` of its answers), never this
+   * machine's: a process that has not heard the register yet asks it first, with the token
+   * fetch its next call needs anyway (the register does not count token calls).
+   */
+  async registerNow(signal?: AbortSignal): Promise<Date> {
+    if (!this.transport.knowsRegisterClock) await this.tokens.get(signal);
+    if (!this.transport.knowsRegisterClock) {
+      // A token kept from an answer without a Date header (an HTTP server with a clock must send one).
+      throw contractError(ROUTES.token.name, 200, "the register's answers carry no Date header, so its day is unknown");
+    }
+    return this.transport.registerNow();
   }
 
   // ---------------------------------------------------------------- titles

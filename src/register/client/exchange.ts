@@ -13,6 +13,7 @@ import { type AttemptFailure, type BreakerVerdict, classifyContractBreach, class
 import { CLIENT_ERROR_CODES, RegisterError, redact, safeCause, type RegisterErrorInit } from './errors';
 import { backoffDelayMs, parseRetryAfter, raceSignal, shouldRetry, sleep, type FailureKind } from './retry';
 import { discard, readErrorBody, type RawResponse } from './responses';
+import { noteChargeAnswer } from './charge-answers';
 
 export interface CallOptions {
   /** Aborts a call that has no effect; ignored by charging and creating calls (see exchange). */
@@ -283,7 +284,10 @@ class RegisterCall<T> {
         throw error;
       }
       status = response.statusCode;
-      transport.observeRegisterDate(response.headers.date);
+      // Read with the headers, before the body: the register charged as it began this answer,
+      // and a body that ends after its midnight does not move the charge to the next day.
+      const answeredAt = transport.observeRegisterDate(response.headers.date);
+      if (answeredAt && route.effect === 'charges') noteChargeAnswer(answeredAt);
       // awaited here, so that a body that breaks off is caught below, with the status known
       return await this.readAnswer(response, auth, ticket, started);
     } catch (error) {

@@ -77,8 +77,8 @@ export class RegisterTransport {
   private readonly base: string;
   private readonly onCall: ((e: RegisterCallEvent) => void) | undefined;
   private closing: Promise<void> | undefined;
-  /** The register's clock minus ours, from the `Date` header of its latest answer. */
-  private registerSkewMs = 0;
+  /** The register's clock minus ours, from the `Date` header of its latest answer; unset until one came. */
+  private registerSkewMs: number | undefined;
 
   constructor(opts: RegisterTransportOptions) {
     const base = new URL(opts.baseUrl);
@@ -136,16 +136,26 @@ export class RegisterTransport {
   /**
    * The register's time now, as its latest `Date` header tells (its day, not ours, decides
    * charging and document expiry). A `Date` header has whole seconds: half a second is added
-   * so the estimate is off by at most half a second either way.
+   * so the estimate is off by at most half a second either way. Until the register has answered
+   * once this is only this machine's clock: see `knowsRegisterClock` (RegisterClient.registerNow
+   * asks the register first). A charge's own day is never taken from here, but from its answer
+   * (charge-answers.ts).
    */
   registerNow(): Date {
-    return new Date(Date.now() + this.registerSkewMs);
+    return new Date(Date.now() + (this.registerSkewMs ?? 0));
   }
 
-  /** @internal */
-  observeRegisterDate(value: string | string[] | undefined): void {
+  /** True once an answer of the register has told its clock. */
+  get knowsRegisterClock(): boolean {
+    return this.registerSkewMs !== undefined;
+  }
+
+  /** @internal An answer's `Date` header has come: the register's clock as it answered, if the header is one. */
+  observeRegisterDate(value: string | string[] | undefined): Date | undefined {
     const at = Date.parse(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
-    if (!Number.isNaN(at)) this.registerSkewMs = at + 500 - Date.now();
+    if (Number.isNaN(at)) return undefined;
+    this.registerSkewMs = at + 500 - Date.now();
+    return new Date(at);
   }
 
   /** True once close() has been called. */

@@ -9,3 +9,4 @@ export {
 } from './client';
 export { CLIENT_ERROR_CODES, RegisterError } from './errors';
 export { abandon } from './responses';
+export { watchChargeAnswers } from './charge-answers';
