@@ -11,7 +11,7 @@ import { DEFAULT_COMPILE_AFTER } from './server/jit';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from './security/limits';
 import type { HardeningOptions } from './security/limits';
-import { AMOUNT_RULE, penceOf } from './register/contract/money';
+import { AMOUNT_RULE, CHARGEABLE_PRODUCTS, type ChargeableProduct, penceOf, perProduct } from './register/contract/money';
 import { type ClientsConfig, DEFAULT_FEES_PENCE, type OrganisationsConfig } from './services/spend';
 import { ALL_SCOPES, isScope } from './services/scopes';
 import type { TenantConfig } from './services/tenants';
@@ -177,6 +177,15 @@ const TenantFile = z
   })
   .strict();
 
+/** FEE_<product>: each product's list fee, one setting per product of the contract's list. */
+const FEE_SETTINGS = Object.fromEntries(
+  CHARGEABLE_PRODUCTS.map((product) => [feeSetting(product), amount.default(DEFAULT_FEES_PENCE[product])]),
+) as { [P in ChargeableProduct as `FEE_${P}`]: z.ZodDefault<typeof amount> };
+
+function feeSetting<P extends ChargeableProduct>(product: P): `FEE_${P}` {
+  return `FEE_${product}`;
+}
+
 const Env = z.object({
   NODE_ENV: oneOf(['development', 'production', 'test']).default('development'),
   PORT: whole(0, 65535).default(4000),
@@ -239,8 +248,7 @@ const Env = z.object({
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: whole(1).default(DEFAULT_HTTP_LIMITS.maxConnectionsPerAddress),
   PUBLIC_URL: httpUrl.optional(),
   DOWNLOAD_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  FEE_TITLE_DATA_AND_PLANS: amount.default(DEFAULT_FEES_PENCE.TITLE_DATA_AND_PLANS),
-  FEE_PENDING_APPLICATIONS: amount.default(DEFAULT_FEES_PENCE.PENDING_APPLICATIONS),
+  ...FEE_SETTINGS,
   APQ_MAX_ENTRIES_PER_ORGANISATION: whole(1).default(DEFAULT_APQ_LIMITS.maxPerOrganisation),
   APQ_MAX_TOTAL_BYTES: whole(1024).default(DEFAULT_APQ_LIMITS.maxTotalBytes),
   APQ_REGISTRATIONS_PER_MINUTE: whole(0).default(DEFAULT_APQ_REGISTRATIONS_PER_MINUTE),
@@ -345,7 +353,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
       registrationsPerMinute: e.APQ_REGISTRATIONS_PER_MINUTE,
     },
     spend: {
-      feesPence: { TITLE_DATA_AND_PLANS: e.FEE_TITLE_DATA_AND_PLANS, PENDING_APPLICATIONS: e.FEE_PENDING_APPLICATIONS },
+      feesPence: perProduct((product) => e[feeSetting(product)]),
       ...(e.CLIENT_DAILY_SPEND_LIMIT !== undefined ? { clientLimitPence: e.CLIENT_DAILY_SPEND_LIMIT } : {}),
       ...(e.ORGANISATION_DAILY_SPEND_LIMIT !== undefined ? { organisationLimitPence: e.ORGANISATION_DAILY_SPEND_LIMIT } : {}),
     },

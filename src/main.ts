@@ -12,7 +12,7 @@ import { startEmulator, type Emulator } from './emulator';
 import { PgIdempotencyStore } from './storage/idempotency/pg-store';
 import { createServices } from './services/create-services';
 import { DEV_ORGANISATIONS, DEV_TENANTS } from './services/tenants';
-import { formatPence } from './register/contract/money';
+import { formatPence, perProduct } from './register/contract/money';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 
 /** DATABASE_URL: idempotency records in PostgreSQL, shared by every replica (table created on start). */
@@ -77,10 +77,7 @@ async function main(config: AppConfig, logger: Logger) {
       host: config.emulator.host,
       port: config.emulator.port,
       latencyMs: config.emulator.latencyMs,
-      fees: {
-        TITLE_DATA_AND_PLANS: formatPence(config.spend.feesPence.TITLE_DATA_AND_PLANS),
-        PENDING_APPLICATIONS: formatPence(config.spend.feesPence.PENDING_APPLICATIONS),
-      },
+      fees: perProduct((product) => formatPence(config.spend.feesPence[product])),
     }).catch((error: unknown) => {
       throw busyPortError(error, 'EMULATOR_PORT', config.emulator.port);
     });

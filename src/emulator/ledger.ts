@@ -4,6 +4,7 @@
  */
 import { londonDate } from '../register/contract/london-day';
 import type { Charge } from '../register/contract/wire';
+import { perProduct } from '../register/contract/money';
 import { ApiError } from './errors';
 import { FAS_ACCOUNTS, type FasAccount } from './seed/organisations';
 import type { LedgerEntry, LedgerFilter, ProductType } from './types';
@@ -41,7 +42,7 @@ export class Ledger {
       const text = fees[p] ?? '3.00';
       return { text, pence: toPence(text) };
     };
-    this.fees = { TITLE_DATA_AND_PLANS: fee('TITLE_DATA_AND_PLANS'), PENDING_APPLICATIONS: fee('PENDING_APPLICATIONS') };
+    this.fees = perProduct(fee);
   }
 
   private key(fas: string, titleNumber: string, product: ProductType, day: string) {

@@ -1,10 +1,12 @@
 /** Public types of the register emulator (the programmatic API other engineers rely on). */
 import type { RouteName } from '../register/contract/routes';
 import type { Charge } from '../register/contract/wire';
+import type { ChargeableProduct } from '../register/contract/money';
 
 export type { RouteName };
 
-export type ProductType = 'TITLE_DATA_AND_PLANS' | 'PENDING_APPLICATIONS';
+/** The register's products: the contract's one list (register/contract/money.ts). */
+export type ProductType = ChargeableProduct;
 
 export interface EmulatorOptions {
   /** Default 0 (an ephemeral port). */

@@ -6,7 +6,7 @@
  * statement's scope.
  */
 import { expectedFeePence, type IdempotencyStore, type SpendCheck } from '../storage/idempotency/store';
-import { type ChargeableProduct, formatPence } from '../register/contract/money';
+import { type ChargeableProduct, formatPence, perProduct } from '../register/contract/money';
 import type { Scope } from './scopes';
 
 /** What spend control needs of a caller (a Tenant). */
@@ -40,8 +40,8 @@ export type OrganisationsConfig = Readonly<
   Record<string, { dailySpendLimit?: number | undefined; fasAccounts?: readonly string[] | undefined }>
 >;
 
-/** The register's list fees, before VAT, in pence (FEE_TITLE_DATA_AND_PLANS, FEE_PENDING_APPLICATIONS). */
-export const DEFAULT_FEES_PENCE: Readonly<Record<ChargeableProduct, number>> = { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 };
+/** The register's list fees, before VAT, in pence (FEE_<product> settings): 3.00 each. */
+export const DEFAULT_FEES_PENCE: Readonly<Record<ChargeableProduct, number>> = perProduct(() => 300);
 
 export interface SpendSettings {
   feesPence: Readonly<Record<ChargeableProduct, number>>;

@@ -24,3 +24,12 @@ export function formatPence(pence: number): string {
 /** What the register charges for: once per product, title, charging account and register day. */
 export const CHARGEABLE_PRODUCTS = ['TITLE_DATA_AND_PLANS', 'PENDING_APPLICATIONS'] as const;
 export type ChargeableProduct = (typeof CHARGEABLE_PRODUCTS)[number];
+
+/**
+ * One value for each product, made from the one list above: a table built with it (fees, fee
+ * settings, the emulator's prices) gains a product the day CHARGEABLE_PRODUCTS does, and a table
+ * written out as a Record<ChargeableProduct, …> fails to compile until it has it.
+ */
+export function perProduct<T>(value: (product: ChargeableProduct) => T): Record<ChargeableProduct, T> {
+  return Object.fromEntries(CHARGEABLE_PRODUCTS.map((product) => [product, value(product)])) as Record<ChargeableProduct, T>;
+}
