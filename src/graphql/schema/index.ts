@@ -5,6 +5,7 @@ import { builder } from '../builder';
 import './common';
 import './user-error';
 import './charge';
+import { CHARGEABLE_DIRECTIVE, CHARGEABLE_SPEC_URL } from './chargeable';
 import './charge-records';
 import './spend';
 import './node';
@@ -23,7 +24,12 @@ import './register-usage';
 let schema: GraphQLSchema | undefined;
 
 export function buildSchema(): GraphQLSchema {
-  schema ??= builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.9' });
+  schema ??= builder.toSubGraphSchema({
+    linkUrl: 'https://specs.apollo.dev/federation/v2.9',
+    directives: [CHARGEABLE_DIRECTIVE],
+    composeDirectives: ['@chargeable'],
+    extensions: { directives: [{ name: 'link', args: { url: CHARGEABLE_SPEC_URL, import: ['@chargeable'] } }] },
+  });
   return schema;
 }
 
@@ -31,8 +37,8 @@ export function printSchema(): string {
   return `${printSubgraphSchema(buildSchema()).trim()}\n`;
 }
 
-/** What federation adds for routers only: a client never asks for these. */
-const FEDERATION_TYPES = new Set(['_Any', '_Entity', '_Service']);
+/** What federation adds for routers only: a client never asks for these (nor uses the `@chargeable` marker). */
+const FEDERATION_TYPES = new Set(['_Any', '_Entity', '_Service', 'chargeable']);
 const FEDERATION_FIELDS = new Set(['_entities', '_service']);
 
 /**
