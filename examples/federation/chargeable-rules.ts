@@ -109,7 +109,7 @@ function incrementalWithin(node: ASTNode, context: ValidationContext, seen: Set<
   return found;
 }
 
-export const deferredChargeError = (field: string, directive: string, nodes: readonly ASTNode[]) =>
+const deferredChargeError = (field: string, directive: string, nodes: readonly ASTNode[]) =>
   new GraphQLError(
     `A chargeable mutation's payload is never deferred: ${field} has @${directive} in or around its selection. Remove it, so that the outcome and its charges come in one answer.`,
     { nodes, extensions: { code: 'CHARGEABLE_PAYLOAD_DEFERRED' } },
