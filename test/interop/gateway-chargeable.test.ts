@@ -125,9 +125,9 @@ interface Gateway {
 }
 
 /** Apollo Gateway as Apollo Server runs it: validation with the configured rules, then the gateway's executor. */
-async function apolloGateway(): Promise<Gateway> {
+async function apolloGateway(withRules = true): Promise<Gateway> {
   const gateway = new ApolloGateway({ supergraphSdl: supergraph, buildService: buildService('unused'), logger: quietApolloLogger });
-  const validationRules = chargeableRulesForApolloGateway(gateway);
+  const validationRules = withRules ? chargeableRulesForApolloGateway(gateway) : [];
   const loaded = await gateway.load();
   return {
     async ask(query) {
@@ -235,26 +235,61 @@ describe.each(GATEWAYS)('$name', ({ start, title, defers }) => {
 });
 
 describe('why the rules are needed, and what a client does after a hidden charge', () => {
-  test('without them Hive Gateway charges a purchase sent with a failing mutation and answers data: null; the same key sent alone returns the stored answer with its charges', async () => {
-    const idempotencyKey = key();
+  test("without them Hive Gateway sends a purchase and createCase to titlegraph as two requests, past titlegraph's own rule: both run", async () => {
     const bare = hiveGateway({ plugins: () => [] });
     try {
-      const hidden = await judged(() =>
-        bare.ask(`mutation { ${purchase('BLK4104', idempotencyKey)} archived: archiveMatter(id: "m1") { id } }`),
-      );
-      expect(hidden.answer.data).toBeNull();
-      expect(hidden.charged).toBe(1);
+      const { answer, charged } = await judged(() => bare.ask(`mutation { ${purchase('BLK4106')} ${createCase()} }`));
+      expect(answer.errors).toBeUndefined();
+      expect(charged).toBe(1);
+      expect(titlegraph.emulator.calls.count({ route: 'createCase' })).toBe(1);
     } finally {
       await bare.stop();
     }
-    titlegraph.emulator.calls.reset();
+  });
+
+  test('without them Hive Gateway plans @defer itself: titlegraph never sees it, charges, and the deferred part loses the charges', async () => {
+    const bare = hiveGateway({ plugins: () => [] });
+    try {
+      const { answer, charged } = await judged(() =>
+        bare.ask(
+          `mutation { bought: purchaseTitleDetails(fas: "0877", input: { titleNumber: "BLK4105", idempotencyKey: "${key()}" }) { userErrors { code } ... @defer { charges { fee } } } }`,
+          'multipart/mixed',
+        ),
+      );
+      expect(answer.data.multipart).toContain('Cannot return null for non-nullable field PurchaseTitleDetailsPayload.charges');
+      expect(charged).toBe(1);
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  test("without them a purchase sent with another subgraph's failing mutation is charged and answered data: null, through each gateway; the same key sent alone returns the stored answer with its charges", async () => {
+    const bareGateways = [
+      { title: 'BLK4107', start: () => apolloGateway(false) },
+      { title: 'BLK4108', start: async () => hiveGateway({ plugins: () => [] }) },
+      { title: 'BLK4109', start: async () => hiveGateway({ plugins: () => [], unifiedGraphHandler }) },
+    ];
     const guarded = hiveGateway();
     try {
-      const replay = await judged(() => guarded.ask(`mutation { ${purchase('BLK4104', idempotencyKey)} }`));
-      expect(replay.answer.errors).toBeUndefined();
-      expect(replay.answer.data.bought.charges).toHaveLength(1);
-      expect(replay.calls).toBe(0);
-      expect(replay.charged).toBe(0);
+      for (const { title, start } of bareGateways) {
+        const idempotencyKey = key();
+        const bare = await start();
+        try {
+          const hidden = await judged(() =>
+            bare.ask(`mutation { ${purchase(title, idempotencyKey)} archived: archiveMatter(id: "m1") { id } }`),
+          );
+          expect(hidden.answer.data, title).toBeNull();
+          expect(hidden.charged, title).toBe(1);
+        } finally {
+          await bare.stop();
+        }
+        titlegraph.emulator.calls.reset();
+        const replay = await judged(() => guarded.ask(`mutation { ${purchase(title, idempotencyKey)} }`));
+        expect(replay.answer.errors).toBeUndefined();
+        expect(replay.answer.data.bought.charges).toEqual([{ fee: '3.00' }]);
+        expect(replay.calls).toBe(0);
+        expect(replay.charged).toBe(0);
+      }
     } finally {
       await guarded.stop();
     }
