@@ -1,6 +1,6 @@
 /** Assembles the schema from every domain file; printed as a federation subgraph. */
 import { printSubgraphSchema } from '@apollo/subgraph';
-import { Kind, parse, print, printSchema as printPlainSchema, type GraphQLSchema } from 'graphql';
+import { Kind, parse, print, printSchema as printPlainSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { builder } from '../builder';
 import './common';
 import './user-error';
@@ -26,7 +26,8 @@ let schema: GraphQLSchema | undefined;
 export function buildSchema(): GraphQLSchema {
   schema ??= builder.toSubGraphSchema({
     linkUrl: 'https://specs.apollo.dev/federation/v2.9',
-    directives: [CHARGEABLE_DIRECTIVE],
+    // Given directives replace graphql's own (@skip, @include, …) unless they are listed too.
+    directives: [...specifiedDirectives, CHARGEABLE_DIRECTIVE],
     composeDirectives: ['@chargeable'],
     extensions: { directives: [{ name: 'link', args: { url: CHARGEABLE_SPEC_URL, import: ['@chargeable'] } }] },
   });
