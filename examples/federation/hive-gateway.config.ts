@@ -7,6 +7,7 @@
 import type { GatewayConfigBase } from '@graphql-hive/gateway-runtime';
 import { GraphQLError } from 'graphql';
 import { maskError } from 'graphql-yoga';
+import { useChargeableMutationRules } from './chargeable-rules';
 
 /** The subgraph name titlegraph has in the supergraph (supergraph.yaml, or the composition call). */
 export const TITLEGRAPH = 'titlegraph';
@@ -52,4 +53,9 @@ export const titlegraphGatewayConfig = {
   upstreamTimeout: 45_000,
   // @defer and @stream pass through to titlegraph (which answers them incrementally).
   deferStream: true,
+  // The gateway sends each root mutation field as its own subgraph request, so titlegraph never
+  // sees a purchase's siblings: these rules see the whole operation and refuse a chargeable
+  // mutation with any other root mutation field, or under @defer/@stream, before anything is
+  // sent. Keep them when adding plugins of your own.
+  plugins: () => [useChargeableMutationRules()],
 } satisfies Partial<GatewayConfigBase<Record<string, unknown>>>;

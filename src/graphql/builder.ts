@@ -29,6 +29,10 @@ export interface BuilderTypes {
     ReferenceValue: { Input: string | number; Output: string | number };
     JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
   };
+  Directives: {
+    /** The marker of a chargeable mutation field, composed into the supergraph (schema/chargeable.ts). */
+    chargeable: { locations: 'FIELD_DEFINITION'; args: Record<string, never> };
+  };
 }
 
 export const builder = new SchemaBuilder<BuilderTypes>({

@@ -27,6 +27,7 @@ import { costLimitError, fieldsPricedByListArgument, operationCost } from './cos
 import { fieldsOf, fragmentsIn } from '../graphql/selections';
 import { entitiesCalls, representationErrors } from './entities';
 import type { HardeningOptions } from './limits';
+import { chargeableNotDeferredRule } from './chargeable-not-deferred';
 import { oneChargeableMutationRule } from './one-chargeable-mutation';
 import {
   CSRF_HEADERS,
@@ -169,10 +170,12 @@ function useCostLimit(maxCost: number, maxEntityTitles: number): Plugin {
   };
 }
 
-function useOneChargeableMutationRule(): Plugin {
+/** The money rules of a chargeable mutation: alone in its operation, and its payload never deferred. */
+function useChargeableMutationRules(): Plugin {
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(oneChargeableMutationRule);
+      addValidationRule(chargeableNotDeferredRule);
     },
   };
 }
@@ -217,7 +220,7 @@ export function useHardening(options: HardeningOptions): Plugin[] {
     maxAliasesPlugin({ exposeLimits: true, n: limits.maxAliases, allowList: [], ...reported('ALIAS_LIMIT_EXCEEDED') }) as Plugin,
     maxDirectivesPlugin({ exposeLimits: true, n: limits.maxDirectives, ...reported('DIRECTIVE_LIMIT_EXCEEDED') }) as Plugin,
     useIntrospectionDepthLimit(INTROSPECTION_MAX_DEPTH),
-    useOneChargeableMutationRule(),
+    useChargeableMutationRules(),
     useRouterKeyScope(),
     useCostLimit(limits.maxCost, limits.maxEntityTitles),
     // Hints are cut from every error here, not only from validation errors (armor's

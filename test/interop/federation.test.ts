@@ -113,7 +113,13 @@ beforeEach(() => {
 describe('Apollo Federation v2', () => {
   test("titlegraph's _service SDL is the printed subgraph schema, and composes with another subgraph", () => {
     expect(titlegraphSdl.trim()).toBe(printSchema().trim());
-    expect(titlegraphSdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@cost", "@key", "@listSize"]');
+    expect(titlegraphSdl).toContain(
+      '@link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@cost", "@key", "@listSize", "@composeDirective"]',
+    );
+    // The chargeable marker, linked as its own spec so that composition carries it into the supergraph.
+    expect(titlegraphSdl).toContain('@link(url: "https://specs.titlegraph.example/chargeable/v1.0", import: ["@chargeable"])');
+    expect(titlegraphSdl).toContain('@composeDirective(name: "@chargeable")');
+    expect(supergraphSdl).toMatch(/\): PurchaseTitleDetailsPayload! [^\n]*@chargeable\n/);
     expect(titlegraphSdl).toMatch(/type Title implements Node\s+@key\(fields: "titleNumber"\)/);
     expect(supergraphSdl).toContain('join__Graph');
     expect(supergraphSdl).toMatch(/TITLEGRAPH @join__graph\(name: "titlegraph", url: "http:\/\/127\.0\.0\.1:\d+\/graphql"\)/);

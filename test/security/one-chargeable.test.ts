@@ -2,7 +2,8 @@
  * The one-chargeable-mutation rule, as a caller meets it over HTTP: an operation with two
  * chargeable fields is refused before anything reaches the register (judged on the emulator's
  * call log and ledger), wherever the fields hide (aliases, inline fragments, named fragments);
- * one chargeable field, however it is spelled, is executed and charged once.
+ * one chargeable field, however it is spelled, is executed and charged once. And its payload is
+ * never deferred: @defer or @stream in or around it is refused the same way.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startService } from '../support/harness';
@@ -18,13 +19,14 @@ interface Body {
   data?: Record<string, unknown> | null;
   errors?: { message: string; locations?: unknown; extensions?: Record<string, unknown> }[];
 }
-async function post(query: string): Promise<{ status: number; body: Body }> {
+async function post(query: string, accept = 'application/graphql-response+json'): Promise<{ status: number; body: Body; text: string }> {
   const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-a' },
+    headers: { 'content-type': 'application/json', accept, authorization: 'Bearer dev-key-a' },
     body: JSON.stringify({ query }),
   });
-  return { status: response.status, body: (await response.json()) as Body };
+  const text = await response.text();
+  return { status: response.status, body: response.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as Body) : {}, text };
 }
 
 let counter = 0;
@@ -36,10 +38,10 @@ const plans = (alias?: string) =>
   `${alias ? `${alias}: ` : ''}purchaseTitlePlans(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "${key()}" }) { userErrors { code } }`;
 
 /** Runs a request and returns its answer, with the register calls and charges it caused. */
-async function judged(query: string) {
+async function judged(query: string, accept?: string) {
   svc.emulator.calls.reset();
   const charges = svc.emulator.ledger.count();
-  const answer = await post(query);
+  const answer = await post(query, accept);
   return { ...answer, calls: svc.emulator.calls.count(), charged: svc.emulator.ledger.count() - charges };
 }
 
@@ -163,5 +165,60 @@ describe("the rule leaves other operations' errors to GraphQL", () => {
       'Cannot query field "purchaseTitlePlans" on type "Query".',
     ]);
     expect(answer.calls).toBe(0);
+  });
+});
+
+describe('a chargeable payload is never deferred', () => {
+  const deferred = (directive: string) =>
+    `A chargeable mutation's payload is never deferred: bought has @${directive} in or around its selection. Remove it, so that the outcome and its charges come in one answer.`;
+  const purchase = (selection: string) =>
+    `bought: purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "${key()}" }) { ${selection} }`;
+
+  test('@defer around its charges is refused before any register call, pointing at the @defer', async () => {
+    const answer = await judged(`mutation { ${purchase('userErrors { code } ... @defer { charges { fee } }')} }`);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      errors: [
+        {
+          message: deferred('defer'),
+          locations: [{ line: 1, column: expect.any(Number) }],
+          extensions: { code: 'CHARGEABLE_PAYLOAD_DEFERRED' },
+        },
+      ],
+    });
+    expect(answer.calls).toBe(0);
+    expect(answer.charged).toBe(0);
+  });
+
+  test('wherever it hides: deep in the payload, in a named fragment, in a fragment the operation spreads twice, or @stream', async () => {
+    for (const [query, directive] of [
+      [`mutation { ${purchase('details { ... @defer { securities { __typename } } } charges { fee }')} }`, 'defer'],
+      [
+        `mutation { ${purchase('...Part')} } fragment Part on PurchaseTitleDetailsPayload { details { ...Deep } } fragment Deep on TitleDetails { ... @defer { burdens { __typename } } }`,
+        'defer',
+      ],
+      [`mutation { ...Buy ...Buy @defer } fragment Buy on Mutation { ${purchase('charges { fee }')} }`, 'defer'],
+      [`mutation { ${purchase('charges @stream(initialCount: 0) { fee }')} }`, 'stream'],
+    ] as const) {
+      const answer = await judged(query);
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.errors?.[0]?.message, query).toBe(deferred(directive));
+      expect(answer.body.errors?.[0]?.extensions?.code).toBe('CHARGEABLE_PAYLOAD_DEFERRED');
+      expect(answer.calls, query).toBe(0);
+      expect(answer.charged).toBe(0);
+    }
+  });
+
+  test('@defer elsewhere is left alone: in a mutation that charges nothing, and in a query', async () => {
+    const created = await judged(
+      `mutation { created: createCase(fas: "1877", input: { reference: "R", contactEmail: "a@b.c", contactTelephone: "1", titleNumbers: ["MID15313"], idempotencyKey: "${key()}" }) { case { __typename } ... @defer { userErrors { code } } } }`,
+      'multipart/mixed',
+    );
+    expect(created.status).toBe(200);
+    expect(created.text).toContain('"userErrors":[]');
+    expect(created.text).not.toContain('errors');
+    const query = await judged('{ title(titleNumber: "MID15313") { titleNumber ... @defer { status } } }', 'multipart/mixed');
+    expect(query.text).toContain('"status":"REGISTERED"');
+    expect(query.text).not.toContain('errors');
   });
 });

@@ -4,6 +4,7 @@
  * userErrors).
  */
 import type { InputObjectRef, ObjectFieldsShape } from '@pothos/core';
+import { DirectiveLocation, GraphQLDirective } from 'graphql';
 import type { Charge } from '../../register/contract/wire';
 import type { FileKind } from '../../services/downloads/links';
 import type { Context } from '../context';
@@ -15,6 +16,20 @@ import { withoutExpiredFiles } from './download-links';
 import { mutationPayload } from './payloads';
 
 type Types = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;
+
+/**
+ * `@chargeable` on every chargeable mutation field. A gateway splits a mutation into one
+ * subgraph request per root field, so titlegraph never sees a purchase's siblings: the marker is
+ * linked as its own spec and named in `@composeDirective`, so composition carries it into the
+ * supergraph, where a gateway's rule (examples/federation/chargeable-rules.ts) finds it.
+ */
+export const CHARGEABLE_DIRECTIVE = new GraphQLDirective({
+  name: 'chargeable',
+  description: 'This mutation charges a register account: send it alone in its operation, and never under @defer.',
+  locations: [DirectiveLocation.FIELD_DEFINITION],
+});
+/** The spec `@chargeable` is imported from; composition wants a name and a version in the URL. */
+export const CHARGEABLE_SPEC_URL = 'https://specs.titlegraph.example/chargeable/v1.0';
 
 /** One chargeable mutation, as its domain file declares it. */
 interface ChargeableMutation<I extends PurchaseTitleInputShape, T> {
@@ -52,6 +67,7 @@ export function chargeableMutation<T extends { charges: readonly Charge[] }, I e
     t.field({
       ...callsRegister(),
       extensions: { chargeable: true },
+      directives: { chargeable: {} },
       type: payload,
       description: mutation.description,
       args: {

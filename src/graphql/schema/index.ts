@@ -1,10 +1,11 @@
 /** Assembles the schema from every domain file; printed as a federation subgraph. */
 import { printSubgraphSchema } from '@apollo/subgraph';
-import { Kind, parse, print, printSchema as printPlainSchema, type GraphQLSchema } from 'graphql';
+import { Kind, parse, print, printSchema as printPlainSchema, specifiedDirectives, type GraphQLSchema } from 'graphql';
 import { builder } from '../builder';
 import './common';
 import './user-error';
 import './charge';
+import { CHARGEABLE_DIRECTIVE, CHARGEABLE_SPEC_URL } from './chargeable';
 import './charge-records';
 import './spend';
 import './viewer';
@@ -24,7 +25,13 @@ import './register-usage';
 let schema: GraphQLSchema | undefined;
 
 export function buildSchema(): GraphQLSchema {
-  schema ??= builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.9' });
+  schema ??= builder.toSubGraphSchema({
+    linkUrl: 'https://specs.apollo.dev/federation/v2.9',
+    // Given directives replace graphql's own (@skip, @include, …) unless they are listed too.
+    directives: [...specifiedDirectives, CHARGEABLE_DIRECTIVE],
+    composeDirectives: ['@chargeable'],
+    extensions: { directives: [{ name: 'link', args: { url: CHARGEABLE_SPEC_URL, import: ['@chargeable'] } }] },
+  });
   return schema;
 }
 
@@ -32,8 +39,8 @@ export function printSchema(): string {
   return `${printSubgraphSchema(buildSchema()).trim()}\n`;
 }
 
-/** What federation adds for routers only: a client never asks for these. */
-const FEDERATION_TYPES = new Set(['_Any', '_Entity', '_Service']);
+/** What federation adds for routers only: a client never asks for these (nor uses the `@chargeable` marker). */
+const FEDERATION_TYPES = new Set(['_Any', '_Entity', '_Service', 'chargeable']);
 const FEDERATION_FIELDS = new Set(['_entities', '_service']);
 
 /**

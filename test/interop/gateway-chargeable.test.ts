@@ -1,0 +1,297 @@
+/**
+ * The money rules at the gateway (examples/federation/chargeable-rules.ts), through Apollo Gateway
+ * (as Apollo Server validates), Hive Gateway with the README's config, and Hive Gateway with the
+ * Rust query planner: over real HTTP to titlegraph and to a "matters" subgraph with a mutation
+ * that succeeds and one that fails. A gateway sends each root mutation field (or each run of one
+ * subgraph's fields) as its own subgraph request, so titlegraph's own rules never see a purchase's
+ * siblings; the gateway's rules do, and refuse before any subgraph request: judged on the
+ * emulator's call log and ledger, and on what the matters subgraph ran.
+ */
+import { ApolloGateway } from '@apollo/gateway';
+import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
+import { GraphQLError, parse, specifiedRules, validate } from 'graphql';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { buildService, type GatewayContext } from '../../examples/federation/apollo-gateway';
+import { chargeableFieldsOf, chargeableRulesForApolloGateway } from '../../examples/federation/chargeable-rules';
+import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
+import { buildSchema } from '../../src/graphql/schema';
+import {
+  askHive,
+  composeWithTitlegraph,
+  executeThroughApollo,
+  type GatewayAnswer,
+  quietApolloLogger,
+  serveSubgraph,
+  type Subgraph,
+} from '../support/federation';
+import { closeServer, type HttpService, startHttpService } from '../support/http-service';
+
+const MATTERS_SDL = /* GraphQL */ `
+  extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key"])
+
+  type Query {
+    matter(id: ID!): Matter
+  }
+
+  type Mutation {
+    "Renames a matter: succeeds."
+    renameMatter(id: ID!, reference: String!): Matter!
+    "Archives a matter: always fails here, and its non-null result nulls the whole data."
+    archiveMatter(id: ID!): Matter!
+  }
+
+  "A conveyancing matter of the firm's own system."
+  type Matter @key(fields: "id") {
+    id: ID!
+    reference: String!
+  }
+`;
+
+const AUTH = { authorization: 'Bearer dev-key-a' };
+let titlegraph: HttpService;
+let matters: Subgraph;
+let supergraph: string;
+/** The mutations the matters subgraph ran. */
+const mattersRan: string[] = [];
+
+beforeAll(async () => {
+  titlegraph = await startHttpService();
+  matters = await serveSubgraph('matters', MATTERS_SDL, {
+    Query: { matter: (_: unknown, { id }: { id: string }) => ({ id, reference: 'R' }) },
+    Mutation: {
+      renameMatter: (_: unknown, { id, reference }: { id: string; reference: string }) => {
+        mattersRan.push('renameMatter');
+        return { id, reference };
+      },
+      archiveMatter: () => {
+        mattersRan.push('archiveMatter');
+        throw new GraphQLError('This matter cannot be archived.');
+      },
+    },
+  });
+  supergraph = await composeWithTitlegraph(titlegraph.url, [matters]);
+});
+
+afterAll(async () => {
+  if (matters) await closeServer(matters.server);
+  await titlegraph?.stop();
+});
+
+beforeEach(() => {
+  titlegraph.emulator.calls.reset();
+  mattersRan.length = 0;
+});
+
+let counter = 0;
+const key = () => `gateway-chargeable-${process.pid}-${Date.now()}-${++counter}`;
+/** The register charges once per account, title and day: a test that expects a charge buys its own title. */
+const purchase = (titleNumber = 'MID1234', idempotencyKey = key()) =>
+  `bought: purchaseTitleDetails(fas: "0877", input: { titleNumber: "${titleNumber}", idempotencyKey: "${idempotencyKey}" }) { charges { fee } userErrors { code } }`;
+const createCase = () =>
+  `created: createCase(fas: "1877", input: { reference: "R", contactEmail: "a@b.c", contactTelephone: "1", titleNumbers: ["MID15313"], idempotencyKey: "${key()}" }) { userErrors { code } }`;
+const PAIRINGS = {
+  'createCase (titlegraph)': { field: createCase, sibling: 'created' },
+  "another subgraph's failing mutation": { field: () => 'archived: archiveMatter(id: "m1") { id }', sibling: 'archived' },
+  "another subgraph's succeeding mutation": { field: () => 'renamed: renameMatter(id: "m1", reference: "S") { id }', sibling: 'renamed' },
+};
+
+/** An answer, with the register calls and charges it caused. */
+async function judged(ask: () => Promise<GatewayAnswer>) {
+  const charges = titlegraph.emulator.ledger.count();
+  const answer = await ask();
+  return { answer, calls: titlegraph.emulator.calls.count(), charged: titlegraph.emulator.ledger.count() - charges };
+}
+
+const notAlone = (sibling: string) => ({
+  message: `A chargeable mutation must be the only field of its operation; bought is sent with ${sibling}. Send the mutations as separate requests, so that each answer holds its own outcome and charges.`,
+  code: 'CHARGEABLE_MUTATION_NOT_ALONE',
+});
+const DEFERRED =
+  "A chargeable mutation's payload is never deferred: bought has @defer in or around its selection. Remove it, so that the outcome and its charges come in one answer.";
+const refusals = (answer: GatewayAnswer) => answer.errors?.map((e) => ({ message: e.message, code: e.extensions?.code }));
+
+test('the supergraph carries @chargeable on exactly the fields titlegraph marks chargeable', () => {
+  const marked = Object.values(buildSchema().getMutationType()!.getFields())
+    .filter((f) => f.extensions.chargeable)
+    .map((f) => f.name);
+  expect(marked).toHaveLength(4);
+  expect([...chargeableFieldsOf(supergraph)].sort()).toEqual(marked.sort());
+});
+
+interface Gateway {
+  ask(query: string, accept?: string): Promise<GatewayAnswer>;
+  stop(): Promise<void>;
+}
+
+/** Apollo Gateway as Apollo Server runs it: validation with the configured rules, then the gateway's executor. */
+async function apolloGateway(withRules = true): Promise<Gateway> {
+  const gateway = new ApolloGateway({ supergraphSdl: supergraph, buildService: buildService('unused'), logger: quietApolloLogger });
+  const validationRules = withRules ? chargeableRulesForApolloGateway(gateway) : [];
+  const loaded = await gateway.load();
+  return {
+    async ask(query) {
+      const errors = validate(loaded.schema, parse(query), [...specifiedRules, ...validationRules]);
+      if (errors.length > 0) return { errors: errors.map((e) => ({ message: e.message, extensions: e.extensions })) };
+      return executeThroughApollo(loaded, query, {}, { headers: AUTH } satisfies GatewayContext);
+    },
+    stop: () => gateway.stop(),
+  };
+}
+
+function hiveGateway(overrides: Partial<Parameters<typeof createGatewayRuntime>[0]> = {}): Gateway {
+  const runtime = createGatewayRuntime({ supergraph, logging: false, ...titlegraphGatewayConfig, ...overrides } as never);
+  return {
+    async ask(query, accept) {
+      if (!accept) return askHive(runtime, query, AUTH);
+      const response = await runtime.fetch('http://gateway.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept, ...AUTH },
+        body: JSON.stringify({ query }),
+      });
+      const text = await response.text();
+      return response.headers.get('content-type')?.startsWith('multipart/') ? { data: { multipart: text } } : JSON.parse(text);
+    },
+    stop: async () => {
+      await runtime.dispose();
+    },
+  };
+}
+
+const GATEWAYS = [
+  { name: 'Apollo Gateway (validationRules: chargeableRulesForApolloGateway)', start: apolloGateway, title: 'BLK4101', defers: false },
+  { name: 'Hive Gateway (hive-gateway.config.ts)', start: async () => hiveGateway(), title: 'BLK4102', defers: true },
+  {
+    name: 'Hive Gateway with the Rust query planner (hive-gateway.config.ts, unifiedGraphHandler)',
+    start: async () => hiveGateway({ unifiedGraphHandler }),
+    title: 'BLK4103',
+    defers: true,
+  },
+];
+
+describe.each(GATEWAYS)('$name', ({ start, title, defers }) => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    gateway = await start();
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  test.each(Object.entries(PAIRINGS))(
+    'a purchase with %s is refused at the gateway: no subgraph request, no register call, no charge',
+    async (_, { field, sibling }) => {
+      const { answer, calls, charged } = await judged(() => gateway.ask(`mutation { ${purchase()} ${field()} }`));
+      expect(answer.data ?? undefined).toBeUndefined();
+      expect(refusals(answer)).toEqual([notAlone(sibling)]);
+      expect(calls).toBe(0);
+      expect(charged).toBe(0);
+      expect(mattersRan).toEqual([]);
+    },
+  );
+
+  test('the sibling first, or hidden in a fragment, is refused the same way', async () => {
+    const { answer, calls } = await judged(() =>
+      gateway.ask(`mutation { renamed: renameMatter(id: "m1", reference: "S") { id } ...Buy } fragment Buy on Mutation { ${purchase()} }`),
+    );
+    expect(refusals(answer)).toEqual([notAlone('renamed')]);
+    expect(calls).toBe(0);
+    expect(mattersRan).toEqual([]);
+  });
+
+  test('two purchases are refused as titlegraph refuses them', async () => {
+    const second = `plans: purchaseTitlePlans(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "${key()}" }) { userErrors { code } }`;
+    const { answer, calls } = await judged(() => gateway.ask(`mutation { ${purchase()} ${second} }`));
+    expect(answer.errors?.map((e) => e.extensions?.code)).toEqual(['TOO_MANY_CHARGEABLE_MUTATIONS']);
+    expect(calls).toBe(0);
+  });
+
+  test('a purchase alone goes through and is charged once; mutations that charge nothing still go together', async () => {
+    const alone = await judged(() => gateway.ask(`mutation { ${purchase(title)} }`));
+    expect(alone.answer.errors).toBeUndefined();
+    expect(alone.answer.data.bought.charges).toHaveLength(1);
+    expect(alone.charged).toBe(1);
+    const together = await judged(() => gateway.ask(`mutation { ${createCase()} renamed: renameMatter(id: "m1", reference: "S") { id } }`));
+    expect(together.answer.errors).toBeUndefined();
+    expect(together.answer.data).toEqual({ created: { userErrors: [] }, renamed: { id: 'm1' } });
+    expect(titlegraph.emulator.calls.count({ route: 'createCase' })).toBe(1);
+    expect(mattersRan).toEqual(['renameMatter']);
+  });
+
+  test.runIf(defers)('@defer around the charges is refused before anything is sent (deferStream on)', async () => {
+    for (const query of [
+      `mutation { bought: purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "${key()}" }) { userErrors { code } ... @defer { charges { fee } } } }`,
+      `mutation { bought: purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "${key()}" }) { ...Charges @defer } } fragment Charges on PurchaseTitleDetailsPayload { charges { fee } }`,
+      // Yoga's own rule also refuses @defer on a root mutation field; ours names the charge.
+      `mutation { ... @defer { ${purchase()} } }`,
+    ]) {
+      const { answer, calls, charged } = await judged(() => gateway.ask(query, 'multipart/mixed, application/json;q=0.9'));
+      expect(answer.errors?.[0]?.extensions?.code).toBe('CHARGEABLE_PAYLOAD_DEFERRED');
+      expect(answer.errors?.[0]?.message).toBe(DEFERRED);
+      expect(calls).toBe(0);
+      expect(charged).toBe(0);
+    }
+  });
+});
+
+describe('why the rules are needed, and what a client does after a hidden charge', () => {
+  test("without them Hive Gateway sends a purchase and createCase to titlegraph as two requests, past titlegraph's own rule: both run", async () => {
+    const bare = hiveGateway({ plugins: () => [] });
+    try {
+      const { answer, charged } = await judged(() => bare.ask(`mutation { ${purchase('BLK4106')} ${createCase()} }`));
+      expect(answer.errors).toBeUndefined();
+      expect(charged).toBe(1);
+      expect(titlegraph.emulator.calls.count({ route: 'createCase' })).toBe(1);
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  test('without them Hive Gateway plans @defer itself: titlegraph never sees it, charges, and the deferred part loses the charges', async () => {
+    const bare = hiveGateway({ plugins: () => [] });
+    try {
+      const { answer, charged } = await judged(() =>
+        bare.ask(
+          `mutation { bought: purchaseTitleDetails(fas: "0877", input: { titleNumber: "BLK4105", idempotencyKey: "${key()}" }) { userErrors { code } ... @defer { charges { fee } } } }`,
+          'multipart/mixed',
+        ),
+      );
+      expect(answer.data.multipart).toContain('Cannot return null for non-nullable field PurchaseTitleDetailsPayload.charges');
+      expect(charged).toBe(1);
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  test("without them a purchase sent with another subgraph's failing mutation is charged and answered data: null, through each gateway; the same key sent alone returns the stored answer with its charges", async () => {
+    const bareGateways = [
+      { title: 'BLK4107', start: () => apolloGateway(false) },
+      { title: 'BLK4108', start: async () => hiveGateway({ plugins: () => [] }) },
+      { title: 'BLK4109', start: async () => hiveGateway({ plugins: () => [], unifiedGraphHandler }) },
+    ];
+    const guarded = hiveGateway();
+    try {
+      for (const { title, start } of bareGateways) {
+        const idempotencyKey = key();
+        const bare = await start();
+        try {
+          const hidden = await judged(() =>
+            bare.ask(`mutation { ${purchase(title, idempotencyKey)} archived: archiveMatter(id: "m1") { id } }`),
+          );
+          expect(hidden.answer.data, title).toBeNull();
+          expect(hidden.charged, title).toBe(1);
+        } finally {
+          await bare.stop();
+        }
+        titlegraph.emulator.calls.reset();
+        const replay = await judged(() => guarded.ask(`mutation { ${purchase(title, idempotencyKey)} }`));
+        expect(replay.answer.errors).toBeUndefined();
+        expect(replay.answer.data.bought.charges).toEqual([{ fee: '3.00' }]);
+        expect(replay.calls).toBe(0);
+        expect(replay.charged).toBe(0);
+      }
+    } finally {
+      await guarded.stop();
+    }
+  });
+});
