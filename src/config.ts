@@ -186,7 +186,7 @@ function feeSetting<P extends ChargeableProduct>(product: P): `FEE_${P}` {
   return `FEE_${product}`;
 }
 
-const Env = z.object({
+export const Env = z.object({
   NODE_ENV: oneOf(['development', 'production', 'test']).default('development'),
   PORT: whole(0, 65535).default(4000),
   HOST: z.string().min(1).optional(),
