@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Fault, RouteName } from '../../src/emulator';
+import { EFFECTFUL_ROUTES, type EffectfulRouteName, ROUTE_LIST } from '../../src/register/contract/routes';
+import { buildSchema } from '../../src/graphql/schema';
 import { generateTitle } from '../../src/emulator/seed/generated';
 import { londonDate } from '../../src/register/contract/london-day';
 import {
@@ -47,14 +49,18 @@ interface Payload {
 }
 
 interface EffectfulRoute {
-  route: RouteName;
+  route: EffectfulRouteName;
   operation: string;
   /** Sends the mutation with this key (same variables every time for one key). */
   send(key: string): Promise<Payload>;
   chargeable: boolean;
 }
 
-/** One call's variables, fixed per key so a replay is the same input. */
+/**
+ * How to reach each route that charges or creates through GraphQL, keyed by the route table's own
+ * list: a new effectful route is a compile error here (and a red test below) until the matrix
+ * covers it. One call's variables are fixed per key so a replay is the same input.
+ */
 function effectfulRoutes(): EffectfulRoute[] {
   const memo = new Map<string, unknown>();
   const once = <V>(key: string, make: () => V): V => {
@@ -96,44 +102,39 @@ function effectfulRoutes(): EffectfulRoute[] {
         idempotencyKey: key,
       } as AddDeedToCaseInput,
     }));
-  return [
-    {
-      route: 'titleDetails',
+  const senders: { [R in EffectfulRouteName]: Omit<EffectfulRoute, 'route'> } = {
+    titleDetails: {
       operation: 'purchaseTitleDetails',
       chargeable: true,
       send: async (key) => payloadOf(await svc.gql(PurchaseTitleDetailsMutation, details(key)), 'purchaseTitleDetails'),
     },
-    {
-      route: 'pendingApplications',
+    pendingApplications: {
       operation: 'purchasePendingApplications',
       chargeable: true,
       send: async (key) => payloadOf(await svc.gql(PurchasePendingApplicationsMutation, pending(key)), 'purchasePendingApplications'),
     },
-    {
-      route: 'orderDocument',
+    orderDocument: {
       operation: 'orderTitleDocument',
       chargeable: true,
       send: async (key) => payloadOf(await svc.gql(OrderTitleDocumentMutation, order(key)), 'orderTitleDocument'),
     },
-    {
-      route: 'purchasePlans',
+    purchasePlans: {
       operation: 'purchaseTitlePlans',
       chargeable: true,
       send: async (key) => payloadOf(await svc.gql(PurchaseTitlePlansMutation, plans(key)), 'purchaseTitlePlans'),
     },
-    {
-      route: 'createCase',
+    createCase: {
       operation: 'createCase',
       chargeable: false,
       send: async (key) => payloadOf(await svc.gql(CreateCaseMutation, caseVariables(key)), 'createCase'),
     },
-    {
-      route: 'addDeed',
+    addDeed: {
       operation: 'addDeedToCase',
       chargeable: false,
       send: async (key) => payloadOf(await svc.gql(AddDeedToCaseMutation, deedVariables(key)), 'addDeedToCase'),
     },
-  ];
+  };
+  return EFFECTFUL_ROUTES.map((route) => ({ route, ...senders[route] }));
 }
 
 const ROUTES = effectfulRoutes();
@@ -173,6 +174,13 @@ async function observe<T>(route: RouteName, run: () => Promise<T>) {
     created: svc.emulator.state.cases.size - cases + (svc.emulator.state.deeds.length - deeds),
   };
 }
+
+test('each effectful route of the route table is reached through a mutation of the schema that matches its effect', () => {
+  const mutations = buildSchema().getMutationType()!.getFields();
+  expect(ROUTES.map((r) => [r.route, r.operation in mutations, r.chargeable])).toEqual(
+    ROUTE_LIST.filter((route) => route.effect !== 'none').map((route) => [route.name, true, route.effect === 'charges']),
+  );
+});
 
 describe('every effectful route × every lost answer × before and after the effect', () => {
   test.each(CASES)(

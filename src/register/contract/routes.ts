@@ -203,6 +203,12 @@ export const ROUTE_LIST: readonly RouteDef[] = Object.values(ROUTES);
 /** A call that charges or creates: never sent a second time once it may have reached the register. */
 export const hasEffect = (route: RouteDef): boolean => route.effect !== 'none';
 
+/** The routes that charge or create, by name: a table keyed by it must handle every one (the money fault matrix does). */
+export type EffectfulRouteName = { [R in RouteName]: (typeof ROUTES)[R]['effect'] extends 'none' ? never : R }[RouteName];
+
+/** The same, at run time, straight from the route table. */
+export const EFFECTFUL_ROUTES = ROUTE_LIST.filter(hasEffect).map((route) => route.name as EffectfulRouteName);
+
 /** Fills a path template. Segments are URL-encoded; a `{name+}` parameter keeps its slashes. */
 export function buildPath(route: RouteDef, params: Record<string, string> = {}): string {
   return route.path.replace(/\{(\w+)(\+?)\}/g, (_, key: string, greedy: string) => {
