@@ -35,6 +35,7 @@ import {
   callerIndexStatements,
   OPEN_ENTRY_COLUMNS,
   statementScopeQuery,
+  statementParts,
   mergeStatementParts,
 } from './store';
 import { PgDatabase, quoteIdent } from '../pg-database';
@@ -124,9 +125,10 @@ export class PgIdempotencyStore implements IdempotencyStore {
         const result = await client.query(
           `INSERT INTO ${this.table} AS t (scope, key, operation, input_hash, state, created_at, updated_at, caller)
            VALUES ($1, $2, $3, $4, 'in_progress', $5, $5, $6)
-           ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = EXCLUDED.updated_at
+           ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = EXCLUDED.updated_at,
+             caller = EXCLUDED.caller
            WHERE t.state = 'failed_retryable' AND t.input_hash = EXCLUDED.input_hash AND t.operation = EXCLUDED.operation
-             AND t.caller IS NOT DISTINCT FROM EXCLUDED.caller
+             AND (t.caller IS NULL OR t.caller IS NOT DISTINCT FROM EXCLUDED.caller)
            RETURNING key`,
           [scope, key, operation, inputHash, at, caller ?? null],
         );
@@ -154,7 +156,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
     );
     const totals = await client.query<{ client: string | null; organisation: string | null; caller: string | null }>(
       `SELECT SUM(CASE WHEN scope = $3 THEN amount_pence ELSE 0 END) AS client, SUM(amount_pence) AS organisation,
-              SUM(CASE WHEN scope = $3 AND caller = $4 THEN amount_pence ELSE 0 END) AS caller
+              SUM(CASE WHEN scope = $3 AND (caller = $4 OR caller IS NULL) THEN amount_pence ELSE 0 END) AS caller
        FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2`,
       [[...new Set([...check.organisationScopes, scope])], intent.day, scope, intent.caller ?? null],
     );
@@ -241,17 +243,17 @@ export class PgIdempotencyStore implements IdempotencyStore {
 
   async chargeRecords(scope: string, day: string, caller?: string): Promise<JournalRecord[]> {
     const result = await this.query<JournalRow>(
-      `SELECT ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = $1 AND day = $2 AND ($3::text IS NULL OR caller = $3)
+      `SELECT ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = $1 AND day = $2 AND ($3::text IS NULL OR caller = $3 OR caller IS NULL)
        ORDER BY recorded_at, id`,
       [scope, day, caller ?? null],
     );
     return result.rows.map(journalRecordOfRow);
   }
 
-  async statementPage({ scopes, ...query }: StatementPageQuery) {
+  async statementPage({ scopes, caller, ...query }: StatementPageQuery) {
     const parts = await Promise.all(
-      scopes.map(async (scope) => {
-        const { text, values } = statementScopeQuery(this.journal, scope, query, (n) => `$${n}`);
+      statementParts(scopes, caller).map(async ([scope, partCaller]) => {
+        const { text, values } = statementScopeQuery(this.journal, scope, query, partCaller, (n) => `$${n}`);
         return (await this.query<JournalRow & { id: string }>(text, values)).rows;
       }),
     );
@@ -263,7 +265,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
       `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
               SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE 1 END) AS unknown
        FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day >= $2 AND day <= $3
-       AND ($4::text IS NULL OR reference = $4) AND ($5::text IS NULL OR caller = $5)`,
+       AND ($4::text IS NULL OR reference = $4) AND ($5::text IS NULL OR caller = $5 OR caller IS NULL)`,
       [scopes, from, to, reference ?? null, caller ?? null],
     );
     const row = result.rows[0];
@@ -283,7 +285,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
     const result = await this.query<{ charged: string | null; pending: string | null }>(
       `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
               SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE amount_pence END) AS pending
-       FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2 AND ($3::text IS NULL OR caller = $3)`,
+       FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2 AND ($3::text IS NULL OR caller = $3 OR caller IS NULL)`,
       [scopes, day, caller ?? null],
     );
     const row = result.rows[0];

@@ -30,6 +30,7 @@ import {
   callerIndexStatements,
   OPEN_ENTRY_COLUMNS,
   statementScopeQuery,
+  statementParts,
   mergeStatementParts,
 } from './store';
 
@@ -105,7 +106,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       Number((this.db.prepare(sql).get(...values) as { total: number | null }).total ?? 0);
     const client = sum(`SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope = ? AND day = ?`, scope, intent.day);
     const caller = sum(
-      `SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope = ? AND caller = ? AND day = ?`,
+      `SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope = ? AND (caller = ? OR caller IS NULL) AND day = ?`,
       scope,
       intent.caller ?? null,
       intent.day,
@@ -127,9 +128,10 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
           .prepare(
             `INSERT INTO idempotency (scope, key, operation, input_hash, state, created_at, updated_at, caller)
              VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?)
-             ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = excluded.updated_at
+             ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = excluded.updated_at,
+               caller = excluded.caller
              WHERE idempotency.state = 'failed_retryable' AND idempotency.input_hash = excluded.input_hash
-               AND idempotency.operation = excluded.operation AND idempotency.caller IS excluded.caller
+               AND idempotency.operation = excluded.operation AND (idempotency.caller IS NULL OR idempotency.caller IS excluded.caller)
              RETURNING key`,
           )
           .get(scope, key, operation, inputHash, at, at, caller ?? null);
@@ -205,15 +207,15 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   async chargeRecords(scope: string, day: string, caller?: string): Promise<JournalRecord[]> {
     const rows = this.db
       .prepare(
-        `SELECT ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope = ? AND day = ? AND (? IS NULL OR caller = ?) ORDER BY recorded_at, id`,
+        `SELECT ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope = ? AND day = ? AND (? IS NULL OR caller = ? OR caller IS NULL) ORDER BY recorded_at, id`,
       )
       .all(scope, day, caller ?? null, caller ?? null) as unknown as JournalRow[];
     return rows.map(journalRecordOfRow);
   }
 
-  async statementPage({ scopes, ...query }: StatementPageQuery) {
-    const parts = scopes.map((scope) => {
-      const { text, values } = statementScopeQuery('charge_journal', scope, query, () => '?');
+  async statementPage({ scopes, caller, ...query }: StatementPageQuery) {
+    const parts = statementParts(scopes, caller).map(([scope, partCaller]) => {
+      const { text, values } = statementScopeQuery('charge_journal', scope, query, partCaller, () => '?');
       return this.db.prepare(text).all(...values) as unknown as (JournalRow & { id: number })[];
     });
     return statementPageOf(mergeStatementParts(parts, query.limit));
@@ -225,7 +227,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
                 SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE 1 END) AS unknown
          FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
-         AND (? IS NULL OR reference = ?) AND (? IS NULL OR caller = ?)`,
+         AND (? IS NULL OR reference = ?) AND (? IS NULL OR caller = ? OR caller IS NULL)`,
       )
       .get(JSON.stringify(scopes), from, to, reference ?? null, reference ?? null, caller ?? null, caller ?? null) as {
       charged: number | null;
@@ -249,7 +251,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       .prepare(
         `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
                 SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE amount_pence END) AS pending
-         FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ? AND (? IS NULL OR caller = ?)`,
+         FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ? AND (? IS NULL OR caller = ? OR caller IS NULL)`,
       )
       .get(JSON.stringify(scopes), day, caller ?? null, caller ?? null) as { charged: number | null; pending: number | null };
     return { chargedPence: Number(row.charged ?? 0), pendingPence: Number(row.pending ?? 0) };

@@ -126,7 +126,10 @@ export interface StatementPageQuery {
   from: string;
   to: string;
   reference?: string | undefined;
-  /** Only this caller's calls (a person's subject or a key's name). */
+  /**
+   * Only this caller's calls (a person's subject or a key's name), and those written before
+   * callers were kept (they belong to every caller of their API client, as they did then).
+   */
   caller?: string | undefined;
   /** The position of the last record of the previous page; absent for the first page. */
   after?: StatementPosition | undefined;
@@ -382,7 +385,8 @@ export function chargedEntries(
 export function statementScopeQuery(
   journal: string,
   scope: string,
-  { from, to, reference, caller, after, limit }: Omit<StatementPageQuery, 'scopes'>,
+  { from, to, reference, after, limit }: Omit<StatementPageQuery, 'scopes' | 'caller'>,
+  caller: string | null | undefined,
   placeholder: (n: number) => string,
 ): { text: string; values: (string | number)[] } {
   const values: (string | number)[] = [];
@@ -391,7 +395,8 @@ export function statementScopeQuery(
     return placeholder(values.length);
   };
   const conditions = [`scope = ${param(scope)}`];
-  if (caller !== undefined) conditions.push(`caller = ${param(caller)}`);
+  // Entries written before callers were kept belong to every caller of their API client, as they did then.
+  if (caller !== undefined) conditions.push(caller === null ? 'caller IS NULL' : `caller = ${param(caller)}`);
   conditions.push(`day >= ${param(from)}`, `day <= ${param(to)}`);
   if (after) conditions.push(`(day, recorded_at, id) > (${param(after.day)}, ${param(after.recordedAt)}, ${param(after.id)})`);
   if (reference !== undefined) conditions.push(`reference = ${param(reference)}`);
@@ -399,6 +404,22 @@ export function statementScopeQuery(
     text: `SELECT id, ${JOURNAL_COLUMNS} FROM ${journal} WHERE ${conditions.join(' AND ')} ORDER BY day, recorded_at, id LIMIT ${param(limit)}`,
     values,
   };
+}
+
+/**
+ * The parts a statement page is read in, one index range each: per API client, and for one
+ * caller both its own entries and those from before callers were kept.
+ */
+export function statementParts(scopes: readonly string[], caller: string | undefined): [string, string | null | undefined][] {
+  return scopes.flatMap(
+    (scope) =>
+      (caller === undefined
+        ? [[scope, undefined]]
+        : [
+            [scope, caller],
+            [scope, null],
+          ]) as [string, string | null | undefined][],
+  );
 }
 
 /** The first `limit` rows of the API clients' parts of a page, in the journal's order (each part is already in it). */
