@@ -94,6 +94,8 @@ export interface ServiceSettings {
   downloadLinkSecret?: string;
   /** The public base address of this service, for absolute download links; absent: each request's origin. */
   publicUrl?: string;
+  /** The longest one register call runs (REGISTER_CALL_DEADLINE_MS); absent: DEFAULT_CALL_DEADLINE_MS. */
+  registerCallDeadlineMs?: number;
 }
 
 /** The settings, the register and its callers, and what tests put in place of the defaults. */
@@ -128,6 +130,10 @@ export function createServices(options: ServiceOptions): RunningServices {
   const transport = new RegisterTransport({
     baseUrl: options.registerBaseUrl,
     ...options.transport,
+    timeouts: {
+      ...(options.registerCallDeadlineMs !== undefined ? { deadlineMs: options.registerCallDeadlineMs } : {}),
+      ...options.transport?.timeouts,
+    },
     onCall: (call) => {
       options.transport?.onCall?.(call);
       events.emit('registerCall', call);
