@@ -14,7 +14,7 @@ import { useQueryCaching } from './http-caching';
 import { useAutomaticPersistedQueries } from './automatic-persisted-queries';
 import type { ApqStore } from '../storage/apq-store';
 import { graphQLErrorFromRegister, serviceUnavailableError } from '../graphql/errors';
-import { DatabaseUnavailableError } from '../storage/pg-database';
+import { DatabaseUnavailableError } from '../storage/database-unavailable';
 import { useChargesInAnswer } from './charges-in-answer';
 import { useServiceUnavailableStatus } from './service-unavailable';
 import { useStatementsCsv } from './statements-csv';

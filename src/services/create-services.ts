@@ -7,6 +7,7 @@ import { DownloadSlots } from './downloads/slots';
 import { DownloadLinks } from './downloads/links';
 import { type ApqLimits, type ApqStore, PgApqStore, RememberedApqStore, SqliteApqStore } from '../storage/apq-store';
 import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';
+import { dataFileHealth } from '../storage/sqlite-database';
 import type { IdempotencyStore } from '../storage/idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from '../register/client';
 import { msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
@@ -139,6 +140,15 @@ export function createServices(options: ServiceOptions): RunningServices {
       events.emit('registerCall', call);
     },
   });
+  // The embedded stores' disk (full, read-only, failing) is told once per episode, for the log.
+  const unwatchDataFile =
+    options.databaseUrl && options.idempotency
+      ? undefined
+      : dataFileHealth(options.dataDir).on((event) => {
+          const { dataDir } = options;
+          if (event.kind === 'outage') events.emit('storageOutage', { reason: event.reason, message: event.error.message, dataDir });
+          else events.emit('storageRecovered', { reason: event.reason, downMs: event.downMs, dataDir });
+        });
   const idempotency = options.idempotency ?? new SqliteIdempotencyStore(options.dataDir);
   // Keys are kept at least 24 h (the promise to callers) and the charge journal at least 90
   // days (finance reconciles it with the register's invoices); older rows are purged hourly.
@@ -190,6 +200,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     ),
     async close() {
       clearInterval(purger);
+      unwatchDataFile?.();
       // A mutation whose caller went away still runs: let it record its outcome before the
       // store closes, so its key is not left "in progress".
       await Promise.allSettled([...inflight.values()]);
