@@ -18,6 +18,7 @@ import type { TenantConfig } from './services/tenants';
 import { type ApqLimits, DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from './storage/apq-store';
 import { DEFAULT_READ_SETTINGS, type ServiceSettings } from './services/create-services';
 import { DEFAULT_QUOTA_POLICY } from './services/quota';
+import { DEFAULT_JOURNAL_RETENTION_DAYS, MIN_JOURNAL_RETENTION_DAYS, STATEMENT_MAX_DAYS } from './services/statements';
 import { DEFAULT_DOWNLOAD_SETTINGS } from './services/downloads/slots';
 import { DEFAULT_READY_TIMEOUT_MS } from './observability/health';
 import type { ObservabilityOptions } from './observability';
@@ -144,6 +145,8 @@ const TenantFile = z.object({
     .min(1),
 });
 
+const JOURNAL_RETENTION_RULE = `must be a whole number of days of at least ${MIN_JOURNAL_RETENTION_DAYS}, so that a statement (up to ${STATEMENT_MAX_DAYS} register days) is never missing days the journal has dropped`;
+
 const Env = z.object({
   NODE_ENV: oneOf(['development', 'production', 'test']).default('development'),
   PORT: whole(0, 65535).default(4000),
@@ -155,6 +158,12 @@ const Env = z.object({
     .optional(),
   SHUTDOWN_DEADLINE_MS: whole(0).default(DEFAULT_SHUTDOWN_DEADLINE_MS),
   REGISTER_CALL_DEADLINE_MS: whole(1_000, 600_000).default(DEFAULT_CALL_DEADLINE_MS),
+  JOURNAL_RETENTION_DAYS: z
+    .string()
+    .regex(/^\d+$/, JOURNAL_RETENTION_RULE)
+    .transform(Number)
+    .refine((n) => n >= MIN_JOURNAL_RETENTION_DAYS, JOURNAL_RETENTION_RULE)
+    .default(DEFAULT_JOURNAL_RETENTION_DAYS),
   REGISTER_BASE_URL: registerBaseUrl.optional(),
   /** `emulator`: run the embedded emulator on purpose (the only way in production); unset: the emulator in development only. */
   REGISTER: oneOf(['emulator']).optional(),
@@ -232,6 +241,7 @@ export interface AppConfig extends ServiceSettings {
    */
   shutdownDeadlineMs: number;
   registerCallDeadlineMs: number;
+  journalRetentionDays: number;
   /** Absent: run the embedded emulator with the dev tenants. */
   register?: { baseUrl: string; tenants: TenantConfig[]; organisations: OrganisationsConfig };
   /** The automatic persisted query store's bounds, and each API client's registrations a minute. */
@@ -318,6 +328,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
     ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
     registerCallDeadlineMs: e.REGISTER_CALL_DEADLINE_MS,
+    journalRetentionDays: e.JOURNAL_RETENTION_DAYS,
     ...(e.REGISTER_BASE_URL ? { register: { baseUrl: e.REGISTER_BASE_URL, ...realTenants(e) } } : {}),
     apq: {
       maxPerOrganisation: e.APQ_MAX_ENTRIES_PER_ORGANISATION,

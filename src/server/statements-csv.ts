@@ -8,10 +8,13 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../graphql/context';
 import type { JournalRecord } from '../storage/idempotency/store';
-import { statementRangeProblem, statementRecords } from '../services/statements';
+import { statementRangeProblem, statementRecords, statementRetentionWarning } from '../services/statements';
 import { callerByKey, problemResponse } from './route-problems';
 
 export const STATEMENTS_CSV_PATH = '/statements.csv';
+
+/** Set when the statement reaches back before the days the journal keeps: `JOURNAL_RETENTION; kept-from=YYYY-MM-DD; <message>`. */
+export const STATEMENT_WARNING_HEADER = 'statement-warning';
 
 const COLUMNS = [
   'day',
@@ -68,10 +71,13 @@ export async function handleStatementsCsv(services: Services, request: Request):
   const range = statementRangeProblem(from, to);
   if (range) return problem(400, 'BAD_USER_INPUT', range.message);
   const reference = params.get('reference') ?? undefined;
+  const retention = statementRetentionWarning(from, services.journalRetentionDays);
   const headers = {
     'content-type': 'text/csv; charset=utf-8; header=present',
     'content-disposition': `attachment; filename="statement-${from}-to-${to}.csv"`,
     'cache-control': 'private, no-store',
+    // A CSV has no place for a caveat that every reader keeps: a header, as GraphQL's extensions.warnings.
+    ...(retention ? { [STATEMENT_WARNING_HEADER]: `${retention.code}; kept-from=${retention.keptFrom}; ${retention.message}` } : {}),
   };
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
   const records = statementRecords(services.idempotency, services.spend.statementScopes(caller.tenant), from, to, reference);

@@ -15,6 +15,7 @@ import { SqliteQuotaStore, type QuotaStore } from '../storage/quota/store';
 import { PgQuotaStore } from '../storage/quota/pg-store';
 import { DEFAULT_REFERENCE_LIST_TTL_MS, ReferenceListCache } from './reference-lists';
 import { SummaryCaches } from './summary-cache';
+import { DEFAULT_JOURNAL_RETENTION_DAYS } from './statements';
 import { type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
 import { type TenantConfig, TenantDirectory } from './tenants';
 
@@ -50,6 +51,8 @@ export interface Services {
   spend: SpendControl;
   /** Journal writes that failed after the register answered, retried until they land. */
   journalOutbox: JournalOutbox;
+  /** Days the charge journal is kept (JOURNAL_RETENTION_DAYS): a statement reaching further back says so. */
+  journalRetentionDays: number;
 }
 
 /**
@@ -97,6 +100,8 @@ export interface ServiceSettings {
   publicUrl?: string;
   /** The longest one register call runs (REGISTER_CALL_DEADLINE_MS); absent: DEFAULT_CALL_DEADLINE_MS. */
   registerCallDeadlineMs?: number;
+  /** Days the charge journal is kept (JOURNAL_RETENTION_DAYS); absent: DEFAULT_JOURNAL_RETENTION_DAYS. */
+  journalRetentionDays?: number;
 }
 
 /** The settings, the register and its callers, and what tests put in place of the defaults. */
@@ -124,7 +129,6 @@ export interface RunningServices extends Services {
 }
 
 const DAY = 24 * 60 * 60 * 1000;
-const JOURNAL_RETENTION_DAYS = 100;
 
 export function createServices(options: ServiceOptions): RunningServices {
   const events = new EventHub();
@@ -150,8 +154,10 @@ export function createServices(options: ServiceOptions): RunningServices {
           else events.emit('storageRecovered', { reason: event.reason, downMs: event.downMs, dataDir });
         });
   const idempotency = options.idempotency ?? new SqliteIdempotencyStore(options.dataDir);
-  // Keys are kept at least 24 h (the promise to callers) and the charge journal at least 90
-  // days (finance reconciles it with the register's invoices); older rows are purged hourly.
+  // Keys are kept at least 24 h (the promise to callers) and the charge journal longer than the
+  // longest statement (JOURNAL_RETENTION_DAYS; finance reconciles it with the register's
+  // invoices); older rows are purged hourly.
+  const journalRetentionDays = options.journalRetentionDays ?? DEFAULT_JOURNAL_RETENTION_DAYS;
   const apq = new RememberedApqStore(
     options.databaseUrl ? new PgApqStore(options.databaseUrl, options.apq) : new SqliteApqStore(options.dataDir, options.apq),
   );
@@ -159,7 +165,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     void idempotency.purge(Date.now() - 2 * DAY).catch(() => undefined);
     // a purged query costs its next client one round trip to register it again
     void apq.purge(Date.now() - 30 * DAY).catch(() => undefined);
-    void idempotency.purgeJournal(Date.now() - JOURNAL_RETENTION_DAYS * DAY).catch(() => undefined);
+    void idempotency.purgeJournal(Date.now() - journalRetentionDays * DAY).catch(() => undefined);
   };
   purge();
   const purger = setInterval(purge, 60 * 60 * 1000);
@@ -193,6 +199,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     downloadSlots: new DownloadSlots(options.downloads.perTenant),
     downloadLimits: options.downloads,
     journalOutbox,
+    journalRetentionDays,
     spend: new SpendControl(
       options.spend,
       options.tenants.filter((t): t is TenantConfig & { clientId: string } => !t.router && !!t.clientId),

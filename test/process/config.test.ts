@@ -167,6 +167,16 @@ describe('download link settings', () => {
     });
   });
 
+  test('the charge journal outlasts the longest statement: 400 days by default, fewer than 367 stops the start', () => {
+    expect(loadConfig({}).journalRetentionDays).toBe(400);
+    expect(loadConfig({ JOURNAL_RETENTION_DAYS: '367' }).journalRetentionDays).toBe(367);
+    for (const days of ['100', '366', 'a year']) {
+      expect(fails({ JOURNAL_RETENTION_DAYS: days })).toBe(
+        `Invalid configuration: JOURNAL_RETENTION_DAYS must be a whole number of days of at least 367, so that a statement (up to 366 register days) is never missing days the journal has dropped (got "${days}").`,
+      );
+    }
+  });
+
   test('replicas (DATABASE_URL) must share a signing key', () => {
     expect(fails({ DATABASE_URL: 'postgres://db/titlegraph' })).toMatch(/DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set/);
     expect(loadConfig({ DATABASE_URL: 'postgres://db/titlegraph', DOWNLOAD_LINK_SECRET: SECRET }).downloadLinkSecret).toBe(SECRET);

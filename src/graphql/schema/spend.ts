@@ -9,7 +9,7 @@ import { CHARGEABLE_PRODUCTS, type ChargeableProduct, formatPence, penceOf } fro
 import { londonDate } from '../../register/contract/london-day';
 import type { JournalRecord } from '../../storage/idempotency/store';
 import type { QuoteLine, SpendingAccountFigures } from '../../services/spend';
-import { statementRangeProblem, statementRecords } from '../../services/statements';
+import { statementRangeProblem, statementRecords, statementRetentionWarning } from '../../services/statements';
 import type { Context } from '../context';
 import { badUserInput } from '../mutations/user-errors';
 import { ChargeRecordType, dayOf } from './charge-records';
@@ -154,6 +154,8 @@ builder.queryFields((t) => ({
       const to = dayOf(args.to as string | Date);
       const problem = statementRangeProblem(from, to);
       if (problem) throw badUserInput(problem.message, problem.field);
+      const retention = statementRetentionWarning(from, ctx.services.journalRetentionDays);
+      if (retention) ctx.warnings.push(retention);
       const scopes = ctx.services.spend.statementScopes(ctx.tenant);
       const records: JournalRecord[] = [];
       for await (const record of statementRecords(ctx.services.idempotency, scopes, from, to, args.reference ?? undefined))
