@@ -2,8 +2,8 @@
  * GET /statements.csv?from=YYYY-MM-DD&to=YYYY-MM-DD[&reference=…]: the charge statement as CSV
  * for spreadsheets, with the same credentials and visibility as `chargeStatement`. Streamed page
  * by page from the journal (RFC 4180: a header row, CRLF, quoted fields where needed), and cells
- * that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) are prefixed
- * with an apostrophe, as OWASP advises for CSV injection.
+ * that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR, or with one of
+ * =, +, -, @ after leading spaces) are prefixed with an apostrophe, as OWASP advises for CSV injection.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../graphql/context';
@@ -37,7 +37,8 @@ const problem = (status: number, code: string, message: string, headers: Record<
 /** One CSV cell: defused if a spreadsheet would take it for a formula, quoted if it must be. */
 export function csvCell(value: string | null | undefined): string {
   let text = value ?? '';
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  // Spreadsheets skip leading blanks before reading a formula: " =1+1" runs as one too.
+  if (/^[\t\r]|^\s*[=+\-@]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
