@@ -13,6 +13,7 @@ import { describe, expect, onTestFinished, test } from 'vitest';
 import { londonDate } from '../../src/register/contract/london-day';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import { journalKeptFrom } from '../../src/services/statements';
+import { STATEMENT_WARNING_HEADER } from '../../src/server/statements-csv';
 import { ChargeStatementQuery } from '../support/documents';
 import { authHeader, serviceForTest, type Service } from '../support/harness';
 
@@ -75,7 +76,7 @@ describe('journal retention', () => {
     expect(answer.data.chargeStatement.records.map((r) => r.charge?.transactionNumber)).toEqual(['RT-150']);
     expect(answer.extensions?.warnings).toBeUndefined();
     const csv = await svc.get(`/statements.csv?from=${day}&to=${day}`, 'dev-key-a');
-    expect(csv.headers.get('statement-warning')).toBeNull();
+    expect(csv.headers.get(STATEMENT_WARNING_HEADER)).toBeNull();
     expect(await csv.text()).toContain('RT-150');
   });
 
@@ -98,7 +99,7 @@ describe('journal retention', () => {
       },
     ]);
     const csv = await svc.get(`/statements.csv?from=${oldDay}&to=${plusDays(oldDay, 100)}`, 'dev-key-a');
-    expect(csv.headers.get('statement-warning')).toBe(
+    expect(csv.headers.get(STATEMENT_WARNING_HEADER)).toBe(
       `JOURNAL_RETENTION; kept-from=${keptFrom}; ${(before.extensions!.warnings![0] as { message: string }).message}`,
     );
     expect(await csv.text()).not.toContain('RT-380');
@@ -106,6 +107,8 @@ describe('journal retention', () => {
     const within = await statement(svc, keptFrom, plusDays(keptFrom, 100));
     expect(within.data.chargeStatement.records.map((r) => r.charge?.transactionNumber)).toEqual(['RT-300']);
     expect(within.extensions?.warnings).toBeUndefined();
-    expect((await svc.get(`/statements.csv?from=${keptFrom}&to=${keptFrom}`, 'dev-key-a')).headers.get('statement-warning')).toBeNull();
+    expect(
+      (await svc.get(`/statements.csv?from=${keptFrom}&to=${keptFrom}`, 'dev-key-a')).headers.get(STATEMENT_WARNING_HEADER),
+    ).toBeNull();
   });
 });
