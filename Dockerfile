@@ -32,7 +32,10 @@ EXPOSE 4000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node runs as PID 1 and handles SIGTERM itself: it stops accepting, lets in-flight requests
-# finish for up to SHUTDOWN_DEADLINE_MS (25 s, inside Docker's and Kubernetes' 30 s default
-# grace period) and exits.
+# finish for up to SHUTDOWN_DEADLINE_MS (35 s), and a purchase still at the register for up to
+# REGISTER_CALL_DEADLINE_MS (30 s) more, then exits. That is longer than the default grace
+# periods (Docker 10 s, Kubernetes 30 s): give it 75 s (`docker run --stop-timeout 75`,
+# compose `stop_grace_period: 75s`, Kubernetes `terminationGracePeriodSeconds: 75`), or a stop
+# kills a purchase mid-answer and its caller reads OUTCOME_UNKNOWN.
 STOPSIGNAL SIGTERM
 CMD ["node", "--enable-source-maps", "dist/start.js"]

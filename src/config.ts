@@ -6,18 +6,20 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
 import { normaliseOperationId, PREFIXED_OPERATION_ID, type PersistedOperations } from './server/persisted-operations';
-import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './server/serve';
+import { DEFAULT_HTTP_LIMITS, DEFAULT_SHUTDOWN_DEADLINE_MS, type HttpLimits, SHUTDOWN_MARGIN_MS } from './server/serve';
 import { DEFAULT_COMPILE_AFTER } from './server/jit';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from './security/limits';
 import type { HardeningOptions } from './security/limits';
 import { AMOUNT_RULE, CHARGEABLE_PRODUCTS, type ChargeableProduct, penceOf, perProduct } from './register/contract/money';
+import { DEFAULT_CALL_DEADLINE_MS } from './register/client';
 import { type ClientsConfig, DEFAULT_FEES_PENCE, type OrganisationsConfig } from './services/spend';
 import { ALL_SCOPES, isScope } from './services/scopes';
 import type { TenantConfig } from './services/tenants';
 import { type ApqLimits, DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from './storage/apq-store';
 import { DEFAULT_READ_SETTINGS, type ServiceSettings } from './services/create-services';
 import { DEFAULT_QUOTA_POLICY } from './services/quota';
+import { DEFAULT_JOURNAL_RETENTION_DAYS, MIN_JOURNAL_RETENTION_DAYS, STATEMENT_MAX_DAYS } from './services/statements';
 import { DEFAULT_DOWNLOAD_SETTINGS } from './services/downloads/slots';
 import { DEFAULT_READY_TIMEOUT_MS } from './observability/health';
 import type { ObservabilityOptions } from './observability';
@@ -177,6 +179,8 @@ const TenantFile = z
   })
   .strict();
 
+const JOURNAL_RETENTION_RULE = `must be a whole number of days of at least ${MIN_JOURNAL_RETENTION_DAYS}, so that a statement (up to ${STATEMENT_MAX_DAYS} register days) is never missing days the journal has dropped`;
+
 /** FEE_<product>: each product's list fee, one setting per product of the contract's list. */
 const FEE_SETTINGS = Object.fromEntries(
   CHARGEABLE_PRODUCTS.map((product) => [feeSetting(product), amount.default(DEFAULT_FEES_PENCE[product])]),
@@ -195,7 +199,14 @@ export const Env = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL')
     .optional(),
-  SHUTDOWN_DEADLINE_MS: whole(0).default(25_000),
+  SHUTDOWN_DEADLINE_MS: whole(0).default(DEFAULT_SHUTDOWN_DEADLINE_MS),
+  REGISTER_CALL_DEADLINE_MS: whole(1_000, 600_000).default(DEFAULT_CALL_DEADLINE_MS),
+  JOURNAL_RETENTION_DAYS: z
+    .string()
+    .regex(/^\d+$/, JOURNAL_RETENTION_RULE)
+    .transform(Number)
+    .refine((n) => n >= MIN_JOURNAL_RETENTION_DAYS, JOURNAL_RETENTION_RULE)
+    .default(DEFAULT_JOURNAL_RETENTION_DAYS),
   REGISTER_BASE_URL: registerBaseUrl.optional(),
   /** `emulator`: run the embedded emulator on purpose (the only way in production); unset: the emulator in development only. */
   REGISTER: oneOf(['emulator']).optional(),
@@ -265,8 +276,14 @@ export interface AppConfig extends ServiceSettings {
   env: 'development' | 'production' | 'test';
   port: number;
   host?: string;
-  /** After SIGTERM, in-flight requests get this long to finish; then the process exits 1. */
+  /**
+   * After SIGTERM, in-flight requests get this long to finish; then the process exits 1 (a
+   * register call that charges or creates is waited for up to its own deadline more). At least
+   * registerCallDeadlineMs plus SHUTDOWN_MARGIN_MS.
+   */
   shutdownDeadlineMs: number;
+  registerCallDeadlineMs: number;
+  journalRetentionDays: number;
   /** Absent: run the embedded emulator with the dev tenants. */
   register?: { baseUrl: string; tenants: TenantConfig[]; organisations: OrganisationsConfig; clients: ClientsConfig };
   /** The automatic persisted query store's bounds, and each API client's registrations a minute. */
@@ -318,6 +335,12 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
     // Node refuses a server whose headers may take longer than the whole request.
     throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS.');
   }
+  if (e.SHUTDOWN_DEADLINE_MS < e.REGISTER_CALL_DEADLINE_MS + SHUTDOWN_MARGIN_MS) {
+    // A deploy would cut a purchase the register is still answering: charged, and its caller never told.
+    throw new ConfigError(
+      `Invalid configuration: SHUTDOWN_DEADLINE_MS (${e.SHUTDOWN_DEADLINE_MS}) must be at least REGISTER_CALL_DEADLINE_MS (${e.REGISTER_CALL_DEADLINE_MS}) plus ${SHUTDOWN_MARGIN_MS} ms, so that a stop waits for a register call that charges rather than cutting its answer: set SHUTDOWN_DEADLINE_MS to ${e.REGISTER_CALL_DEADLINE_MS + SHUTDOWN_MARGIN_MS} or more (and the grace period of your container platform above it).`,
+    );
+  }
   if (e.DATABASE_URL && !e.DOWNLOAD_LINK_SECRET) {
     throw new ConfigError(
       'Invalid configuration: DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set (replicas must sign download links with one key); at least 32 characters.',
@@ -346,6 +369,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: e.DATA_DIR,
     ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
+    registerCallDeadlineMs: e.REGISTER_CALL_DEADLINE_MS,
+    journalRetentionDays: e.JOURNAL_RETENTION_DAYS,
     ...(e.REGISTER_BASE_URL ? { register: { baseUrl: e.REGISTER_BASE_URL, ...realTenants(e) } } : {}),
     apq: {
       maxPerOrganisation: e.APQ_MAX_ENTRIES_PER_ORGANISATION,

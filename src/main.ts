@@ -121,6 +121,8 @@ async function main(config: AppConfig, logger: Logger) {
   shutdownOnSignals({
     serving,
     deadlineMs: config.shutdownDeadlineMs,
+    // A purchase or creation at the register is never cut by the deadline: it ends by its own.
+    mustFinish: { inFlight: () => [...services.inflight.values()], maxMs: services.transport.timeouts.deadlineMs },
     logger,
     close: async () => {
       await services.close();

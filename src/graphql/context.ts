@@ -26,6 +26,14 @@ export interface Context {
   callOptions: CallOptions;
   /** Charges made or replayed by this request (see server/charges-in-answer.ts). */
   chargesMade: ChargeInAnswer[];
+  /** What the answer must say beside its data (`extensions.warnings`, see server/warnings-in-answer.ts). */
+  warnings: AnswerWarning[];
+}
+
+/** A caveat on an answer that is not an error: its data is right, and this is what it lacks. */
+export interface AnswerWarning {
+  code: string;
+  message: string;
 }
 
 export function unauthenticated(message: string): GraphQLError {
@@ -74,5 +82,6 @@ export function createContext(services: Services, request: Request, requestId: s
     services,
     callOptions,
     chargesMade: [],
+    warnings: [],
   };
 }

@@ -3,7 +3,9 @@
  *
  * - GET /health (graphql-yoga's built-in check): 200 as long as the process serves HTTP. It
  *   never looks at the register: restarting titlegraph does not fix a register outage.
- * - GET /ready: 200 when the shared database (DATABASE_URL), if any, answers and the register's token route answers within `timeoutMs`, 503 otherwise.
+ * - GET /ready: 200 when the database takes requests (the shared one, DATABASE_URL, answers; the
+ *   embedded one's disk is not full, read-only or failing) and the register's token route
+ *   answers within `timeoutMs`, 503 otherwise.
  *   The probe sends no credentials (nothing is charged or counted, no token is made): the
  *   register refuses it (401), which proves the address is the register's. A 404 means
  *   REGISTER_BASE_URL points elsewhere (a missing /v1, say), and a 5xx that the register is
@@ -13,6 +15,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { RegisterTransport } from '../register/client';
 import { ROUTES } from '../register/contract/routes';
+import { type DatabaseOutage, DatabaseUnavailableError } from '../storage/database-unavailable';
 
 /** How long /ready waits for the register before it says "not ready" (READY_TIMEOUT_MS). */
 export const DEFAULT_READY_TIMEOUT_MS = 2_000;
@@ -29,8 +32,12 @@ export interface ReadinessOptions {
 export interface Readiness {
   ready: boolean;
   register: { reachable: boolean; status?: number; error?: 'timeout' | 'unreachable' | 'closed'; breaker: string };
-  /** The shared database (DATABASE_URL), when there is one: without it no request can be taken. */
-  database?: { reachable: boolean; error?: 'unreachable' };
+  /**
+   * The database (shared with DATABASE_URL, or the embedded file in DATA_DIR): without it no
+   * request can be taken. `error` says why: unreachable, or the embedded file's disk is full,
+   * read-only or failing.
+   */
+  database?: { reachable: boolean; error?: DatabaseOutage };
 }
 
 type Transport = Pick<RegisterTransport, 'breakerState' | 'url' | 'closed'>;
@@ -70,8 +77,8 @@ export class ReadinessProbe {
         new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), this.timeoutMs).unref()),
       ]);
       return { reachable: true };
-    } catch {
-      return { reachable: false, error: 'unreachable' };
+    } catch (error) {
+      return { reachable: false, error: error instanceof DatabaseUnavailableError ? error.reason : 'unreachable' };
     }
   }
 

@@ -14,8 +14,9 @@ import { useQueryCaching } from './http-caching';
 import { useAutomaticPersistedQueries } from './automatic-persisted-queries';
 import type { ApqStore } from '../storage/apq-store';
 import { graphQLErrorFromRegister, serviceUnavailableError } from '../graphql/errors';
-import { DatabaseUnavailableError } from '../storage/pg-database';
+import { DatabaseUnavailableError } from '../storage/database-unavailable';
 import { useChargesInAnswer } from './charges-in-answer';
+import { useWarningsInAnswer } from './warnings-in-answer';
 import { useServiceUnavailableStatus } from './service-unavailable';
 import { useStatementsCsv } from './statements-csv';
 import { useCaseInsensitiveMediaTypes } from './media-types';
@@ -163,6 +164,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       useDownloads(services),
       useStatementsCsv(services),
       useChargesInAnswer(),
+      useWarningsInAnswer(),
       useServiceUnavailableStatus(),
       useOperationNameHelp(),
       useQueryCaching(() => services.summaryCaches.ttlMs),

@@ -24,7 +24,7 @@ export function corsOption(origins: readonly string[]): false | ((request: Reque
       origin,
       methods: ['GET', 'POST'],
       credentials: false,
-      exposedHeaders: ['content-disposition', 'retry-after'],
+      exposedHeaders: ['content-disposition', 'retry-after', 'statement-warning'],
       maxAge: 600,
     };
   };

@@ -8,6 +8,7 @@ import { isSpanContextValid, trace } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { EventHub } from '../services/events';
+import { DatabaseUnavailableError } from '../storage/database-unavailable';
 import { isOperationName, requestIdOf, requestRecordOf } from '../observability/request-record';
 
 export type { Logger };
@@ -205,9 +206,30 @@ export function logServiceEvents(events: EventHub, logger: Logger): void {
     ),
   );
   events.on('spendRefused', (e) => logger.info({ reason: e.reason }, 'refused by spend control, nothing sent'));
+  events.on('storageOutage', (e) =>
+    logger.error(
+      { event: 'storage', reason: e.reason, dataDir: e.dataDir },
+      `titlegraph: ${e.message} (DATA_DIR ${e.dataDir}): requests that need it are answered 503 SERVICE_UNAVAILABLE, nothing sent to the register, and /ready is 503, until it takes writes again`,
+    ),
+  );
+  events.on('storageRecovered', (e) =>
+    logger.info(
+      { event: 'storage', reason: e.reason, dataDir: e.dataDir, downMs: Math.round(e.downMs) },
+      `titlegraph: the database in DATA_DIR ${e.dataDir} takes writes again, after ${Math.round(e.downMs / 1000)} s`,
+    ),
+  );
   events.on('journalDeferred', (e) =>
     logger.warn({ waiting: e.waiting }, 'journal write failed after the register answered; retried until the database takes it'),
   );
+}
+
+/** The embedded database's disk outage behind an error (through GraphQL's originalError and causes), if it is one. */
+function diskOutageBehind(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; depth++) {
+    if (e instanceof DatabaseUnavailableError) return e.reason !== 'unreachable';
+    e = (e as { originalError?: unknown }).originalError ?? e.cause;
+  }
+  return false;
 }
 
 /** Yoga's own log lines (e.g. unexpected errors) as pino records: the error's name and stack, never request data. */
@@ -218,6 +240,8 @@ export function yogaLogger(logger: Logger) {
     debug: (...args: unknown[]) => logger.debug({ yoga: describe(args) }),
     info: (...args: unknown[]) => logger.info({ yoga: describe(args) }),
     warn: (...args: unknown[]) => logger.warn({ yoga: describe(args) }),
-    error: (...args: unknown[]) => logger.error({ yoga: describe(args) }),
+    // A full or read-only disk is logged once per episode (storageOutage), not once per request it refuses.
+    error: (...args: unknown[]) =>
+      args.some(diskOutageBehind) ? logger.debug({ yoga: describe(args) }) : logger.error({ yoga: describe(args) }),
   };
 }

@@ -78,10 +78,38 @@ export interface Serving {
    * Graceful stop: the listening socket closes (new connections are refused), a request that
    * still arrives on a kept-alive connection gets 503 SHUTTING_DOWN, idle connections close, and
    * every request already being answered runs to its end, so a charge it records is kept.
-   * Resolves true once all have answered, or false when `deadlineMs` passes first.
+   * Resolves true once all have answered, or false when `deadlineMs` passes first, unless
+   * `mustFinish` work is still running then: see MustFinish.
    */
-  drain(options: { deadlineMs: number; onListenerClosed?: (inflight: number) => void }): Promise<boolean>;
+  drain(options: DrainOptions): Promise<boolean>;
 }
+
+/**
+ * Work that the drain's deadline never cuts: register calls that charge or create, with the
+ * recording of their outcome. Cut, such a call leaves a charge nobody was told of (the caller
+ * reads OUTCOME_UNKNOWN); each ends by its own register deadline anyway, so waiting is bounded.
+ */
+interface MustFinish {
+  /** What is running now (a call that starts while the drain waits is waited for too). */
+  inFlight(): readonly Promise<unknown>[];
+  /** How long past the drain's deadline it may be waited for: the register call deadline. */
+  maxMs: number;
+  /** Told when the deadline has passed with this many still running. */
+  onWait?: (running: number) => void;
+}
+
+interface DrainOptions {
+  deadlineMs: number;
+  onListenerClosed?: (inflight: number) => void;
+  mustFinish?: MustFinish;
+}
+
+/**
+ * Once the work a request must finish has ended, how long that request gets to write its answer
+ * (a journal entry is already written; what is left is serialising a payload): after it, a
+ * request still running is one of those the deadline cuts.
+ */
+const ANSWER_GRACE_MS = 2_000;
 
 const SHUTTING_DOWN_BODY = JSON.stringify({
   errors: [{ message: 'The service is shutting down; retry.', extensions: { code: 'SHUTTING_DOWN' } }],
@@ -123,27 +151,53 @@ export async function serve(
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
 
-  const drain: Serving['drain'] = async ({ deadlineMs, onListenerClosed }) => {
+  const drain: Serving['drain'] = async ({ deadlineMs, onListenerClosed, mustFinish }) => {
     draining = true;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), deadlineMs);
-    });
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // Told once the listening socket is closed, so whoever reads it finds new connections refused.
     await new Promise((resolve) => setTimeout(resolve, 0));
     onListenerClosed?.(inflight.size);
     const sweep = setInterval(() => server.closeIdleConnections(), 250);
+    const answered = Promise.all([closed, ...inflight]).then(() => true as const);
     try {
-      return await Promise.race([Promise.all([closed, ...inflight]).then(() => true), deadline]);
+      if (await within(answered, deadlineMs)) return true;
+      if (!mustFinish || mustFinish.inFlight().length === 0) return false;
+      mustFinish.onWait?.(mustFinish.inFlight().length);
+      const waitUntil = performance.now() + mustFinish.maxMs;
+      for (let running = mustFinish.inFlight(); running.length > 0; running = mustFinish.inFlight()) {
+        if (!(await within(Promise.allSettled(running), waitUntil - performance.now()))) return false;
+      }
+      return await within(answered, ANSWER_GRACE_MS);
     } finally {
       clearInterval(sweep);
-      clearTimeout(timer);
     }
   };
   return { server, port, inflightCount: () => inflight.size, drain };
 }
+
+/** True if `work` settles within `ms` (false at once when `ms` is not positive). */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  if (ms <= 0) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * SHUTDOWN_DEADLINE_MS is at least the register call deadline plus this: time for a request's
+ * work before its register call (credentials, admission) and after it (the journal, the answer).
+ */
+export const SHUTDOWN_MARGIN_MS = 5_000;
+
+/** The register call deadline's default (30 s) plus SHUTDOWN_MARGIN_MS. */
+export const DEFAULT_SHUTDOWN_DEADLINE_MS = 35_000;
 
 export interface ShutdownOptions {
   serving: Serving;
@@ -151,6 +205,8 @@ export interface ShutdownOptions {
   close(): Promise<void>;
   /** How long in-flight requests get to finish after the signal. */
   deadlineMs: number;
+  /** Register calls that charge or create: waited for past the deadline, up to their own (see MustFinish). */
+  mustFinish?: Omit<MustFinish, 'onWait'>;
   logger: Logger;
   /** Ends the process: exitProcess, which never hangs on a stdout nobody reads (tests pass their own). */
   exit?: (code: number) => void;
@@ -168,15 +224,31 @@ export function shutdownOnSignals(options: ShutdownOptions): (signal: NodeJS.Sig
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    // The drain has its own deadline; this one also covers closing the stores after it.
-    setTimeout(() => {
-      logger.error({ event: 'shutdown' }, 'titlegraph: shutdown did not finish in time; exiting');
-      exit(1);
-    }, deadlineMs + 5_000).unref();
+    // The drain has its own deadlines; this one also covers closing the stores after them.
+    const mustFinishMs = options.mustFinish ? options.mustFinish.maxMs + ANSWER_GRACE_MS : 0;
+    setTimeout(
+      () => {
+        logger.error({ event: 'shutdown' }, 'titlegraph: shutdown did not finish in time; exiting');
+        exit(1);
+      },
+      deadlineMs + mustFinishMs + 5_000,
+    ).unref();
     const drained = await serving.drain({
       deadlineMs,
       onListenerClosed: (inflight) =>
         logger.info({ event: 'draining', signal, inflight }, `titlegraph: ${signal}: draining ${inflight} in-flight request(s)`),
+      ...(options.mustFinish
+        ? {
+            mustFinish: {
+              ...options.mustFinish,
+              onWait: (running) =>
+                logger.warn(
+                  { event: 'draining', running },
+                  `titlegraph: ${deadlineMs} ms have passed; waiting up to ${options.mustFinish!.maxMs} ms more for ${running} register call(s) that charge or create, so their callers get their outcome`,
+                ),
+            },
+          }
+        : {}),
     });
     if (!drained) {
       const inflight = serving.inflightCount();

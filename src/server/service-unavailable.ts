@@ -7,7 +7,7 @@ import type { GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { serviceUnavailableError } from '../graphql/errors';
 import { RegisterError } from '../register/client';
-import { DatabaseUnavailableError } from '../storage/pg-database';
+import { DatabaseUnavailableError } from '../storage/database-unavailable';
 
 /** Seen before Yoga masks errors (its plugin runs after ours): the original errors tell. */
 function isStoreOutage(error: GraphQLError): boolean {

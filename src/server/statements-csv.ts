@@ -2,16 +2,19 @@
  * GET /statements.csv?from=YYYY-MM-DD&to=YYYY-MM-DD[&reference=…][&caller=…]: the charge statement as CSV
  * for spreadsheets, with the same credentials and visibility as `chargeStatement`. Streamed page
  * by page from the journal (RFC 4180: a header row, CRLF, quoted fields where needed), and cells
- * that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) are prefixed
- * with an apostrophe, as OWASP advises for CSV injection.
+ * that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR, or with one of
+ * =, +, -, @ after leading spaces) are prefixed with an apostrophe, as OWASP advises for CSV injection.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../graphql/context';
 import type { JournalRecord } from '../storage/idempotency/store';
-import { statementRangeProblem, statementRecords } from '../services/statements';
+import { statementRangeProblem, statementRecords, statementRetentionWarning } from '../services/statements';
 import { callerByKey, problemResponse } from './route-problems';
 
 export const STATEMENTS_CSV_PATH = '/statements.csv';
+
+/** Set when the statement reaches back before the days the journal keeps: `JOURNAL_RETENTION; kept-from=YYYY-MM-DD; <message>`. */
+export const STATEMENT_WARNING_HEADER = 'statement-warning';
 
 const COLUMNS = [
   'day',
@@ -36,7 +39,8 @@ const problem = (status: number, code: string, message: string, headers: Record<
 /** One CSV cell: defused if a spreadsheet would take it for a formula, quoted if it must be. */
 export function csvCell(value: string | null | undefined): string {
   let text = value ?? '';
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  // Spreadsheets skip leading blanks before reading a formula: " =1+1" runs as one too.
+  if (/^[\t\r]|^\s*[=+\-@]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -74,10 +78,13 @@ export async function handleStatementsCsv(services: Services, request: Request):
   const reference = params.get('reference') ?? undefined;
   const view = services.spend.statementView(caller.tenant, params.get('caller'));
   if ('refused' in view) return problem(403, 'FORBIDDEN', view.refused);
+  const retention = statementRetentionWarning(from, services.journalRetentionDays);
   const headers = {
     'content-type': 'text/csv; charset=utf-8; header=present',
     'content-disposition': `attachment; filename="statement-${from}-to-${to}.csv"`,
     'cache-control': 'private, no-store',
+    // A CSV has no place for a caveat that every reader keeps: a header, as GraphQL's extensions.warnings.
+    ...(retention ? { [STATEMENT_WARNING_HEADER]: `${retention.code}; kept-from=${retention.keptFrom}; ${retention.message}` } : {}),
   };
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
   const records = statementRecords(services.idempotency, view, from, to, reference);

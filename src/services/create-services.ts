@@ -7,6 +7,7 @@ import { DownloadSlots } from './downloads/slots';
 import { DownloadLinks } from './downloads/links';
 import { type ApqLimits, type ApqStore, PgApqStore, RememberedApqStore, SqliteApqStore } from '../storage/apq-store';
 import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';
+import { dataFileHealth } from '../storage/sqlite-database';
 import type { IdempotencyStore } from '../storage/idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from '../register/client';
 import { msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
@@ -14,6 +15,7 @@ import { SqliteQuotaStore, type QuotaStore } from '../storage/quota/store';
 import { PgQuotaStore } from '../storage/quota/pg-store';
 import { DEFAULT_REFERENCE_LIST_TTL_MS, ReferenceListCache } from './reference-lists';
 import { SummaryCaches } from './summary-cache';
+import { DEFAULT_JOURNAL_RETENTION_DAYS } from './statements';
 import { type ClientsConfig, type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
 import { type TenantConfig, TenantDirectory } from './tenants';
 
@@ -53,6 +55,8 @@ export interface Services {
   spend: SpendControl;
   /** Journal writes that failed after the register answered, retried until they land. */
   journalOutbox: JournalOutbox;
+  /** Days the charge journal is kept (JOURNAL_RETENTION_DAYS): a statement reaching further back says so. */
+  journalRetentionDays: number;
 }
 
 /**
@@ -98,6 +102,10 @@ export interface ServiceSettings {
   downloadLinkSecret?: string;
   /** The public base address of this service, for absolute download links; absent: each request's origin. */
   publicUrl?: string;
+  /** The longest one register call runs (REGISTER_CALL_DEADLINE_MS); absent: DEFAULT_CALL_DEADLINE_MS. */
+  registerCallDeadlineMs?: number;
+  /** Days the charge journal is kept (JOURNAL_RETENTION_DAYS); absent: DEFAULT_JOURNAL_RETENTION_DAYS. */
+  journalRetentionDays?: number;
 }
 
 /** The settings, the register and its callers, and what tests put in place of the defaults. */
@@ -127,21 +135,35 @@ export interface RunningServices extends Services {
 }
 
 const DAY = 24 * 60 * 60 * 1000;
-const JOURNAL_RETENTION_DAYS = 100;
 
 export function createServices(options: ServiceOptions): RunningServices {
   const events = new EventHub();
   const transport = new RegisterTransport({
     baseUrl: options.registerBaseUrl,
     ...options.transport,
+    timeouts: {
+      ...(options.registerCallDeadlineMs !== undefined ? { deadlineMs: options.registerCallDeadlineMs } : {}),
+      ...options.transport?.timeouts,
+    },
     onCall: (call) => {
       options.transport?.onCall?.(call);
       events.emit('registerCall', call);
     },
   });
+  // The embedded stores' disk (full, read-only, failing) is told once per episode, for the log.
+  const unwatchDataFile =
+    options.databaseUrl && options.idempotency
+      ? undefined
+      : dataFileHealth(options.dataDir).on((event) => {
+          const { dataDir } = options;
+          if (event.kind === 'outage') events.emit('storageOutage', { reason: event.reason, message: event.error.message, dataDir });
+          else events.emit('storageRecovered', { reason: event.reason, downMs: event.downMs, dataDir });
+        });
   const idempotency = options.idempotency ?? new SqliteIdempotencyStore(options.dataDir);
-  // Keys are kept at least 24 h (the promise to callers) and the charge journal at least 90
-  // days (finance reconciles it with the register's invoices); older rows are purged hourly.
+  // Keys are kept at least 24 h (the promise to callers) and the charge journal longer than the
+  // longest statement (JOURNAL_RETENTION_DAYS; finance reconciles it with the register's
+  // invoices); older rows are purged hourly.
+  const journalRetentionDays = options.journalRetentionDays ?? DEFAULT_JOURNAL_RETENTION_DAYS;
   const apq = new RememberedApqStore(
     options.databaseUrl ? new PgApqStore(options.databaseUrl, options.apq) : new SqliteApqStore(options.dataDir, options.apq),
   );
@@ -149,7 +171,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     void idempotency.purge(Date.now() - 2 * DAY).catch(() => undefined);
     // a purged query costs its next client one round trip to register it again
     void apq.purge(Date.now() - 30 * DAY).catch(() => undefined);
-    void idempotency.purgeJournal(Date.now() - JOURNAL_RETENTION_DAYS * DAY).catch(() => undefined);
+    void idempotency.purgeJournal(Date.now() - journalRetentionDays * DAY).catch(() => undefined);
   };
   purge();
   const purger = setInterval(purge, 60 * 60 * 1000);
@@ -183,6 +205,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     downloadSlots: new DownloadSlots(options.downloads.perTenant),
     downloadLimits: options.downloads,
     journalOutbox,
+    journalRetentionDays,
     spend: new SpendControl(
       options.spend,
       options.tenants.filter((t): t is TenantConfig & { clientId: string } => !t.router && !!t.clientId),
@@ -191,6 +214,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     ),
     async close() {
       clearInterval(purger);
+      unwatchDataFile?.();
       // A mutation whose caller went away still runs: let it record its outcome before the
       // store closes, so its key is not left "in progress".
       await Promise.allSettled([...inflight.values()]);

@@ -5,6 +5,7 @@
  */
 import type { RegisterCallEvent } from '../register/client';
 import type { Charge } from '../register/contract/wire';
+import type { DatabaseOutage } from '../storage/database-unavailable';
 
 export interface ServiceEvents {
   /** A document reached GRAPHQL_JIT_AFTER runs: compiled by graphql-jit, or kept on graphql-js (it streams, or graphql-jit refused it). */
@@ -29,6 +30,10 @@ export interface ServiceEvents {
   download: { outcome: string; durationMs: number };
   /** A journal write failed after the register answered; it is retried until it lands. */
   journalDeferred: { waiting: number };
+  /** The disk under the embedded database (DATA_DIR) became full, read-only or failing: told once per episode, not per request. */
+  storageOutage: { reason: DatabaseOutage; message: string; dataDir: string };
+  /** That episode is over: writes are taken again. */
+  storageRecovered: { reason: DatabaseOutage; downMs: number; dataDir: string };
   /** The register charged more than the caller's maxFee allowed (its fee changed): shown, and logged as a warning. */
   chargeAboveMaxFee: { tenant: string; operation: string; chargedPence: number; maxFeePence: number };
 }

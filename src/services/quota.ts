@@ -9,7 +9,7 @@
  * - a client whose token bucket is empty, so that no client burns the day in a burst.
  */
 import { CLIENT_ERROR_CODES, type QuotaHooks, type RegisterCallEvent, RegisterError } from '../register/client';
-import { DatabaseUnavailableError } from '../storage/pg-database';
+import { DatabaseUnavailableError } from '../storage/database-unavailable';
 import { londonDate, secondsUntilLondonMidnight } from '../register/contract/london-day';
 import type { RouteDef } from '../register/contract/routes';
 import type { QuotaStore } from '../storage/quota/store';

@@ -3,11 +3,50 @@
  * read page by page so that a year of a large firm's charges is never held in memory at once.
  * One reader for the GraphQL `chargeStatement` and the CSV download.
  */
+import { londonDate } from '../register/contract/london-day';
 import type { IdempotencyStore, JournalRecord, StatementPosition } from '../storage/idempotency/store';
 import type { StatementView } from './spend';
 
 /** Register days a statement may cover at most. */
 export const STATEMENT_MAX_DAYS = 366;
+
+/**
+ * Days the charge journal is kept (JOURNAL_RETENTION_DAYS): longer than the longest statement,
+ * so that a statement of the last 366 days is whole, and finance can reconcile a year with the
+ * register's invoices with some margin.
+ */
+export const DEFAULT_JOURNAL_RETENTION_DAYS = 400;
+/** Shorter, and a statement the service accepts would miss days it once held. */
+export const MIN_JOURNAL_RETENTION_DAYS = STATEMENT_MAX_DAYS + 1;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The first register day the journal still holds whole: entries recorded before `now` less the
+ * retention are purged, so the day of that moment may be partly gone, and the next is whole.
+ */
+export function journalKeptFrom(retentionDays: number, now: number = Date.now()): string {
+  const cutDay = londonDate(new Date(now - retentionDays * DAY_MS));
+  return new Date(Date.parse(`${cutDay}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+}
+
+/** What a statement's answer says when it starts before the journal's kept days: some of its records may be gone. */
+export interface StatementWarning {
+  code: 'JOURNAL_RETENTION';
+  message: string;
+  /** The first register day the journal holds whole. */
+  keptFrom: string;
+}
+
+export function statementRetentionWarning(from: string, retentionDays: number, now: number = Date.now()): StatementWarning | undefined {
+  const keptFrom = journalKeptFrom(retentionDays, now);
+  if (from >= keptFrom) return undefined;
+  return {
+    code: 'JOURNAL_RETENTION',
+    message: `The charge journal is kept ${retentionDays} days: it holds register days from ${keptFrom} on, so this statement lacks any records of the days before (${from} to the day before ${keptFrom}). The register's invoices have them.`,
+    keptFrom,
+  };
+}
 
 const PAGE = 500;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

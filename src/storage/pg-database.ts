@@ -4,6 +4,7 @@
  * lock, because replicas starting together would otherwise race on CREATE … IF NOT EXISTS.
  */
 import pg from 'pg';
+import { DatabaseUnavailableError } from './database-unavailable';
 
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -15,18 +16,6 @@ export interface PgDatabaseOptions {
   ddlLock: number;
   /** Creates what is missing (tables, indexes, functions), inside the locked transaction. */
   setup(client: pg.PoolClient): Promise<void>;
-}
-
-/**
- * The database could not be reached (refused, dropped, shut down, or the pool timed out). Thrown
- * instead of the driver's error, so that callers can tell "nothing happened, try again" from a
- * fault of the statement itself.
- */
-export class DatabaseUnavailableError extends Error {
-  constructor(cause: unknown) {
-    super('the database is unreachable', { cause });
-    this.name = 'DatabaseUnavailableError';
-  }
 }
 
 const UNREACHABLE_CODES = new Set([

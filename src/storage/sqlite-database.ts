@@ -2,15 +2,215 @@
  * The one SQLite file of an instance (DATA_DIR/idempotency.sqlite): idempotency keys, the
  * charge journal, the quota ledger and persisted queries, each store on a connection of its own.
  * WAL lets them read while another writes; busy_timeout makes a writer wait, not fail.
+ *
+ * A disk that is full, read-only or failing is an outage of the whole file, not a fault of one
+ * statement: every connection's errors of that kind become DatabaseUnavailableError (503,
+ * "nothing was sent"), and the file's health (DataFileHealth) tells the episode once, when it
+ * starts and when it ends, to whoever listens (the log) and to readiness.
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { join, resolve } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { type DatabaseOutage, DatabaseUnavailableError } from './database-unavailable';
 
+/** SQLite's primary result codes (the low byte of an extended one) that mean the file cannot be used. */
+const OUTAGE_CODES: Record<number, DatabaseOutage> = {
+  8: 'read_only', // SQLITE_READONLY
+  10: 'io_error', // SQLITE_IOERR
+  13: 'disk_full', // SQLITE_FULL
+  14: 'io_error', // SQLITE_CANTOPEN
+};
+
+/** The outage an error of node:sqlite means, if it means one. */
+export function sqliteOutage(error: unknown): DatabaseOutage | undefined {
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof errcode === 'number' ? OUTAGE_CODES[errcode & 0xff] : undefined;
+}
+
+/**
+ * How long writes must go without an outage error (one having succeeded) before an episode is
+ * over: a nearly full disk takes some small writes and refuses the next, and one episode is
+ * still one message, not one per request.
+ */
+const QUIET_MS = 10_000;
+
+export type DataFileEvent =
+  | { kind: 'outage'; reason: DatabaseOutage; error: DatabaseUnavailableError }
+  | { kind: 'recovered'; reason: DatabaseOutage; downMs: number };
+
+/** The health of one data file, shared by every connection to it. */
+export class DataFileHealth {
+  private episode: { error: DatabaseUnavailableError; since: number; lastFailure: number } | undefined;
+  private readonly listeners = new Set<(event: DataFileEvent) => void>();
+  /** Connections open on the file; the entry is dropped with the last. */
+  connections = 0;
+  /** QUIET_MS (tests shorten it). */
+  quietMs = QUIET_MS;
+
+  constructor(
+    /** The data folder (the key of `files`). */
+    readonly dataDir: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The outage under way, if any. */
+  get outage(): DatabaseUnavailableError | undefined {
+    return this.episode?.error;
+  }
+
+  on(listener: (event: DataFileEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A statement failed: an outage error becomes DatabaseUnavailableError (the episode starts with the first). */
+  failed(error: unknown): unknown {
+    const reason = sqliteOutage(error);
+    if (!reason) return error;
+    const unavailable = new DatabaseUnavailableError(error, reason);
+    const at = this.now();
+    if (this.episode) {
+      this.episode.lastFailure = at;
+      return unavailable;
+    }
+    this.episode = { error: unavailable, since: at, lastFailure: at };
+    this.tell({ kind: 'outage', reason, error: unavailable });
+    return unavailable;
+  }
+
+  /** A write was committed. */
+  wrote(): void {
+    const episode = this.episode;
+    if (!episode || this.now() - episode.lastFailure < this.quietMs) return;
+    this.episode = undefined;
+    this.tell({ kind: 'recovered', reason: episode.error.reason, downMs: this.now() - episode.since });
+  }
+
+  /**
+   * Readiness: resolves when the file takes writes. During an episode it tries one small write
+   * (nothing else may be writing then: a replica out of its load balancer gets no requests), so
+   * that an episode can end, and rejects while the outage lasts.
+   */
+  async check(): Promise<void> {
+    if (!this.episode) return;
+    let db: DatabaseSync | undefined;
+    try {
+      db = openDataFile(this.dataDir, 'CREATE TABLE IF NOT EXISTS data_file_probe (id INTEGER PRIMARY KEY, at INTEGER NOT NULL);');
+      db.prepare('INSERT OR REPLACE INTO data_file_probe (id, at) VALUES (1, ?)').run(this.now());
+    } catch {
+      // the episode goes on; its error is the answer
+    } finally {
+      db?.close();
+    }
+    if (this.episode) throw this.episode.error;
+  }
+
+  private tell(event: DataFileEvent) {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // a listener never breaks a statement
+      }
+    }
+  }
+}
+
+/** By data folder: what every connection to its file shares. */
+const files = new Map<string, DataFileHealth>();
+
+/** The health of the data file in `dataDir` (the same object for every store on it). */
+export function dataFileHealth(dataDir: string): DataFileHealth {
+  const key = resolve(dataDir);
+  let health = files.get(key);
+  if (!health) {
+    health = new DataFileHealth(key);
+    files.set(key, health);
+  }
+  return health;
+}
+
+/**
+ * Opens the data file in `dataDir`. Every statement's
+ * outage error becomes DatabaseUnavailableError and is told to the file's health; a ROLLBACK
+ * after SQLite already rolled back (as it does on SQLITE_FULL) does nothing, rather than
+ * replace the real error with "cannot rollback - no transaction is active".
+ */
 export function openDataFile(dataDir: string, schema: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}): DatabaseSync {
   mkdirSync(dataDir, { recursive: true });
-  const db = new DatabaseSync(join(dataDir, 'idempotency.sqlite'));
-  db.exec(`PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = ${options.synchronous ?? 'FULL'};`);
-  db.exec(schema);
-  return db;
+  const health = dataFileHealth(dataDir);
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(join(dataDir, 'idempotency.sqlite'));
+  } catch (error) {
+    throw health.failed(error);
+  }
+  health.connections++;
+  const guardedDb = guarded(db, health);
+  try {
+    guardedDb.exec(`PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = ${options.synchronous ?? 'FULL'};`);
+    guardedDb.exec(schema);
+  } catch (error) {
+    guardedDb.close();
+    throw error;
+  }
+  return guardedDb;
+}
+
+const isRollback = (sql: string) => /^\s*ROLLBACK\s*;?\s*$/i.test(sql);
+/** A statement whose success puts data on the disk once committed (not a read, a PRAGMA or a BEGIN). */
+const writes = (sql: string) => /^\s*(COMMIT|END|INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql);
+
+/**
+ * `db`, with every statement run through `health`. A Proxy rather than a wrapper class: the
+ * stores keep using node:sqlite's own API, prepared statements included.
+ */
+function guarded(db: DatabaseSync, health: DataFileHealth): DatabaseSync {
+  const attempt = <R>(sql: string, work: () => R): R => {
+    let result: R;
+    try {
+      result = work();
+    } catch (error) {
+      throw health.failed(error);
+    }
+    // The disk took a write: a COMMIT, or a write outside a transaction.
+    if (!db.isTransaction && writes(sql)) health.wrote();
+    return result;
+  };
+  const statement = (prepared: StatementSync, sql: string): StatementSync =>
+    new Proxy(prepared, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (typeof value !== 'function') return value;
+        if (property === 'run') {
+          return (...args: unknown[]) =>
+            isRollback(sql) && !db.isTransaction ? { changes: 0, lastInsertRowid: 0 } : attempt(sql, () => value.apply(target, args));
+        }
+        if (property === 'get' || property === 'all') return (...args: unknown[]) => attempt(sql, () => value.apply(target, args));
+        return value.bind(target);
+      },
+    });
+  return new Proxy(db, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (property === 'exec') {
+        return (sql: string) => (isRollback(sql) && !target.isTransaction ? undefined : attempt(sql, () => target.exec(sql)));
+      }
+      if (property === 'prepare') {
+        return (sql: string, ...rest: unknown[]) =>
+          statement(
+            attempt(sql, () => (target.prepare as (...a: unknown[]) => StatementSync)(sql, ...rest)),
+            sql,
+          );
+      }
+      if (property === 'close') {
+        return () => {
+          target.close();
+          if (--health.connections <= 0 && files.get(health.dataDir) === health) files.delete(health.dataDir);
+        };
+      }
+      return value.bind(target);
+    },
+  });
 }

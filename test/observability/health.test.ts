@@ -1,4 +1,4 @@
-/** /health (alive) and /ready (the register answers), over real HTTP. */
+/** /health (alive) and /ready (the register answers, the database takes writes), over real HTTP. */
 import { afterEach, describe, expect, test } from 'vitest';
 import { startHttpService, type HttpService } from '../support/http-service';
 
@@ -26,14 +26,23 @@ describe('/ready', () => {
     expect(ready.status).toBe(200);
     expect(ready.headers.get('cache-control')).toBe('no-store');
     // The token route, asked without credentials: the register's refusal proves it is the register.
-    expect(await ready.json()).toEqual({ ready: true, register: { reachable: true, status: 401, breaker: 'closed' } });
+    expect(await ready.json()).toEqual({
+      ready: true,
+      register: { reachable: true, status: 401, breaker: 'closed' },
+      // The embedded database (DATA_DIR) takes writes (test/server/disk-outage.test.ts: when its disk is full).
+      database: { reachable: true },
+    });
     expect(svc.emulator.calls.count({ route: 'token' })).toBe(1);
     expect(svc.emulator.calls.count({ route: 'token', status: 200 })).toBe(0);
 
     await svc.emulator.close();
     const down = await fetch(`${svc.origin}/ready`);
     expect(down.status).toBe(503);
-    expect(await down.json()).toEqual({ ready: false, register: { reachable: false, error: 'unreachable', breaker: 'closed' } });
+    expect(await down.json()).toEqual({
+      ready: false,
+      register: { reachable: false, error: 'unreachable', breaker: 'closed' },
+      database: { reachable: true },
+    });
   });
 
   test('is 503 when the register answers 5xx or not within the timeout', async () => {

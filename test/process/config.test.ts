@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
+import { RegisterTransport } from '../../src/register/client';
 
 const fails = (env: Record<string, string>) => {
   try {
@@ -147,6 +148,34 @@ describe('quota and download settings', () => {
 
 describe('download link settings', () => {
   const SECRET = 'a-test-signing-key-of-at-least-32-characters';
+
+  test('the shutdown deadline outlasts a register call: 35 s over 30 s by default, a shorter one stops the start naming both', () => {
+    const config = loadConfig({});
+    expect(config.shutdownDeadlineMs).toBe(35_000);
+    expect(config.registerCallDeadlineMs).toBe(30_000);
+    // The deadline the register client really uses is the setting's.
+    const transport = new RegisterTransport({ baseUrl: 'http://127.0.0.1:1/v1' });
+    expect(transport.timeouts.deadlineMs).toBe(config.registerCallDeadlineMs);
+    expect(fails({ SHUTDOWN_DEADLINE_MS: '25000' })).toBe(
+      'Invalid configuration: SHUTDOWN_DEADLINE_MS (25000) must be at least REGISTER_CALL_DEADLINE_MS (30000) plus 5000 ms, so that a stop waits for a register call that charges rather than cutting its answer: set SHUTDOWN_DEADLINE_MS to 35000 or more (and the grace period of your container platform above it).',
+    );
+    expect(fails({ SHUTDOWN_DEADLINE_MS: '34999' })).toMatch(/^Invalid configuration: SHUTDOWN_DEADLINE_MS \(34999\) must be at least/);
+    expect(fails({ REGISTER_CALL_DEADLINE_MS: '31000' })).toMatch(/SHUTDOWN_DEADLINE_MS \(35000\) .* REGISTER_CALL_DEADLINE_MS \(31000\)/);
+    expect(loadConfig({ SHUTDOWN_DEADLINE_MS: '6000', REGISTER_CALL_DEADLINE_MS: '1000' })).toMatchObject({
+      shutdownDeadlineMs: 6000,
+      registerCallDeadlineMs: 1000,
+    });
+  });
+
+  test('the charge journal outlasts the longest statement: 400 days by default, fewer than 367 stops the start', () => {
+    expect(loadConfig({}).journalRetentionDays).toBe(400);
+    expect(loadConfig({ JOURNAL_RETENTION_DAYS: '367' }).journalRetentionDays).toBe(367);
+    for (const days of ['100', '366', 'a year']) {
+      expect(fails({ JOURNAL_RETENTION_DAYS: days })).toBe(
+        `Invalid configuration: JOURNAL_RETENTION_DAYS must be a whole number of days of at least 367, so that a statement (up to 366 register days) is never missing days the journal has dropped (got "${days}").`,
+      );
+    }
+  });
 
   test('replicas (DATABASE_URL) must share a signing key', () => {
     expect(fails({ DATABASE_URL: 'postgres://db/titlegraph' })).toMatch(/DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set/);

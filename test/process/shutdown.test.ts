@@ -1,15 +1,17 @@
 /**
  * Graceful shutdown of the real entry point (`tsx src/main.ts`, embedded emulator, PORT=0 and
  * EMULATOR_PORT=0): SIGTERM while a chargeable mutation is at the register → the mutation is
- * answered with its charge, the register has recorded it, new connections are refused and the
- * process exits 0. A request still running at the deadline makes it exit 1.
+ * answered with its charge (even one the register takes 28 s to answer, on the default
+ * settings), the register has recorded it, new connections are refused and the process exits 0.
+ * A request still running at the deadline makes it exit 1.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import { EMBEDDED_ENV, PURCHASE_DETAILS, postGraphql, spawnTs, type Child } from '../support/processes';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { londonDate } from '../../src/register/contract/london-day';
+import { CHARGE_RECORDS, EMBEDDED_ENV, PURCHASE_DETAILS, postGraphql, spawnTs, type Child } from '../support/processes';
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
@@ -57,6 +59,28 @@ function freshRequest(url: string): Promise<number | string> {
   });
 }
 
+const PURCHASE_PLANS = `mutation PurchaseTitlePlans($fas: FasNumber!, $input: PurchaseTitleInput!) {
+  purchaseTitlePlans(fas: $fas, input: $input) { plans { downloadUrl } userErrors { code message } }
+}`;
+
+interface LedgerCharge {
+  charge: { transactionNumber: string; fas: string };
+  at: string;
+}
+
+async function ledgerOf(emulatorOrigin: string): Promise<LedgerCharge[]> {
+  return ((await (await fetch(`${emulatorOrigin}/__control/ledger`)).json()) as { charges: LedgerCharge[] }).charges;
+}
+
+async function injectFault(emulatorOrigin: string, route: string, fault: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${emulatorOrigin}/__control/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ route, fault }),
+  });
+  expect(response.status).toBe(204);
+}
+
 const TITLE = `query Title($titleNumber: TitleNumber!) { title(titleNumber: $titleNumber) { titleNumber } }`;
 
 describe('graceful shutdown of npm start', () => {
@@ -91,26 +115,99 @@ describe('graceful shutdown of npm start', () => {
     expect(child.output()).toContain('"msg":"titlegraph: stopped"');
   }, 90_000);
 
-  test('a request still running at the shutdown deadline: exit 1', async () => {
-    const { child, graphqlUrl, emulatorOrigin } = await startMain({ SHUTDOWN_DEADLINE_MS: '800' });
-    // The register never answers this call (until the client's own timeout, long after the deadline).
-    const fault = await fetch(`${emulatorOrigin}/__control/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ route: 'titleDetails', fault: { kind: 'hang' }, times: 1 }),
-    });
-    expect(fault.status).toBe(204);
+  test('a purchase whose register answer takes 28 s, SIGTERM 1.5 s into it, default settings: the caller gets its charge, the journal has it CHARGED', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-shutdown-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const { child, graphqlUrl, emulatorOrigin } = await startMain({ DATA_DIR: dataDir });
+    const warm = await postGraphql(graphqlUrl, TITLE, { titleNumber: 'MID15313' });
+    expect(warm.data.title.titleNumber).toBe('MID15313');
+    // The register charges at once, then sends its answer's body 28 s later: within the 30 s
+    // register call deadline, beyond the old 25 s shutdown deadline.
+    await injectFault(emulatorOrigin, 'titleDetails', { kind: 'drip', chunkBytes: 1_000_000, intervalMs: 28_000 });
+
+    const idempotencyKey = `slow-answer-${process.pid}-${Date.now()}`;
+    const started = Date.now();
+    const inFlight = postGraphql(graphqlUrl, PURCHASE_DETAILS, { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey } });
+    const ledger = await vi.waitFor(
+      async () => {
+        const charges = await ledgerOf(emulatorOrigin);
+        expect(charges).toHaveLength(1);
+        return charges;
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    await sleep(Math.max(0, 1_500 - (Date.now() - started)));
+    child.process.kill('SIGTERM');
+    await child.waitFor(/"msg":"titlegraph: SIGTERM: draining 1 in-flight request\(s\)"/);
+
+    const answered = await inFlight;
+    expect(answered.status).toBe(200);
+    expect(answered.data.purchaseTitleDetails.userErrors).toEqual([]);
+    expect(answered.data.purchaseTitleDetails.charges).toEqual([
+      expect.objectContaining({ fas: '0877', transactionNumber: ledger[0]!.charge.transactionNumber }),
+    ]);
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(child.output()).toContain('"msg":"titlegraph: stopped"');
+
+    // Started again on the same data: the journal has the charge, not an unknown outcome.
+    const again = await startMain({ DATA_DIR: dataDir });
+    const records = await postGraphql(again.graphqlUrl, CHARGE_RECORDS, { day: londonDate(new Date(ledger[0]!.at)) });
+    expect(records.data.chargeRecords).toEqual([
+      expect.objectContaining({
+        status: 'CHARGED',
+        idempotencyKey,
+        charge: expect.objectContaining({ transactionNumber: ledger[0]!.charge.transactionNumber }),
+      }),
+    ]);
+  }, 120_000);
+
+  test('a purchase the register never answers is answered OUTCOME_UNKNOWN at its own deadline, before the process exits 0', async () => {
+    const { child, graphqlUrl, emulatorOrigin } = await startMain({ REGISTER_CALL_DEADLINE_MS: '1000', SHUTDOWN_DEADLINE_MS: '6000' });
+    await injectFault(emulatorOrigin, 'titleDetails', { kind: 'hang', phase: 'after' });
     const hanging = postGraphql(graphqlUrl, PURCHASE_DETAILS, {
       fas: '0877',
-      input: { titleNumber: 'MID15313', idempotencyKey: `deadline-${Date.now()}` },
-    }).catch((error: Error) => error);
-    await sleep(500);
+      input: { titleNumber: 'MID15313', idempotencyKey: `hang-${Date.now()}` },
+    });
+    await vi.waitFor(async () => expect(await ledgerOf(emulatorOrigin)).toHaveLength(1), { timeout: 20_000, interval: 50 });
+    child.process.kill('SIGTERM');
+    const answered = await hanging;
+    expect(answered.data.purchaseTitleDetails.userErrors).toEqual([expect.objectContaining({ code: 'OUTCOME_UNKNOWN' })]);
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  }, 90_000);
+
+  test('a request still running at the shutdown deadline (a download its caller stopped reading): exit 1', async () => {
+    const { child, graphqlUrl } = await startMain({
+      REGISTER_CALL_DEADLINE_MS: '1000',
+      SHUTDOWN_DEADLINE_MS: '6000',
+      DOWNLOAD_IDLE_TIMEOUT_MS: '600000',
+    });
+    const bought = await postGraphql(graphqlUrl, PURCHASE_PLANS, {
+      fas: '0877',
+      input: { titleNumber: 'LAN50', idempotencyKey: `plans-${Date.now()}` },
+    });
+    const link = new URL(bought.data.purchaseTitlePlans.plans[0].downloadUrl);
+    // Reads the first bytes of the 50 MiB plan, then nothing more: the response stays in flight.
+    const paused = await new Promise<import('node:http').IncomingMessage>((ok, fail) => {
+      const req = request(
+        new URL(link.pathname + link.search, graphqlUrl),
+        { agent: false, headers: { authorization: 'Bearer dev-key-a' } },
+        (res) => {
+          res.once('data', () => {
+            res.pause();
+            ok(res);
+          });
+        },
+      );
+      req.on('error', fail);
+      req.end();
+    });
+    paused.on('error', () => undefined);
     const started = Date.now();
     child.process.kill('SIGTERM');
     expect(await child.exited).toEqual({ code: 1, signal: null });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
-    expect(child.output()).toContain('requests still running after 800 ms');
-    expect(await hanging).toBeInstanceOf(Error); // its connection died with the process
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5_900);
+    expect(child.output()).toContain('requests still running after 6000 ms');
+    paused.destroy();
   }, 90_000);
 
   test('with no request in flight, SIGTERM exits 0 at once', async () => {

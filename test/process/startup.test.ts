@@ -110,7 +110,8 @@ describe('it exits when told, whatever its stdout', () => {
       PORT: '0',
       EMULATOR_PORT: '0',
       DATA_DIR: join(dir, 'data-pipe'),
-      SHUTDOWN_DEADLINE_MS: '3000',
+      SHUTDOWN_DEADLINE_MS: '6000',
+      REGISTER_CALL_DEADLINE_MS: '1000',
       PIPE_MARKER: marker,
     };
     for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];

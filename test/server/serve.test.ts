@@ -1,12 +1,18 @@
 /**
  * The lifecycle of serve() in-process, over real sockets: draining lets a request already being
- * answered finish, refuses new connections, closes idle kept-alive connections, and reports a request that outlives the deadline.
+ * answered finish, refuses new connections, closes idle kept-alive connections, and reports a request that outlives the deadline;
+ * a register call that charges outlives the deadline and is answered.
  */
 import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import pino from 'pino';
+import { print } from 'graphql';
+import { londonDate } from '../../src/register/contract/london-day';
 import { serve, shutdownOnSignals, type Serving } from '../../src/server/serve';
+import { PurchaseTitleDetailsMutation } from '../support/documents';
+import { newKey, serviceForTest } from '../support/harness';
+import { postGraphQL } from '../support/http-service';
 
 const servings: Serving[] = [];
 const agents: Agent[] = [];
@@ -147,6 +153,91 @@ describe('shutdownOnSignals: what SIGTERM does, in-process', () => {
 
   test('a request still running at the deadline: exit 1, and the stores are not closed under it', async () => {
     const { gate, serving, steps, stop } = await servingWithShutdown(100);
+    try {
+      void fetch(`http://127.0.0.1:${serving.port}/`).catch(() => undefined);
+      await until(() => gate.started() === 1);
+      await stop('SIGTERM');
+      expect(steps).toEqual(['exit 1']);
+    } finally {
+      gate.release();
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+    }
+  });
+});
+
+describe('shutdownOnSignals: a register call that charges is never cut by the deadline', () => {
+  /** A logger whose lines the test can wait on. */
+  function recordingLogger() {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    return { logger, lines };
+  }
+
+  test('SIGTERM during a purchase the register answers after the shutdown deadline: the caller gets its charge, the journal has it, exit 0', async () => {
+    const svc = await serviceForTest({}, { transport: { timeouts: { deadlineMs: 5_000 } } });
+    const serving = await serve(svc.yoga, { port: 0, host: '127.0.0.1' });
+    servings.push(serving);
+    const { logger, lines } = recordingLogger();
+    const steps: string[] = [];
+    const journal: unknown[] = [];
+    const stop = shutdownOnSignals({
+      serving,
+      deadlineMs: 100,
+      mustFinish: { inFlight: () => [...svc.services.inflight.values()], maxMs: 5_000 },
+      logger,
+      close: async () => {
+        // What the journal holds once every request has answered, before the stores close.
+        journal.push(...(await svc.services.idempotency.chargeRecords('client-a', londonDate(svc.services.registerNow()))));
+        steps.push('closed');
+      },
+      exit: (code) => steps.push(`exit ${code}`),
+    });
+    try {
+      // The register charges at once and sends its answer's body 1.5 s later, long after the 100 ms deadline.
+      svc.emulator.faults.inject('titleDetails', { kind: 'drip', chunkBytes: 1_000_000, intervalMs: 1_500 });
+      const idempotencyKey = newKey('drain');
+      const answered = postGraphQL(`http://127.0.0.1:${serving.port}/graphql`, {
+        query: print(PurchaseTitleDetailsMutation),
+        variables: { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey } },
+      });
+      await until(() => svc.emulator.ledger.charges.length === 1);
+      const stopping = stop('SIGTERM');
+      await until(() => lines.some((l) => l.includes('register call(s) that charge or create')));
+
+      const { status, body } = await answered;
+      expect(status).toBe(200);
+      const transactionNumber = svc.emulator.ledger.charges[0]!.charge.transactionNumber;
+      expect(body.data.purchaseTitleDetails.userErrors).toEqual([]);
+      expect(body.data.purchaseTitleDetails.charges).toEqual([expect.objectContaining({ transactionNumber })]);
+      await stopping;
+      expect(steps).toEqual(['closed', 'exit 0']);
+      expect(journal).toEqual([
+        expect.objectContaining({ status: 'CHARGED', idempotencyKey, charge: expect.objectContaining({ transactionNumber }) }),
+      ]);
+      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+    } finally {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+    }
+  });
+
+  test('work that must finish is waited for only up to its own bound, then the exit is 1', async () => {
+    const gate = gatedHandler();
+    const serving = await serve(gate.handler, { port: 0, host: '127.0.0.1' });
+    servings.push(serving);
+    const never = new Promise<never>(() => undefined);
+    const steps: string[] = [];
+    const stop = shutdownOnSignals({
+      serving,
+      deadlineMs: 50,
+      mustFinish: { inFlight: () => [never], maxMs: 100 },
+      logger: pino({ level: 'silent' }),
+      close: async () => {
+        steps.push('closed');
+      },
+      exit: (code) => steps.push(`exit ${code}`),
+    });
     try {
       void fetch(`http://127.0.0.1:${serving.port}/`).catch(() => undefined);
       await until(() => gate.started() === 1);

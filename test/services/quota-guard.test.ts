@@ -13,7 +13,7 @@ import { londonDate } from '../../src/register/contract/london-day';
 import { ROUTES } from '../../src/register/contract/routes';
 import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, QuotaRefusal, type QuotaPolicy } from '../../src/services/quota';
 import { type QuotaStore, SqliteQuotaStore } from '../../src/storage/quota/store';
-import { DatabaseUnavailableError } from '../../src/storage/pg-database';
+import { DatabaseUnavailableError } from '../../src/storage/database-unavailable';
 import { RegisterError } from '../../src/register/client';
 import { RegisterUsageQuery, TitleQuery } from '../support/documents';
 import { startService, type Service, type ServiceOverrides } from '../support/harness';

@@ -116,8 +116,12 @@ export function outcomeUnknownError(
   return { code: 'OUTCOME_UNKNOWN', message: lost + advice };
 }
 
-/** A chargeable call refused by spend control: what was expected, against which limit, and that nothing was sent. */
-export function spendRefusalError(refusal: SpendRefusal, day: string): UserError {
+/**
+ * A chargeable call refused by spend control: what was expected, against which limit, that
+ * nothing was sent, and how much of the limit calls whose outcome is unknown hold (`heldPence`:
+ * they count as spent until someone checks them against the register's invoice) and where to see them.
+ */
+export function spendRefusalError(refusal: SpendRefusal, day: string, heldPence = 0): UserError {
   const expected = formatPence(refusal.expectedPence);
   if (refusal.reason === 'maxFee') {
     return {
@@ -127,11 +131,20 @@ export function spendRefusalError(refusal: SpendRefusal, day: string): UserError
     };
   }
   const whose = { caller: 'your own', client: "your API client's", organisation: "your organisation's" }[refusal.reason];
+  const where =
+    refusal.reason === 'organisation'
+      ? `chargeStatement(from: "${day}", to: "${day}") with an accounts key lists them for every API client of your organisation`
+      : `chargeRecords(day: "${day}") lists them`;
+  const held =
+    heldPence > 0
+      ? ` ${formatPence(heldPence)} of the limit is held by calls whose outcome is not known (their answer was lost, or they are still ` +
+        `at the register): they count as spent. ${where} (status OUTCOME_UNKNOWN), to check against the register's invoice.`
+      : '';
   return {
     code: 'SPEND_LIMIT_REACHED',
     message:
       `This call is expected to charge ${expected} (before VAT), but ${whose} daily spending limit of ${formatPence(refusal.limitPence)} ` +
-      `has ${formatPence(refusal.remainingPence)} left for ${day}. Nothing was sent to the register. The limit resets at midnight, London time.`,
+      `has ${formatPence(refusal.remainingPence)} left for ${day}. Nothing was sent to the register.${held} The limit resets at midnight, London time.`,
   };
 }
 
@@ -204,8 +217,9 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
     if (claim.refused) {
       const reason = claim.refused.reason === 'maxFee' ? 'max_fee' : (`${claim.refused.reason}_limit` as const);
       ctx.services.events.emit('spendRefused', { tenant: ctx.tenant.id, organisation: ctx.tenant.organisation, reason });
+      const held = await heldByUnknownOutcomes(store, claim.refused, ctx.tenant.id, intent!);
       return {
-        outcome: { ok: false, userErrors: [spendRefusalError(claim.refused, intent!.day)] },
+        outcome: { ok: false, userErrors: [spendRefusalError(claim.refused, intent!.day, held)] },
         kind: claim.refused.reason === 'maxFee' ? 'above_max_fee' : 'spend_limit',
       };
     }
@@ -245,6 +259,19 @@ async function registerDayBeforeClaim<T>(ctx: Context): Promise<string | RunResu
     if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'executed' };
     throw graphQLErrorFromRegister(error);
   }
+}
+
+/**
+ * What the refusing limit's calls of unknown outcome (and those in flight) hold that day, for
+ * the refusal's words; 0 when it cannot be read: the refusal stands either way.
+ */
+async function heldByUnknownOutcomes(store: IdempotencyStore, refusal: SpendRefusal, scope: string, intent: ChargeIntent): Promise<number> {
+  if (refusal.reason === 'maxFee') return 0;
+  const scopes = refusal.reason === 'organisation' ? (intent.spend?.organisationScopes ?? [scope]) : [scope];
+  return store.spendTotals(scopes, intent.day, refusal.reason === 'caller' ? intent.caller : undefined).then(
+    (totals) => totals.pendingPence,
+    () => 0,
+  );
 }
 
 async function replayOf<T>(

@@ -15,6 +15,7 @@ import {
   encodeStatementCursor,
   MAX_STATEMENT_PAGE,
   statementRangeProblem,
+  statementRetentionWarning,
 } from '../../services/statements';
 import type { Context } from '../context';
 import { badUserInput } from '../mutations/user-errors';
@@ -187,6 +188,8 @@ builder.queryFields((t) => ({
       const to = dayOf(args.to as string | Date);
       const problem = statementRangeProblem(from, to);
       if (problem) throw badUserInput(problem.message, problem.field);
+      const retention = statementRetentionWarning(from, ctx.services.journalRetentionDays);
+      if (retention) ctx.warnings.push(retention);
       const first = args.first ?? DEFAULT_STATEMENT_PAGE;
       if (first < 1 || first > MAX_STATEMENT_PAGE) {
         throw badUserInput(`first must be from 1 to ${MAX_STATEMENT_PAGE} (got ${first}).`, 'first');

@@ -59,6 +59,14 @@ export interface ResolvedTimeouts {
   deadlineMs: number;
 }
 
+/**
+ * The longest one register call runs, its attempts and waits for a connection included
+ * (REGISTER_CALL_DEADLINE_MS): a call that charges or creates and has no answer by then is
+ * OUTCOME_UNKNOWN. The shutdown deadline is kept above it (config.ts), so that a deploy waits for
+ * such a call rather than cutting it.
+ */
+export const DEFAULT_CALL_DEADLINE_MS = 30_000;
+
 /** How long close() waits for in-flight requests before destroying the sockets. */
 const CLOSE_GRACE_MS = 1_000;
 
@@ -88,7 +96,7 @@ export class RegisterTransport {
       connectMs: opts.timeouts?.connectMs ?? 2_000,
       headersMs: opts.timeouts?.headersMs ?? 10_000,
       bodyMs: opts.timeouts?.bodyMs ?? 30_000,
-      deadlineMs: opts.timeouts?.deadlineMs ?? 30_000,
+      deadlineMs: opts.timeouts?.deadlineMs ?? DEFAULT_CALL_DEADLINE_MS,
     };
     this.retryPolicy = {
       attempts: Math.max(1, opts.retry?.attempts ?? DEFAULT_RETRY.attempts),

@@ -1,5 +1,5 @@
 /** The register REST client: HTTP only, nothing of GraphQL. */
-export { RegisterTransport, type RegisterTransportOptions, type RegisterCallEvent } from './http';
+export { DEFAULT_CALL_DEADLINE_MS, RegisterTransport, type RegisterTransportOptions, type RegisterCallEvent } from './http';
 export {
   RegisterClient,
   type QuotaHooks,

@@ -1,6 +1,6 @@
 /** The default idempotency backend: node:sqlite in the data folder, WAL, one row per (scope, key). */
 import type { DatabaseSync } from 'node:sqlite';
-import { openDataFile } from '../sqlite-database';
+import { type DataFileHealth, dataFileHealth, openDataFile } from '../sqlite-database';
 import {
   JOURNAL_COLUMNS,
   journalRecordOfRow,
@@ -36,6 +36,7 @@ import {
 
 export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly db: DatabaseSync;
+  private readonly health: DataFileHealth;
 
   constructor(
     dataDir: string,
@@ -43,6 +44,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   ) {
     const tables = tableStatements('idempotency', 'charge_journal', { serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', integer: 'INTEGER' });
     this.db = openDataFile(dataDir, tables.map((statement) => `${statement};`).join('\n'));
+    this.health = dataFileHealth(dataDir);
     this.addSpendColumns();
     this.addCallerColumns();
   }
@@ -89,9 +91,15 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      // SQLite has already rolled back after some errors (a full disk): the error to throw is that one.
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
       throw error;
     }
+  }
+
+  /** Readiness: rejects (DatabaseUnavailableError) while the disk under the file is full, read-only or failing. */
+  ping(): Promise<void> {
+    return this.health.check();
   }
 
   private reserveSpend(scope: string, intent: ChargeIntent, check: SpendCheck) {
