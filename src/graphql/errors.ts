@@ -147,7 +147,7 @@ const STORE_RETRY_AFTER_SECONDS = 5;
  */
 export function serviceUnavailableError(): GraphQLError {
   return new GraphQLError(
-    `This service cannot reach its database right now, so nothing was sent to the register. Send the same request again (with the same idempotencyKey, if it has one) in ${STORE_RETRY_AFTER_SECONDS} seconds.`,
+    `This service cannot use its database right now (it is unreachable, or its disk is full or failing), so nothing was sent to the register. Send the same request again (with the same idempotencyKey, if it has one) in ${STORE_RETRY_AFTER_SECONDS} seconds.`,
     { extensions: { code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: STORE_RETRY_AFTER_SECONDS } },
   );
 }
