@@ -71,14 +71,19 @@ export const GROUPS = {
       'src/services/spend.ts',
       'src/services/statements.ts',
       'src/server/statements-csv.ts',
-      // The spending decision both stores make inside the claim's transaction.
-      'src/storage/idempotency/store.ts',
+      // What both stores share: the spending decision made inside the claim's transaction, the claim
+      // protocol, the journal's rows and tables, and statement pages.
+      'src/storage/idempotency/spending-decision.ts',
+      'src/storage/idempotency/claim.ts',
+      'src/storage/idempotency/rows.ts',
+      'src/storage/idempotency/tables.ts',
+      'src/storage/idempotency/statement-pages.ts',
     ],
     tests: [
       'test/money/spend-control.test.ts',
       'test/services/spend.test.ts',
       'test/storage/idempotency-store-contract.test.ts',
-      // store.ts also holds the claim protocol and the journal entries both stores write.
+      // The claim protocol and the journal entries both stores write.
       'test/storage/idempotency-stores.test.ts',
     ],
   },

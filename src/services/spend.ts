@@ -5,7 +5,8 @@
  * module says what to check, and answers the free questions: a quote, today's spending, a
  * statement's scope.
  */
-import { expectedFeePence, type IdempotencyStore, type SpendCheck } from '../storage/idempotency/store';
+import { expectedFeePence } from '../storage/idempotency/spending-decision';
+import type { IdempotencyStore, SpendCheck } from '../storage/idempotency/store';
 import { type ChargeableProduct, formatPence, perProduct } from '../register/contract/money';
 import type { Scope } from './scopes';
 

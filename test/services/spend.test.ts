@@ -12,15 +12,9 @@ import { DEFAULT_FEES_PENCE, SpendControl } from '../../src/services/spend';
 import { keyScopes } from '../../src/services/scopes';
 import { STATEMENT_MAX_DAYS, statementRangeProblem, statementRecords } from '../../src/services/statements';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
-import {
-  journalRecordOfRow,
-  statementPageOf,
-  type IdempotencyStore,
-  type JournalRecord,
-  type JournalRow,
-  type StatementPageQuery,
-  type StatementPosition,
-} from '../../src/storage/idempotency/store';
+import { journalRecordOfRow, type JournalRow } from '../../src/storage/idempotency/rows';
+import { statementPageOf } from '../../src/storage/idempotency/statement-pages';
+import type { IdempotencyStore, JournalRecord, StatementPageQuery, StatementPosition } from '../../src/storage/idempotency/store';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
 import { londonDate } from '../../src/register/contract/london-day';
 import { BuyTitleMutation } from '../support/documents';

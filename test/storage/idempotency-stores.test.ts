@@ -11,14 +11,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
-import {
-  claimWith,
-  type IdempotencyRecord,
-  type IdempotencyStore,
-  type SpendCheck,
-  SpendRefused,
-  spendReservation,
-} from '../../src/storage/idempotency/store';
+import { claimWith } from '../../src/storage/idempotency/claim';
+import type { IdempotencyRecord, IdempotencyStore, SpendCheck } from '../../src/storage/idempotency/store';
+import { SpendRefused, spendReservation } from '../../src/storage/idempotency/spending-decision';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 
 const HASH = 'c'.repeat(64);

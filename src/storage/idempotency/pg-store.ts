@@ -10,34 +10,31 @@ import {
   JOURNAL_COLUMNS,
   journalRecordOfRow,
   recordOfRow,
-  type ChargeIntent,
-  type ClaimResult,
-  type IdempotencyRecord,
   type IdempotencyRow,
-  type IdempotencyState,
-  type IdempotencyStore,
-  type JournalRecord,
   type JournalRow,
-  type ReportedCharges,
-  type SpendCheck,
-  type StatementPageQuery,
-  statementPageOf,
-  type SpendTotals,
-  spendReservation,
-  claimWith,
-  tableStatements,
   ENTRY_COLUMNS,
   type EntryValues,
   type OpenEntry,
   pendingEntry,
   chargedEntries,
-  ADDED_COLUMNS,
-  callerIndexStatements,
   OPEN_ENTRY_COLUMNS,
-  statementScopeQuery,
-  statementParts,
-  mergeStatementParts,
+} from './rows';
+import type {
+  ChargeIntent,
+  ClaimResult,
+  IdempotencyRecord,
+  IdempotencyState,
+  IdempotencyStore,
+  JournalRecord,
+  ReportedCharges,
+  SpendCheck,
+  StatementPageQuery,
+  SpendTotals,
 } from './store';
+import { statementPageOf, statementScopeQuery, statementParts, mergeStatementParts } from './statement-pages';
+import { spendReservation } from './spending-decision';
+import { claimWith } from './claim';
+import { tableStatements, ADDED_COLUMNS, callerIndexStatements } from './tables';
 import { PgDatabase, quoteIdent } from '../pg-database';
 
 export interface PgIdempotencyStoreOptions {
