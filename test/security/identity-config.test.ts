@@ -3,7 +3,7 @@
  * createServices takes, and a provider this service could not trust safely stops the start,
  * naming it (an http issuer off loopback, in every mode, production included).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
@@ -43,6 +43,16 @@ describe('identityProviders in the tenants file', () => {
     const config = loadConfig({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile({ identityProviders: [PROVIDER] }) });
     expect(config.register!.identityProviders).toEqual([{ ...PROVIDER, dailySpendLimitPerPerson: 3000 }]);
     expect(config.register!.tenants).toEqual([]);
+  });
+
+  test("the README's example file is read as it stands", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Sign-in and scopes'));
+    const example = /```json\n([\s\S]*?)```/.exec(section)![1]!;
+    const config = loadConfig({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile(JSON.parse(example)) });
+    expect(config.register!.identityProviders).toEqual([
+      { ...PROVIDER, clientSecret: 'register-secret-a', dailySpendLimitPerPerson: 3000 },
+    ]);
   });
 
   test.for([

@@ -4,10 +4,11 @@
  * table below is the issue's; every root field declares something, so a new field cannot be added
  * without deciding who may call it. Refusals are judged on the emulator's call log.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema';
 import { requirementOf } from '../../src/graphql/scopes';
-import { ALL_SCOPES } from '../../src/services/scopes';
+import { ALL_SCOPES, SCOPES } from '../../src/services/scopes';
 import { DEV_TENANTS, sha256Hex, type TenantConfig } from '../../src/services/tenants';
 import { BuyTitleMutation, CreateCaseMutation, TitleQuery, ViewerQuery } from '../support/documents';
 import { authHeader, newKey, serviceForTest, test } from '../support/harness';
@@ -55,6 +56,20 @@ describe('the directives on the schema', () => {
     expect(callerOnly.sort()).toEqual(['Query.registerUsage', 'Query.viewer']);
     // Federation's own: a router reads `_service`; `_entities` resolves Titles, which need titles:read (below).
     expect(undeclared.sort()).toEqual(['Query._entities', 'Query._service']);
+  });
+
+  test("the README's scope table is services/scopes.ts's list, in its words, naming each scope's fields", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('## Sign-in and scopes'),
+      readme.indexOf('\n## ', readme.indexOf('## Sign-in and scopes') + 5),
+    );
+    const rows = [...section.matchAll(/^\| `([a-z]+:[a-z]+)` \| (.*) \|$/gm)].map(([, scope, text]) => [scope!, text!] as const);
+    expect(rows.map(([scope]) => scope)).toEqual(ALL_SCOPES);
+    for (const [scope, text] of rows) {
+      expect(text.startsWith(SCOPES[scope as keyof typeof SCOPES]), scope).toBe(true);
+      for (const coordinate of EXPECTED[scope]!) expect(text, scope).toMatch(new RegExp(`\\b${coordinate.split('.')[1]}\\b`));
+    }
   });
 
   test('Title itself needs titles:read, so a router asks it of every path to a Title, another subgraph’s references included', () => {
