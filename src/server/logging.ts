@@ -218,6 +218,14 @@ export function logServiceEvents(events: EventHub, logger: Logger): void {
       `titlegraph: the database in DATA_DIR ${e.dataDir} takes writes again, after ${Math.round(e.downMs / 1000)} s`,
     ),
   );
+  events.on('identityKeys', (e) =>
+    e.ok
+      ? logger.info({ issuer: e.issuer }, "identity provider's signing keys fetched")
+      : logger.warn(
+          { issuer: e.issuer, reason: e.reason },
+          "identity provider's signing keys could not be fetched: its people's new tokens cannot be verified (503) until they can",
+        ),
+  );
   events.on('journalDeferred', (e) =>
     logger.warn({ waiting: e.waiting }, 'journal write failed after the register answered; retried until the database takes it'),
   );

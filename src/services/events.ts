@@ -34,6 +34,8 @@ export interface ServiceEvents {
   storageOutage: { reason: DatabaseOutage; message: string; dataDir: string };
   /** That episode is over: writes are taken again. */
   storageRecovered: { reason: DatabaseOutage; downMs: number; dataDir: string };
+  /** An identity provider's discovery document and signing keys were fetched, or could not be. */
+  identityKeys: { issuer: string; ok: boolean; reason?: string | undefined };
   /** The register charged more than the caller's maxFee allowed (its fee changed): shown, and logged as a warning. */
   chargeAboveMaxFee: { tenant: string; operation: string; chargedPence: number; maxFeePence: number };
 }

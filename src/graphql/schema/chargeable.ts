@@ -14,6 +14,7 @@ import { callsRegister } from '../register-calls';
 import { ChargeType, PurchaseTitleInput } from './charge';
 import { withoutExpiredFiles } from './download-links';
 import { mutationPayload } from './payloads';
+import { needsScope } from '../scopes';
 
 type Types = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;
 
@@ -66,6 +67,7 @@ export function chargeableMutation<T extends { charges: readonly Charge[] }, I e
   builder.mutationField(operation, (t) =>
     t.field({
       ...callsRegister(),
+      ...needsScope('titles:buy'),
       extensions: { chargeable: true },
       directives: { chargeable: {} },
       type: payload,
