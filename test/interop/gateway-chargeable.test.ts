@@ -52,6 +52,7 @@ const AUTH = { authorization: 'Bearer dev-key-a' };
 let titlegraph: HttpService;
 let matters: Subgraph;
 let supergraph: string;
+let apolloSupergraph: string;
 /** The mutations the matters subgraph ran. */
 const mattersRan: string[] = [];
 
@@ -71,6 +72,8 @@ beforeAll(async () => {
     },
   });
   supergraph = await composeWithTitlegraph(titlegraph.url, [matters]);
+  // @apollo/gateway refuses @authenticated/@requiresScopes: its supergraph is composed without them (titlegraph enforces them itself).
+  apolloSupergraph = await composeWithTitlegraph(titlegraph.url, [matters], 'dev-key-a', true);
 });
 
 afterAll(async () => {
@@ -126,7 +129,7 @@ interface Gateway {
 
 /** Apollo Gateway as Apollo Server runs it: validation with the configured rules, then the gateway's executor. */
 async function apolloGateway(withRules = true): Promise<Gateway> {
-  const gateway = new ApolloGateway({ supergraphSdl: supergraph, buildService: buildService('unused'), logger: quietApolloLogger });
+  const gateway = new ApolloGateway({ supergraphSdl: apolloSupergraph, buildService: buildService('unused'), logger: quietApolloLogger });
   const validationRules = withRules ? chargeableRulesForApolloGateway(gateway) : [];
   const loaded = await gateway.load();
   return {
