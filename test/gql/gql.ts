@@ -41,6 +41,10 @@ type Documents = {
     "\n  query ChargeStatement($from: Date!, $to: Date!, $reference: String) {\n    chargeStatement(from: $from, to: $to, reference: $reference) {\n      from\n      to\n      records { status operation idempotencyKey titleNumber apiClient reference charge { fee transactionNumber } }\n      total\n      unknownCount\n    }\n  }\n": typeof types.ChargeStatementDocument,
     "\n  query Node($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Title { titleNumber status }\n    }\n  }\n": typeof types.NodeDocument,
     "\n  query TitleId($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) { id titleNumber }\n  }\n": typeof types.TitleIdDocument,
+    "\n  query Viewer {\n    viewer { kind caller callerName apiClient organisation scopes }\n  }\n": typeof types.ViewerDocument,
+    "\n  query CallerSpending {\n    spending {\n      caller { charged pending limit remaining }\n      client { charged pending limit remaining }\n    }\n  }\n": typeof types.CallerSpendingDocument,
+    "\n  query StatementPage($from: Date!, $to: Date!, $caller: String, $first: Int, $after: String) {\n    chargeStatement(from: $from, to: $to, caller: $caller, first: $first, after: $after) {\n      records { titleNumber caller callerName apiClient status }\n      nextCursor\n      total\n      unknownCount\n    }\n  }\n": typeof types.StatementPageDocument,
+    "\n  query CallerRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerName apiClient }\n  }\n": typeof types.CallerRecordsDocument,
 };
 const documents: Documents = {
     "query DocsStatus($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }": types.DocsStatusDocument,
@@ -70,6 +74,10 @@ const documents: Documents = {
     "\n  query ChargeStatement($from: Date!, $to: Date!, $reference: String) {\n    chargeStatement(from: $from, to: $to, reference: $reference) {\n      from\n      to\n      records { status operation idempotencyKey titleNumber apiClient reference charge { fee transactionNumber } }\n      total\n      unknownCount\n    }\n  }\n": types.ChargeStatementDocument,
     "\n  query Node($id: ID!) {\n    node(id: $id) {\n      id\n      ... on Title { titleNumber status }\n    }\n  }\n": types.NodeDocument,
     "\n  query TitleId($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) { id titleNumber }\n  }\n": types.TitleIdDocument,
+    "\n  query Viewer {\n    viewer { kind caller callerName apiClient organisation scopes }\n  }\n": types.ViewerDocument,
+    "\n  query CallerSpending {\n    spending {\n      caller { charged pending limit remaining }\n      client { charged pending limit remaining }\n    }\n  }\n": types.CallerSpendingDocument,
+    "\n  query StatementPage($from: Date!, $to: Date!, $caller: String, $first: Int, $after: String) {\n    chargeStatement(from: $from, to: $to, caller: $caller, first: $first, after: $after) {\n      records { titleNumber caller callerName apiClient status }\n      nextCursor\n      total\n      unknownCount\n    }\n  }\n": types.StatementPageDocument,
+    "\n  query CallerRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerName apiClient }\n  }\n": types.CallerRecordsDocument,
 };
 
 /**
@@ -194,6 +202,22 @@ export function graphql(source: "\n  query Node($id: ID!) {\n    node(id: $id) {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query TitleId($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) { id titleNumber }\n  }\n"): (typeof documents)["\n  query TitleId($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) { id titleNumber }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Viewer {\n    viewer { kind caller callerName apiClient organisation scopes }\n  }\n"): (typeof documents)["\n  query Viewer {\n    viewer { kind caller callerName apiClient organisation scopes }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CallerSpending {\n    spending {\n      caller { charged pending limit remaining }\n      client { charged pending limit remaining }\n    }\n  }\n"): (typeof documents)["\n  query CallerSpending {\n    spending {\n      caller { charged pending limit remaining }\n      client { charged pending limit remaining }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query StatementPage($from: Date!, $to: Date!, $caller: String, $first: Int, $after: String) {\n    chargeStatement(from: $from, to: $to, caller: $caller, first: $first, after: $after) {\n      records { titleNumber caller callerName apiClient status }\n      nextCursor\n      total\n      unknownCount\n    }\n  }\n"): (typeof documents)["\n  query StatementPage($from: Date!, $to: Date!, $caller: String, $first: Int, $after: String) {\n    chargeStatement(from: $from, to: $to, caller: $caller, first: $first, after: $after) {\n      records { titleNumber caller callerName apiClient status }\n      nextCursor\n      total\n      unknownCount\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CallerRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerName apiClient }\n  }\n"): (typeof documents)["\n  query CallerRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerName apiClient }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -211,6 +211,33 @@ describe('the register: a deployment that forgets a setting stops instead of ser
     expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: badAmount })).toContain('tenants.0.dailySpendLimit: must be an amount in pounds');
   });
 
+  test('each entry is a caller of its own: a key listed twice, or an unknown property, stops the start naming it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-tenants-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const base = { REGISTER_BASE_URL: 'https://register.example/v1' };
+    const file = (name: string, content: unknown) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(content));
+      return path;
+    };
+    const key = (name: string, sha = 'a'.repeat(64)) => ({ name, apiKeySha256: sha, clientId: 'c', clientSecret: 's' });
+    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: file('twice.json', { tenants: [key('one'), key('two')] }) })).toContain(
+      'tenants.1.apiKeySha256: is the same as tenants.0.apiKeySha256',
+    );
+    expect(
+      fails({ ...base, TITLEGRAPH_TENANTS_FILE: file('names.json', { tenants: [key('one'), key('one', 'b'.repeat(64))] }) }),
+    ).toContain('tenants.1.name: is the same as tenants.0.name');
+    expect(
+      fails({ ...base, TITLEGRAPH_TENANTS_FILE: file('typo.json', { tenants: [{ ...key('one'), dailySpendLimt: '3.00' }] }) }),
+    ).toMatch(/tenants\.0: Unrecognized key: "dailySpendLimt"/);
+    expect(
+      fails({ ...base, TITLEGRAPH_TENANTS_FILE: file('scope.json', { tenants: [{ ...key('one'), scopes: ['titles:steal'] }] }) }),
+    ).toContain('tenants.0.scopes.0: must be one of titles:read, titles:buy, cases:write, charges:read, charges:organisation');
+    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: file('top.json', { tenants: [key('one')], tenant: [] }) })).toMatch(
+      /the file: Unrecognized key: "tenant"/,
+    );
+  });
+
   test('a router tenant has no register credentials: with them, the start stops naming the tenant', () => {
     const dir = mkdtempSync(join(tmpdir(), 'titlegraph-tenants-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));

@@ -213,3 +213,35 @@ export const TitleIdQuery = graphql(`
     title(titleNumber: $titleNumber) { id titleNumber }
   }
 `);
+
+export const ViewerQuery = graphql(`
+  query Viewer {
+    viewer { kind caller callerName apiClient organisation scopes }
+  }
+`);
+
+export const CallerSpendingQuery = graphql(`
+  query CallerSpending {
+    spending {
+      caller { charged pending limit remaining }
+      client { charged pending limit remaining }
+    }
+  }
+`);
+
+export const StatementPageQuery = graphql(`
+  query StatementPage($from: Date!, $to: Date!, $caller: String, $first: Int, $after: String) {
+    chargeStatement(from: $from, to: $to, caller: $caller, first: $first, after: $after) {
+      records { titleNumber caller callerName apiClient status }
+      nextCursor
+      total
+      unknownCount
+    }
+  }
+`);
+
+export const CallerRecordsQuery = graphql(`
+  query CallerRecords($day: Date!) {
+    chargeRecords(day: $day) { titleNumber caller callerName apiClient }
+  }
+`);
