@@ -57,7 +57,7 @@ ${problem ? `<p class="error" id="login-error">${html(problem)}</p>` : ''}
 <form method="post" action="/interaction/${encodeURIComponent(uid)}/login" autocomplete="off">
 <label for="login">Login</label><input id="login" name="login" required autofocus>
 <label for="password">Password</label><input id="password" name="password" type="password" required>
-<button id="sign-in" type="submit">Sign in</button></form>
+<button id="login-submit" type="submit">Sign in</button></form>
 <p class="muted">Local development provider: these people and passwords are public.</p><ul class="muted">${people}</ul>`,
   );
 }

@@ -113,7 +113,9 @@ suite(`web example sign-in with OpenID Connect in headless Chromium${browserSkip
     }
   }
 
-  it('Ann signs in, looks up a title, sees the quote, orders, sees "bought by Ann Macleod", and signs out', { timeout: 120_000 }, async () => {
+  it('Ann signs in, looks up a title, sees the quote, orders, sees "bought by Ann Macleod", and signs out', {
+    timeout: 120_000,
+  }, async () => {
     const { browser, credentials } = await browserRecordingCredentials();
     const { page } = browser;
     await signIn(browser, ann);
@@ -153,7 +155,9 @@ suite(`web example sign-in with OpenID Connect in headless Chromium${browserSkip
     expect(browser.problems).toEqual([]);
   });
 
-  it('Ben, who may not buy, sees the quote and his order refused with FORBIDDEN; nothing reaches the register', { timeout: 120_000 }, async () => {
+  it('Ben, who may not buy, sees the quote and his order refused with FORBIDDEN; nothing reaches the register', {
+    timeout: 120_000,
+  }, async () => {
     const { browser, credentials } = await browserRecordingCredentials();
     const { page } = browser;
     // a wrong password first: the provider says so and signs nobody in
