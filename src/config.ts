@@ -14,7 +14,8 @@ import type { HardeningOptions } from './security/limits';
 import { AMOUNT_RULE, penceOf } from './register/contract/money';
 import { type ClientsConfig, DEFAULT_FEES_PENCE, type OrganisationsConfig } from './services/spend';
 import { ALL_SCOPES, isScope } from './services/scopes';
-import type { TenantConfig } from './services/tenants';
+import { devIdentityProvider, type TenantConfig } from './services/tenants';
+import { type IdentityProviderConfig, issuerProblem } from './services/identity';
 import { type ApqLimits, DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from './storage/apq-store';
 import { DEFAULT_READ_SETTINGS, type ServiceSettings } from './services/create-services';
 import { DEFAULT_QUOTA_POLICY } from './services/quota';
@@ -97,8 +98,41 @@ const amount = z
   .refine((v) => penceOf(v) !== undefined, AMOUNT_RULE)
   .transform((v) => penceOf(v)!);
 
+/** An identity provider of the tenants file: the shape services/identity.ts takes. */
+const IdentityProvider = z
+  .object({
+    name: z.string().min(1),
+    /** The `iss` of its tokens, exactly: https, or http on a loopback address only. */
+    issuer: z.string().superRefine((value, ctx) => {
+      const problem = issuerProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    audience: z.string().min(1),
+    organisation: z.string().min(1),
+    clientId: z.string().min(1),
+    clientSecret: z.string().min(1),
+    dailySpendLimitPerPerson: amount.optional(),
+  })
+  .strict() satisfies z.ZodType<IdentityProviderConfig>;
+
 const TenantFile = z
   .object({
+    /** The identity providers whose people call with sign-in tokens (JWT access tokens). */
+    identityProviders: z
+      .array(IdentityProvider)
+      .superRefine((providers, ctx) => {
+        // A token's provider is found by its issuer: two with one issuer could not be told apart.
+        for (const field of ['issuer', 'name'] as const) {
+          const seen = new Map<string, number>();
+          providers.forEach((provider, i) => {
+            const first = seen.get(provider[field]);
+            if (first !== undefined) {
+              ctx.addIssue({ code: 'custom', path: [i, field], message: `is the same as identityProviders.${first}.${field}` });
+            } else seen.set(provider[field], i);
+          });
+        }
+      })
+      .optional(),
     /** Per organisation: its daily spending limit, and its charging accounts (quotes refuse any other). */
     organisations: z
       .record(
@@ -157,7 +191,6 @@ const TenantFile = z
             }
           }) satisfies z.ZodType<TenantConfig>,
       )
-      .min(1)
       .superRefine((tenants, ctx) => {
         // Each entry is a caller of its own: the same key or name twice would merge two callers' rights and limits.
         for (const field of ['apiKeySha256', 'name'] as const) {
@@ -173,9 +206,14 @@ const TenantFile = z
             } else seen.set(tenant[field], i);
           });
         }
-      }),
+      })
+      // With identity providers, a file may list no API key at all (people only).
+      .default([]),
   })
-  .strict();
+  .strict()
+  .refine((file) => file.tenants.length > 0 || (file.identityProviders ?? []).length > 0, {
+    message: 'lists no tenants and no identityProviders: list at least one API key or identity provider',
+  });
 
 const Env = z.object({
   NODE_ENV: oneOf(['development', 'production', 'test']).default('development'),
@@ -203,6 +241,13 @@ const Env = z.object({
   EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),
   EMULATOR_PORT: whole(0, 65535).default(4010),
   EMULATOR_LATENCY_MS: whole(0).default(0),
+  EMULATOR_IDENTITY_ISSUER: z
+    .string()
+    .refine(
+      (value) => issuerProblem(value) === undefined,
+      'must be an https:// address (http:// only on a loopback address: 127.0.0.1 or [::1])',
+    )
+    .optional(),
   GRAPHIQL: bool.optional(),
   SECURITIES_PREFETCH: bool.default(DEFAULT_READ_SETTINGS.prefetchSecurities),
   GRAPHQL_JIT: bool.default(true),
@@ -260,12 +305,19 @@ export interface AppConfig extends ServiceSettings {
   /** After SIGTERM, in-flight requests get this long to finish; then the process exits 1. */
   shutdownDeadlineMs: number;
   /** Absent: run the embedded emulator with the dev tenants. */
-  register?: { baseUrl: string; tenants: TenantConfig[]; organisations: OrganisationsConfig; clients: ClientsConfig };
+  register?: {
+    baseUrl: string;
+    tenants: TenantConfig[];
+    organisations: OrganisationsConfig;
+    clients: ClientsConfig;
+    identityProviders: IdentityProviderConfig[];
+  };
   /** The automatic persisted query store's bounds, and each API client's registrations a minute. */
   apq: ApqLimits & { registrationsPerMinute: number };
   /** Compile documents that keep coming back with graphql-jit, after this many runs (src/server/jit.ts); false: never. */
   jit: false | { compileAfter: number };
-  emulator: { host: string; port: number; latencyMs: number };
+  /** The embedded emulator; `identityProviders`: whose sign-in tokens its callers may use (EMULATOR_IDENTITY_ISSUER). */
+  emulator: { host: string; port: number; latencyMs: number; identityProviders: IdentityProviderConfig[] };
   graphiql: boolean;
   /** pino level of the JSON logs on stdout. */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -295,6 +347,8 @@ function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string>): st
 
 /** Settings that only mean something with a register to talk to. */
 const REGISTER_SETTINGS = ['TITLEGRAPH_TENANTS_FILE', 'REGISTER_CLIENT_ID', 'REGISTER_CLIENT_SECRET', 'TITLEGRAPH_API_KEY_SHA256'] as const;
+/** Settings that only mean something with the embedded emulator. */
+const EMULATOR_ONLY_SETTINGS = ['EMULATOR_IDENTITY_ISSUER'] as const;
 
 export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
   // An empty setting (PORT=) is an unset one: its default applies.
@@ -324,6 +378,12 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!e.REGISTER_BASE_URL && orphans.length > 0) {
     throw new ConfigError(
       `Invalid configuration: ${orphans.join(', ')} ${orphans.length === 1 ? 'is' : 'are'} set but REGISTER_BASE_URL is not: set REGISTER_BASE_URL to the register's address (ending in /v1), or unset ${orphans.length === 1 ? 'it' : 'them'} to run the embedded emulator.`,
+    );
+  }
+  const emulatorOnly = EMULATOR_ONLY_SETTINGS.filter((name) => e[name] !== undefined);
+  if (e.REGISTER_BASE_URL && emulatorOnly.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: ${emulatorOnly.join(', ')} is for the embedded emulator, but REGISTER_BASE_URL is set: list your identity providers under identityProviders in TITLEGRAPH_TENANTS_FILE instead.`,
     );
   }
   if (e.NODE_ENV === 'production' && !e.REGISTER_BASE_URL && e.REGISTER !== 'emulator') {
@@ -356,7 +416,12 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
       prefetchSecurities: e.SECURITIES_PREFETCH,
     },
     jit: e.GRAPHQL_JIT && { compileAfter: e.GRAPHQL_JIT_AFTER },
-    emulator: { host: e.EMULATOR_HOST, port: e.EMULATOR_PORT, latencyMs: e.EMULATOR_LATENCY_MS },
+    emulator: {
+      host: e.EMULATOR_HOST,
+      port: e.EMULATOR_PORT,
+      latencyMs: e.EMULATOR_LATENCY_MS,
+      identityProviders: e.EMULATOR_IDENTITY_ISSUER ? [devIdentityProvider(e.EMULATOR_IDENTITY_ISSUER)] : [],
+    },
     graphiql: e.GRAPHIQL ?? e.NODE_ENV !== 'production',
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
@@ -473,15 +538,17 @@ function readTenantsFile(path: string): z.infer<typeof TenantFile> {
   return file.data;
 }
 
-function realTenants(e: z.infer<typeof Env>): { tenants: TenantConfig[]; organisations: OrganisationsConfig; clients: ClientsConfig } {
+function realTenants(e: z.infer<typeof Env>): Omit<NonNullable<AppConfig['register']>, 'baseUrl'> {
   const tenants: TenantConfig[] = [];
   let organisations: OrganisationsConfig = {};
   let clients: ClientsConfig = {};
+  let identityProviders: IdentityProviderConfig[] = [];
   if (e.TITLEGRAPH_TENANTS_FILE) {
     const file = readTenantsFile(e.TITLEGRAPH_TENANTS_FILE);
     tenants.push(...file.tenants);
     organisations = file.organisations ?? {};
     clients = file.clients ?? {};
+    identityProviders = file.identityProviders ?? [];
   }
   if (e.REGISTER_CLIENT_ID || e.REGISTER_CLIENT_SECRET || e.TITLEGRAPH_API_KEY_SHA256) {
     if (!e.REGISTER_CLIENT_ID || !e.REGISTER_CLIENT_SECRET || !e.TITLEGRAPH_API_KEY_SHA256) {
@@ -496,10 +563,10 @@ function realTenants(e: z.infer<typeof Env>): { tenants: TenantConfig[]; organis
       clientSecret: e.REGISTER_CLIENT_SECRET,
     });
   }
-  if (tenants.length === 0) {
+  if (tenants.length === 0 && identityProviders.length === 0) {
     throw new ConfigError(
       'Invalid configuration: REGISTER_BASE_URL is set but no tenant is: set TITLEGRAPH_TENANTS_FILE, or REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256.',
     );
   }
-  return { tenants, organisations, clients };
+  return { tenants, organisations, clients, identityProviders };
 }

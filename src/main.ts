@@ -93,6 +93,7 @@ async function main(config: AppConfig, logger: Logger) {
     tenants: config.register?.tenants ?? DEV_TENANTS,
     organisations: config.register?.organisations ?? DEV_ORGANISATIONS,
     clients: config.register?.clients ?? {},
+    identityProviders: config.register?.identityProviders ?? config.emulator.identityProviders,
     // The emulator's keyless caller is a development convenience; in production every caller needs a key.
     ...(config.register || config.env === 'production' ? {} : { anonymousTenant: 'dev-key-a' }),
     ...(idempotency ? { idempotency } : {}),

@@ -6,6 +6,7 @@ import SchemaBuilder from '@pothos/core';
 import DirectivesPlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import type { Context } from './context';
+import type { Scope } from '../services/scopes';
 import {
   CaseIdScalar,
   DateScalar,
@@ -18,6 +19,8 @@ import {
 
 export interface BuilderTypes {
   Context: Context;
+  /** `@requiresScopes` takes only the scopes services/scopes.ts lists. */
+  FederationScopes: Scope;
   DefaultFieldNullability: false;
   DefaultInputFieldRequiredness: false;
   Scalars: {

@@ -4,7 +4,7 @@ import type { Charge } from '../register/contract/wire';
 import { createLoaders, type Loaders } from './loaders';
 import type { CallOptions, RegisterClient } from '../register/client';
 import type { Services } from '../services/create-services';
-import { authFailureMessage, RouterKeyNotAClient, type Tenant } from '../services/tenants';
+import { RouterKeyNotAClient, type Tenant } from '../services/tenants';
 
 export type { Services } from '../services/create-services';
 
@@ -34,6 +34,16 @@ export function unauthenticated(message: string): GraphQLError {
   });
 }
 
+/** Callers as the HTTP edge authenticated them (server/authentication.ts), before the request's document was read. */
+const callers = new WeakMap<Request, Tenant>();
+
+export function rememberCaller(request: Request, tenant: Tenant): void {
+  callers.set(request, tenant);
+}
+
+/** The caller the edge authenticated for this request; undefined before it has. */
+export const callerOf = (request: Request): Tenant | undefined => callers.get(request);
+
 /** The register client of a router key: there is none, and any use of it is refused. */
 const NO_REGISTER_CLIENT = new Proxy({} as RegisterClient, {
   get: () => {
@@ -55,12 +65,11 @@ function nativeSignal(signal: AbortSignal): AbortSignal {
 
 /** The context of one request; `requestId` comes from the HTTP edge, which names every request. */
 export function createContext(services: Services, request: Request, requestId: string): Context {
-  const auth = services.tenants.authenticate(request.headers.get('authorization'));
-  if (!auth.ok) {
-    throw unauthenticated(authFailureMessage(auth.reason));
-  }
+  const tenant = callers.get(request);
+  // Never reached through the app, whose edge refuses a request without valid credentials first.
+  if (!tenant) throw unauthenticated('Authentication required: send Authorization: Bearer <API key or sign-in access token>.');
   // A router key has no register client (security/router-key.ts refuses whatever would need one).
-  const register = auth.tenant.router ? NO_REGISTER_CLIENT : services.tenants.clientFor(auth.tenant);
+  const register = tenant.router ? NO_REGISTER_CLIENT : services.tenants.clientFor(tenant);
   // A caller that goes away stops its free register calls (queued ones are never sent, those in
   // flight are aborted); the exchange never lets this signal touch a call that charges or
   // creates, which runs to its end and is recorded (register/client/exchange.ts).
@@ -68,9 +77,9 @@ export function createContext(services: Services, request: Request, requestId: s
   return {
     requestId,
     origin: new URL(request.url).origin,
-    tenant: auth.tenant,
+    tenant,
     register,
-    loaders: createLoaders(register, services.concurrency, callOptions, services.summaryCaches.for(auth.tenant.id)),
+    loaders: createLoaders(register, services.concurrency, callOptions, services.summaryCaches.for(tenant.id)),
     services,
     callOptions,
     chargesMade: [],

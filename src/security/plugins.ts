@@ -9,6 +9,7 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { useRouterKeyScope } from './router-key';
+import { useScopes } from './scopes';
 import {
   type ASTNode,
   BREAK,
@@ -219,6 +220,7 @@ export function useHardening(options: HardeningOptions): Plugin[] {
     useIntrospectionDepthLimit(INTROSPECTION_MAX_DEPTH),
     useOneChargeableMutationRule(),
     useRouterKeyScope(),
+    useScopes(),
     useCostLimit(limits.maxCost, limits.maxEntityTitles),
     // Hints are cut from every error here, not only from validation errors (armor's
     // block-field-suggestions leaves those of variable coercion: enum values, input fields).

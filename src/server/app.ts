@@ -9,6 +9,7 @@ import { createYoga, maskError as defaultMaskError, type YogaServerInstance } fr
 import { createContext, type Context, type Services } from '../graphql/context';
 import { corsOption, useVaryOrigin } from './cors';
 import { useDownloads } from './downloads';
+import { useAuthentication } from './authentication';
 import { useOperationNameHelp } from './operation-name';
 import { useQueryCaching } from './http-caching';
 import { useAutomaticPersistedQueries } from './automatic-persisted-queries';
@@ -158,6 +159,8 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       ...(options.logger ? [useRequestLogging(options.logger)] : []),
       ...useObservability(services, options.observability),
       ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),
+      // Before the body is read: without valid credentials nothing of the request is parsed.
+      useAuthentication(services),
       useCaseInsensitiveMediaTypes(),
       useInputErrorWording(),
       useDownloads(services),
@@ -174,13 +177,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       // Automatic persisted queries, unless only listed operations may run; listed ones are hits too.
       ...(options.persistedOperations?.only
         ? []
-        : [
-            useAutomaticPersistedQueries(
-              withListed(services.apq, options.persistedOperations),
-              services.tenants,
-              options.apq?.registrationsPerMinute,
-            ),
-          ]),
+        : [useAutomaticPersistedQueries(withListed(services.apq, options.persistedOperations), options.apq?.registrationsPerMinute)]),
       ...(options.persistedOperations ? [usePersistedOperationList(options.persistedOperations)] : []),
     ],
   });

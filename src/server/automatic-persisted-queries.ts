@@ -16,9 +16,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import type { Context } from '../graphql/context';
+import { callerOf, type Context } from '../graphql/context';
 import { type ApqStore, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq-store';
-import type { TenantDirectory } from '../services/tenants';
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 
@@ -41,11 +40,7 @@ class RegistrationBudget {
   }
 }
 
-export function useAutomaticPersistedQueries(
-  store: ApqStore,
-  tenants: Pick<TenantDirectory, 'authenticate'>,
-  registrationsPerMinute = DEFAULT_APQ_REGISTRATIONS_PER_MINUTE,
-): Plugin {
+export function useAutomaticPersistedQueries(store: ApqStore, registrationsPerMinute = DEFAULT_APQ_REGISTRATIONS_PER_MINUTE): Plugin {
   const toRegister = new WeakMap<Request, { hash: string; query: string }>();
   const budget = new RegistrationBudget(registrationsPerMinute);
   return {
@@ -68,9 +63,9 @@ export function useAutomaticPersistedQueries(
         toRegister.set(request, { hash, query: params.query });
         return;
       }
-      // A hash alone is looked up in its caller's organisation; an unknown caller knows of none.
-      const auth = tenants.authenticate(request.headers.get('authorization'));
-      const query = auth.ok ? await store.get(auth.tenant.organisation, hash) : undefined;
+      // A hash alone is looked up in its caller's organisation (the edge authenticated it before this).
+      const caller = callerOf(request);
+      const query = caller ? await store.get(caller.organisation, hash) : undefined;
       // The message and code Apollo Client and urql look for before sending the query itself.
       if (query === undefined) throw refusal('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND');
       setParams({ ...params, query });

@@ -10,7 +10,7 @@ import { abandon, RegisterError, type RegisterDownload } from '../register/clien
 import { isTitleNumber } from '../register/contract/rules';
 import { requestIdOf } from '../observability/request-record';
 import type { Tenant } from '../services/tenants';
-import { callerByKey, problemResponse, type Refusal } from './route-problems';
+import { authenticatedCaller, problemResponse, type Refusal } from './route-problems';
 import type { FileKind } from '../services/downloads/links';
 import { watchedDownload } from './download-stream';
 
@@ -61,7 +61,7 @@ export async function handleDownload(
     }
     tenant = known;
   } else {
-    const caller = callerByKey(services, request);
+    const caller = await authenticatedCaller(services, request, 'titles:read');
     if ('refusal' in caller) return refuse(caller.refusal);
     tenant = caller.tenant;
   }

@@ -205,6 +205,14 @@ export function logServiceEvents(events: EventHub, logger: Logger): void {
     ),
   );
   events.on('spendRefused', (e) => logger.info({ reason: e.reason }, 'refused by spend control, nothing sent'));
+  events.on('identityKeys', (e) =>
+    e.ok
+      ? logger.info({ issuer: e.issuer }, "identity provider's signing keys fetched")
+      : logger.warn(
+          { issuer: e.issuer, reason: e.reason },
+          "identity provider's signing keys could not be fetched: its people's new tokens cannot be verified (503) until they can",
+        ),
+  );
   events.on('journalDeferred', (e) =>
     logger.warn({ waiting: e.waiting }, 'journal write failed after the register answered; retried until the database takes it'),
   );

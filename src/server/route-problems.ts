@@ -1,9 +1,12 @@
 /**
  * What the routes beside GraphQL (/downloads, /statements.csv) share: their refusals, as JSON
- * `{ error: { code, message } }`, and who the caller is by their key.
+ * `{ error: { code, message } }`, and who the caller is by their credentials.
  */
 import type { Services } from '../graphql/context';
-import { authFailureMessage, ROUTER_KEY_MESSAGE, type Tenant } from '../services/tenants';
+import type { Scope } from '../services/scopes';
+import { ROUTER_KEY_MESSAGE, type Tenant } from '../services/tenants';
+import { missingScopeMessage } from '../graphql/scopes';
+import { credentialRefusal } from './authentication';
 
 export interface Refusal {
   status: number;
@@ -18,19 +21,19 @@ export const problemResponse = ({ status, code, message, headers = {} }: Refusal
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   });
 
-/** The API client whose key the request carries, or why it is refused: no or an unknown key (401), a router's key (403). */
-export function callerByKey(services: Services, request: Request): { tenant: Tenant } | { refusal: Refusal } {
-  const auth = services.tenants.authenticate(request.headers.get('authorization'));
-  if (!auth.ok) {
-    return {
-      refusal: {
-        status: 401,
-        code: 'UNAUTHENTICATED',
-        message: authFailureMessage(auth.reason),
-        headers: { 'www-authenticate': 'Bearer' },
-      },
-    };
-  }
+/**
+ * The caller of a request by its credentials (an API key or a sign-in token), or why it is
+ * refused: none or bad ones (401), an identity provider we cannot reach (503), a router's key
+ * (403), or a caller without `scope` (403).
+ */
+export async function authenticatedCaller(
+  services: Services,
+  request: Request,
+  scope: Scope,
+): Promise<{ tenant: Tenant } | { refusal: Refusal }> {
+  const auth = await services.tenants.authenticate(request.headers.get('authorization'));
+  if (!auth.ok) return { refusal: credentialRefusal(auth) };
   if (auth.tenant.router) return { refusal: { status: 403, code: 'ROUTER_KEY_NOT_A_CLIENT', message: ROUTER_KEY_MESSAGE } };
+  if (!auth.tenant.scopes.has(scope)) return { refusal: { status: 403, code: 'FORBIDDEN', message: missingScopeMessage(scope) } };
   return { tenant: auth.tenant };
 }

@@ -9,7 +9,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../graphql/context';
 import type { JournalRecord } from '../storage/idempotency/store';
 import { statementRangeProblem, statementRecords } from '../services/statements';
-import { callerByKey, problemResponse } from './route-problems';
+import { authenticatedCaller, problemResponse } from './route-problems';
 
 export const STATEMENTS_CSV_PATH = '/statements.csv';
 
@@ -64,7 +64,7 @@ export async function handleStatementsCsv(services: Services, request: Request):
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return problem(405, 'METHOD_NOT_ALLOWED', 'Statements are GET only.', { allow: 'GET, HEAD' });
   }
-  const caller = callerByKey(services, request);
+  const caller = await authenticatedCaller(services, request, 'charges:read');
   if ('refusal' in caller) return problemResponse(caller.refusal);
   const params = new URL(request.url).searchParams;
   const from = params.get('from') ?? '';

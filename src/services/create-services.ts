@@ -16,6 +16,7 @@ import { DEFAULT_REFERENCE_LIST_TTL_MS, ReferenceListCache } from './reference-l
 import { SummaryCaches } from './summary-cache';
 import { type ClientsConfig, type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
 import { type TenantConfig, TenantDirectory } from './tenants';
+import { type IdentityOptions, type IdentityProviderConfig, IdentityProviders } from './identity';
 
 /** Process-wide parts, built once at start by createServices; every request shares them. */
 export interface Services {
@@ -104,6 +105,10 @@ export interface ServiceOptions extends ServiceSettings {
   organisations?: OrganisationsConfig;
   /** Per register API client (the tenants file): its spending limit. */
   clients?: ClientsConfig;
+  /** The identity providers whose people call with sign-in tokens (the tenants file's `identityProviders`). */
+  identityProviders?: readonly IdentityProviderConfig[];
+  /** How providers' keys are fetched and tokens cached (tests shorten the waits). */
+  identity?: Omit<IdentityOptions, 'onKeysFetched'>;
   /** Tenant name a request without credentials acts as (embedded emulator only). */
   anonymousTenant?: string;
   transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
@@ -156,9 +161,18 @@ export function createServices(options: ServiceOptions): RunningServices {
       ? new PgQuotaStore({ connectionString: options.databaseUrl, msToMidnight: msToLondonMidnight })
       : new SqliteQuotaStore(options.dataDir, msToLondonMidnight));
   const quota = new QuotaGuard(quotaStore, options.quota, () => transport.registerNow());
-  const tenants = new TenantDirectory(transport, options.tenants, options.anonymousTenant, (tenant) => ({
-    quota: quota.forClient(tenant),
-  }));
+  const identityProviders = options.identityProviders ?? [];
+  const identity = new IdentityProviders(identityProviders, {
+    ...options.identity,
+    onKeysFetched: (outcome) => events.emit('identityKeys', outcome),
+  });
+  const tenants = new TenantDirectory(
+    transport,
+    options.tenants,
+    options.anonymousTenant,
+    (tenant) => ({ quota: quota.forClient(tenant) }),
+    identity,
+  );
   const inflight = new Map<string, Promise<unknown>>();
   const journalOutbox = new JournalOutbox(events);
   return {
@@ -181,7 +195,10 @@ export function createServices(options: ServiceOptions): RunningServices {
     journalOutbox,
     spend: new SpendControl(
       options.spend,
-      options.tenants.filter((t): t is TenantConfig & { clientId: string } => !t.router && !!t.clientId),
+      [
+        ...options.tenants.filter((t): t is TenantConfig & { clientId: string } => !t.router && !!t.clientId),
+        ...identityProviders.map((p) => ({ clientId: p.clientId, organisation: p.organisation })),
+      ],
       options.organisations,
       options.clients,
     ),

@@ -29,6 +29,8 @@ export interface ServiceEvents {
   download: { outcome: string; durationMs: number };
   /** A journal write failed after the register answered; it is retried until it lands. */
   journalDeferred: { waiting: number };
+  /** An identity provider's discovery document and signing keys were fetched, or could not be. */
+  identityKeys: { issuer: string; ok: boolean; reason?: string | undefined };
   /** The register charged more than the caller's maxFee allowed (its fee changed): shown, and logged as a warning. */
   chargeAboveMaxFee: { tenant: string; operation: string; chargedPence: number; maxFeePence: number };
 }

@@ -1,12 +1,13 @@
 /**
- * Callers and tenants. A caller presents an API key as `Authorization: Bearer <key>`; the key
- * is looked up by its SHA-256 (keys are never stored in clear) and maps to one register API
- * client. Each tenant gets its own RegisterClient (and so its own token cache): nothing is
+ * Callers and tenants. A caller presents an API key, or a person's sign-in token (identity.ts),
+ * as `Authorization: Bearer <credential>`; a key is looked up by its SHA-256 (keys are never
+ * stored in clear) and maps to one register API client, a token to its provider's. Each tenant gets its own RegisterClient (and so its own token cache): nothing is
  * shared across tenants but the connection pool.
  */
 import { createHash } from 'node:crypto';
 import type { OrganisationsConfig } from './spend';
 import { keyScopes, type Scope } from './scopes';
+import { type IdentityProviderConfig, IdentityProviders, looksLikeJwt, type Person } from './identity';
 import { RegisterClient, type RegisterClientOptions, type RegisterTransport } from '../register/client';
 
 /** How the caller proved who it is. */
@@ -78,20 +79,27 @@ export const DEV_ORGANISATIONS: OrganisationsConfig = {
   'ORG-B': { fasAccounts: ['5555'] },
 };
 
-export type Authentication = { ok: true; tenant: Tenant } | { ok: false; reason: 'missing' | 'unknown' | 'malformed' };
+/** Why a request's credentials were refused: none, an unknown API key, a token that did not verify, or a provider we could not reach. */
+export type AuthFailure =
+  | { ok: false; reason: 'missing' | 'unknown' | 'malformed' }
+  /** RFC 6750 `invalid_token`: what was wrong, never the token itself. */
+  | { ok: false; reason: 'invalid_token'; description: string }
+  /** The identity provider's keys could not be fetched to verify a token: not the caller's fault. */
+  | { ok: false; reason: 'unavailable'; retryAfterSeconds: number };
 
-/** What a refused caller is told, the same on /graphql and on downloads. */
-export function authFailureMessage(reason: 'missing' | 'unknown' | 'malformed'): string {
-  return reason === 'missing' ? 'Authentication required: send Authorization: Bearer <API key>.' : 'Unknown API key.';
-}
+export type Authentication = { ok: true; tenant: Tenant } | AuthFailure;
 
 export class TenantDirectory {
   private readonly byKeyHash = new Map<string, TenantConfig>();
   private readonly organisations = new Map<string, string>();
+  /** Register credentials by API client id: API keys' and identity providers'. */
+  private readonly credentials = new Map<string, { clientId: string; clientSecret: string }>();
   private readonly clients = new Map<string, RegisterClient>();
   /** API keys already matched to their tenant: hashing the key on every request was ~1 % of a request's CPU. */
   private readonly byKnownKey = new Map<string, Tenant>();
   private readonly tenantByConfig = new Map<TenantConfig, Tenant>();
+  /** One Tenant per verified token (the identity module keeps the token's Person while it is valid). */
+  private readonly tenantByPerson = new WeakMap<Person, Tenant>();
 
   constructor(
     private readonly transport: RegisterTransport,
@@ -100,30 +108,57 @@ export class TenantDirectory {
     private readonly anonymous?: string,
     /** Per-tenant client options (e.g. the quota guard's check before each call). */
     private readonly clientOptions: (tenant: Tenant) => RegisterClientOptions = () => ({}),
+    /** The identity providers whose people may call with a sign-in token. */
+    private readonly identity: IdentityProviders = new IdentityProviders([]),
   ) {
     for (const t of tenants) {
       this.byKeyHash.set(t.apiKeySha256, t);
       if (t.clientId) this.organisations.set(t.clientId, t.organisation ?? t.clientId);
+      if (!t.router && t.clientId && t.clientSecret && !this.credentials.has(t.clientId)) {
+        this.credentials.set(t.clientId, { clientId: t.clientId, clientSecret: t.clientSecret });
+      }
+    }
+    for (const p of identity.providers) {
+      if (!this.organisations.has(p.clientId)) this.organisations.set(p.clientId, p.organisation);
+      if (!this.credentials.has(p.clientId)) this.credentials.set(p.clientId, { clientId: p.clientId, clientSecret: p.clientSecret });
     }
   }
 
-  authenticate(authorization: string | null): Authentication {
+  /**
+   * Who `Authorization: Bearer <credential>` names: an API key, or a person's JWT access token,
+   * told apart by shape (a JWT is three base64url segments) and, for a token, by its issuer.
+   */
+  async authenticate(authorization: string | null): Promise<Authentication> {
     if (!authorization) {
       const fallback = this.anonymous && [...this.byKeyHash.values()].find((t) => t.name === this.anonymous);
       return fallback ? { ok: true, tenant: this.tenantOf(fallback) } : { ok: false, reason: 'missing' };
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) return { ok: false, reason: 'malformed' };
-    const key = match[1]!;
-    let tenant = this.byKnownKey.get(key);
-    if (!tenant) {
-      const config = this.byKeyHash.get(sha256Hex(key));
-      if (!config) return { ok: false, reason: 'unknown' };
-      tenant = this.tenantOf(config);
-      // Only keys that matched are kept, so the map holds at most one entry per configured key.
-      this.byKnownKey.set(key, tenant);
+    const credential = match[1]!;
+    const known = this.byKnownKey.get(credential);
+    if (known) return { ok: true, tenant: known };
+    if (looksLikeJwt(credential)) {
+      const checked = await this.identity.verify(credential);
+      if (checked.ok) return { ok: true, tenant: this.personTenant(checked.person) };
+      // An API key may happen to have a JWT's shape: it is still a key.
+      const key = this.keyTenant(credential);
+      if (key) return { ok: true, tenant: key };
+      return checked.refusal === 'invalid_token'
+        ? { ok: false, reason: 'invalid_token', description: checked.description }
+        : { ok: false, reason: 'unavailable', retryAfterSeconds: checked.retryAfterSeconds };
     }
-    return { ok: true, tenant };
+    const key = this.keyTenant(credential);
+    return key ? { ok: true, tenant: key } : { ok: false, reason: 'unknown' };
+  }
+
+  private keyTenant(key: string): Tenant | undefined {
+    const config = this.byKeyHash.get(sha256Hex(key));
+    if (!config) return undefined;
+    const tenant = this.tenantOf(config);
+    // Only keys that matched are kept, so the map holds at most one entry per configured key.
+    this.byKnownKey.set(key, tenant);
+    return tenant;
   }
 
   /** One Tenant per tenants-file entry, made once: callers share it read-only. */
@@ -136,28 +171,59 @@ export class TenantDirectory {
     return tenant;
   }
 
+  /** A signed-in person: their provider's register client and organisation, their own subject, name, scopes and limit. */
+  private personTenant(person: Person): Tenant {
+    let tenant = this.tenantByPerson.get(person);
+    if (!tenant) {
+      const { provider } = person;
+      tenant = {
+        id: provider.clientId,
+        name: provider.name,
+        organisation: provider.organisation,
+        router: false,
+        kind: 'PERSON',
+        caller: person.subject,
+        callerName: person.name,
+        scopes: person.scopes,
+        callerLimitPence: provider.dailySpendLimitPerPerson,
+      };
+      this.tenantByPerson.set(person, tenant);
+    }
+    return tenant;
+  }
+
   /** The organisation of an API client (the client id itself when none is configured). */
   organisationOf(clientId: string): string {
     return this.organisations.get(clientId) ?? clientId;
   }
 
-  /** The tenant of an API client id (a signed download link names its client). */
+  /** The tenant of an API client id (a signed download link names its client): a key's, or an identity provider's. */
   byClientId(clientId: string): Tenant | undefined {
     const config = [...this.byKeyHash.values()].find((t) => !t.router && t.clientId === clientId);
-    return config ? this.tenantOf(config) : undefined;
+    if (config) return this.tenantOf(config);
+    const provider = this.identity.byClientId(clientId);
+    // The link is the credential here: the client it names, acting for nobody in particular.
+    return provider
+      ? {
+          id: provider.clientId,
+          name: provider.name,
+          organisation: provider.organisation,
+          router: false,
+          kind: 'PERSON',
+          caller: provider.name,
+          callerName: null,
+          scopes: new Set(),
+        }
+      : undefined;
   }
 
-  /** The tenant's own register client, created on first use; a router has none. */
+  /** The tenant's own register client, created on first use and shared by every caller of that client; a router has none. */
   clientFor(tenant: Tenant): RegisterClient {
     let client = this.clients.get(tenant.id);
     if (!client) {
-      const config = [...this.byKeyHash.values()].find((t) => !t.router && t.clientId === tenant.id);
-      if (!config?.clientId || !config.clientSecret) throw new RouterKeyNotAClient();
-      client = new RegisterClient(
-        this.transport,
-        { clientId: config.clientId, clientSecret: config.clientSecret },
-        this.clientOptions(tenant),
-      );
+      const credentials = tenant.router ? undefined : this.credentials.get(tenant.id);
+      if (!credentials) throw new RouterKeyNotAClient();
+      client = new RegisterClient(this.transport, credentials, this.clientOptions(tenant));
       this.clients.set(tenant.id, client);
     }
     return client;
@@ -187,4 +253,18 @@ const toTenant = (config: TenantConfig): Tenant => ({
   callerName: null,
   scopes: config.router ? new Set() : keyScopes(config.scopes, config.accounts),
   callerLimitPence: config.dailySpendLimit,
+});
+
+/**
+ * With the embedded emulator (EMULATOR_IDENTITY_ISSUER): the people of a local OpenID provider
+ * act as client-a of ORG-A, each with their own 30.00 a day, asking for the audience `titlegraph`.
+ */
+export const devIdentityProvider = (issuer: string): IdentityProviderConfig => ({
+  name: 'local-idp',
+  issuer,
+  audience: 'titlegraph',
+  organisation: 'ORG-A',
+  clientId: 'client-a',
+  clientSecret: 'secret-a',
+  dailySpendLimitPerPerson: 3000,
 });

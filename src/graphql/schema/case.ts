@@ -6,6 +6,7 @@ import { runIdempotent } from '../mutations/run-idempotent';
 import { CreateCaseRequest } from '../../register/contract/wire';
 import { check, dottedFieldMapper, emailErrors, userErrorsOf, type FieldMapper } from '../mutations/input-rules';
 import { createdPayloadType } from './payloads';
+import { needsScope } from '../scopes';
 
 interface CreatedCase {
   id: string;
@@ -46,6 +47,7 @@ const caseField: FieldMapper = (path) => {
 builder.mutationFields((t) => ({
   createCase: t.field({
     ...callsRegister(),
+    ...needsScope('cases:write'),
     type: CreateCasePayload,
     description: "Create a case over one registered title; `fas` becomes the agent's charging account.",
     args: {

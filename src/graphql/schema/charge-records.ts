@@ -2,6 +2,7 @@
 import { builder } from '../builder';
 import type { JournalRecord } from '../../storage/idempotency/store';
 import { ChargeType } from './charge';
+import { needsScope } from '../scopes';
 
 const ChargeRecordStatusEnum = builder.enumType('ChargeRecordStatus', {
   description: 'Whether the register reported the charge, or the call may have charged without an answer.',
@@ -49,6 +50,7 @@ export const dayOf = (day: string | Date): string => (day instanceof Date ? day.
 
 builder.queryFields((t) => ({
   chargeRecords: t.field({
+    ...needsScope('charges:read'),
     type: [ChargeRecordType],
     description:
       "The caller's journal of chargeable calls for one register day (Europe/London), oldest\nfirst: every charge the register reported, and every chargeable call whose outcome is\nunknown. Free: makes no register call. Records are kept at least 90 days.",

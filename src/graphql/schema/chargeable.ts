@@ -13,6 +13,7 @@ import { callsRegister } from '../register-calls';
 import { ChargeType, PurchaseTitleInput } from './charge';
 import { withoutExpiredFiles } from './download-links';
 import { mutationPayload } from './payloads';
+import { needsScope } from '../scopes';
 
 type Types = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;
 
@@ -51,6 +52,7 @@ export function chargeableMutation<T extends { charges: readonly Charge[] }, I e
   builder.mutationField(operation, (t) =>
     t.field({
       ...callsRegister(),
+      ...needsScope('titles:buy'),
       extensions: { chargeable: true },
       type: payload,
       description: mutation.description,

@@ -4,6 +4,7 @@ import { builder } from '../builder';
 import { badUserInput } from '../mutations/user-errors';
 import type { Creditor } from '../../register/contract/wire';
 import { CreditorQuery } from '../../register/contract/wire';
+import { needsScope } from '../scopes';
 
 const CreditorType = builder.objectRef<Creditor>('Creditor').implement({
   description: 'A known creditor (lender) of the register: its code is what a standard security names as its creditor applicant.',
@@ -18,6 +19,7 @@ const CreditorType = builder.objectRef<Creditor>('Creditor').implement({
 builder.queryFields((t) => ({
   creditors: t.field({
     ...callsRegister(),
+    ...needsScope('titles:read'),
     type: [CreditorType],
     description: 'Known creditors matching the query (3 to 20 characters, ISO-8859-1); at most 15.',
     args: { query: t.arg.string({ required: true, description: 'Part of the creditor name, 3 to 20 characters.' }) },

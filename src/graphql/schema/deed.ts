@@ -7,6 +7,7 @@ import { AddDeedRequest, type DeedParty } from '../../register/contract/wire';
 import { check, dottedFieldMapper, emailErrors, userErrorsOf, type FieldMapper } from '../mutations/input-rules';
 import { createdPayloadType } from './payloads';
 import { invalidInput, type UserError } from '../mutations/user-errors';
+import { needsScope } from '../scopes';
 
 const WIRE_DEED_TYPE = { DISCHARGE_OF_STANDARD_SECURITY: '1', DISPOSITION: '11', STANDARD_SECURITY: '20' } as const;
 type DeedTypeName = keyof typeof WIRE_DEED_TYPE;
@@ -121,6 +122,7 @@ function deedRuleErrors(input: {
 builder.mutationFields((t) => ({
   addDeedToCase: t.field({
     ...callsRegister(),
+    ...needsScope('cases:write'),
     type: AddDeedToCasePayload,
     description:
       "Add a deed (discharge, disposition or standard security) to a case of the caller's organisation.\nNo `fas` here: the register bills a deed through its case, whose agent account was set by createCase.",

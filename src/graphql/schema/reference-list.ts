@@ -2,6 +2,7 @@
 import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { DetailedList, DetailedListItem } from '../../register/contract/wire';
+import { needsScope } from '../scopes';
 
 interface ReferenceListModel {
   path: string;
@@ -51,11 +52,13 @@ const ReferenceListType = builder.objectRef<ReferenceListModel>('ReferenceList')
 builder.queryFields((t) => ({
   referenceListPaths: t.stringList({
     ...callsRegister(),
+    ...needsScope('titles:read'),
     description: 'Every reference-list path that the register offers, e.g. lr/application/deed/type.',
     resolve: (_, __, ctx) => ctx.services.referenceLists.paths(ctx.register, ctx.callOptions),
   }),
   referenceList: t.field({
     ...callsRegister(),
+    ...needsScope('titles:read'),
     type: ReferenceListType,
     nullable: true,
     description: 'One reference list; null for a path that discovery did not return.',

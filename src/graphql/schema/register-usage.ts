@@ -1,6 +1,7 @@
 /** The caller's use of the register's daily quota, as counted by this service. */
 import { builder } from '../builder';
 import type { QuotaUsage } from '../../services/quota';
+import { forAnyCaller } from '../scopes';
 
 const RegisterUsageType = builder.objectRef<QuotaUsage>('RegisterUsage').implement({
   description:
@@ -20,6 +21,7 @@ const RegisterUsageType = builder.objectRef<QuotaUsage>('RegisterUsage').impleme
 
 builder.queryFields((t) => ({
   registerUsage: t.field({
+    ...forAnyCaller(),
     type: RegisterUsageType,
     description: "The register quota use of the caller's organisation today (free: makes no register call).",
     resolve: (_, __, ctx) => ctx.services.quota.usage(ctx.tenant.organisation),

@@ -19,6 +19,7 @@ import {
 import type { Context } from '../context';
 import { badUserInput } from '../mutations/user-errors';
 import { ChargeRecordType, dayOf } from './charge-records';
+import { needsScope } from '../scopes';
 
 const PRODUCT_DESCRIPTIONS: Record<ChargeableProduct, string> = {
   TITLE_DATA_AND_PLANS: 'Title data, the title sheet PDF and all plans of a title: one charge.',
@@ -132,6 +133,7 @@ const today = (ctx: Context) => londonDate(ctx.services.registerNow());
 
 builder.queryFields((t) => ({
   chargeQuote: t.field({
+    ...needsScope('titles:read'),
     type: ChargeQuoteType,
     description:
       "What buying these products of a title on this charging account would charge now, before\nVAT, and whether the caller's spending limits leave room for it. Free: makes no register call.",
@@ -151,6 +153,7 @@ builder.queryFields((t) => ({
     },
   }),
   spending: t.field({
+    ...needsScope('charges:read'),
     type: SpendingType,
     description:
       "Today's spending (register day, Europe/London) of the caller's API client and of its\norganisation, against their limits. Free: makes no register call.",
@@ -165,6 +168,7 @@ builder.queryFields((t) => ({
     },
   }),
   chargeStatement: t.field({
+    ...needsScope('charges:read'),
     type: ChargeStatementType,
     description:
       "Charges of register days `from` to `to` (inclusive, at most 366 days), oldest first,\noptionally for one search reference (a matter) and one caller (a person's subject or a key's\nname). A caller with the charges:organisation scope (an accounts key) sees its whole\norganisation; any other caller sees its own calls only. Free: makes no register call.",

@@ -9,6 +9,7 @@ import { badUserInput } from '../mutations/user-errors';
 import type { TitleSummary } from '../../register/contract/wire';
 import { AddressType, CodeLabelType, ConsiderationEntryType } from './common';
 import { NodeInterface, titleGlobalId, titleNumberOfGlobalId } from './node';
+import { needsScope } from '../scopes';
 
 export const TitleStatusEnum = builder.enumType('TitleStatus', {
   description: 'Status of a title in the register.',
@@ -106,6 +107,8 @@ export const TitleType = builder.objectRef<TitleSummary>('Title').implement({
   // Each Title resolved is a summary call, wherever it is reached from (another subgraph's
   // reference included): the router prices the entity path by this.
   ...callsRegister(),
+  // Also on the type, so a router asks it of another subgraph's Title references (`_entities`).
+  ...needsScope('titles:read'),
   description:
     'A title in the land register, from its free summary. Non-registered titles carry reduced content. A federation entity keyed by titleNumber.',
   interfaces: [NodeInterface],
@@ -162,6 +165,7 @@ function prefetchSecurities(ctx: Context, info: GraphQLResolveInfo, titleNumbers
 builder.queryFields((t) => ({
   node: t.field({
     ...callsRegister(),
+    ...needsScope('titles:read'),
     type: NodeInterface,
     nullable: true,
     description:
@@ -175,6 +179,7 @@ builder.queryFields((t) => ({
     },
   }),
   title: t.field({
+    ...needsScope('titles:read'),
     type: TitleType,
     nullable: true,
     description: 'Title summary (free). Null when the register has no such title.',
@@ -185,6 +190,7 @@ builder.queryFields((t) => ({
     },
   }),
   titles: t.field({
+    ...needsScope('titles:read'),
     // A router cannot count a list argument's items: it assumes the most a request may ask for.
     listSize: { assumedSize: LIMITS.titlesPerRequest.max, requireOneSlicingArgument: false },
     // The service itself counts the items asked for (security/cost.ts).

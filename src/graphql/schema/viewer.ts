@@ -1,6 +1,7 @@
 /** Who the service takes the caller to be: a person signed in at their identity provider, an API key, or a router. */
 import { builder } from '../builder';
 import type { CallerKind, Tenant } from '../../services/tenants';
+import { forAnyCaller } from '../scopes';
 
 const CallerKindEnum = builder.enumType('CallerKind', {
   description: 'How the caller proved who it is.',
@@ -39,6 +40,7 @@ const ViewerType = builder.objectRef<Tenant>('Viewer').implement({
 
 builder.queryFields((t) => ({
   viewer: t.field({
+    ...forAnyCaller(),
     type: ViewerType,
     description: 'Who the service takes the caller to be and what it may do. Free: makes no register call.',
     resolve: (_, __, ctx) => ctx.tenant,

@@ -1,0 +1,69 @@
+/**
+ * Who is calling, decided at the HTTP edge before anything of the request is read: an API key,
+ * or a person's sign-in token (services/identity.ts), whose verification may have to fetch the
+ * provider's keys, so it is awaited here rather than in the context factory. A GraphQL request
+ * without valid credentials is refused before its document is parsed or validated, so nobody
+ * learns field names from validation errors without them. /downloads and /statements.csv refuse
+ * with the same words (route-problems.ts).
+ */
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { rememberCaller, type Services } from '../graphql/context';
+import type { AuthFailure } from '../services/tenants';
+
+export interface CredentialRefusal {
+  status: 401 | 503;
+  code: 'UNAUTHENTICATED' | 'IDENTITY_PROVIDER_UNAVAILABLE';
+  message: string;
+  headers: Record<string, string>;
+}
+
+/** RFC 6750 allows printable ASCII but `"` and `\` in an error_description. */
+const headerText = (text: string) => text.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, "'");
+
+/** The status, words and headers of a refused credential, the same on every route. */
+export function credentialRefusal(failure: AuthFailure): CredentialRefusal {
+  switch (failure.reason) {
+    case 'missing':
+      return {
+        status: 401,
+        code: 'UNAUTHENTICATED',
+        message: 'Authentication required: send Authorization: Bearer <API key or sign-in access token>.',
+        headers: { 'www-authenticate': 'Bearer' },
+      };
+    case 'unknown':
+    case 'malformed':
+      return { status: 401, code: 'UNAUTHENTICATED', message: 'Unknown API key.', headers: { 'www-authenticate': 'Bearer' } };
+    case 'invalid_token':
+      return {
+        status: 401,
+        code: 'UNAUTHENTICATED',
+        message: `The sign-in token was refused: ${failure.description}.`,
+        headers: {
+          'www-authenticate': `Bearer error="invalid_token", error_description="${headerText(failure.description)}"`,
+        },
+      };
+    case 'unavailable':
+      return {
+        status: 503,
+        code: 'IDENTITY_PROVIDER_UNAVAILABLE',
+        message: `We could not verify your sign-in now: your identity provider's signing keys cannot be fetched. Retry in ${failure.retryAfterSeconds} s; nothing was done.`,
+        headers: { 'retry-after': String(failure.retryAfterSeconds) },
+      };
+  }
+}
+
+/** Authenticates every GraphQL request before its body is parsed; the caller is then the context's. */
+export function useAuthentication(services: Services): Plugin {
+  return {
+    async onRequestParse({ request }) {
+      const auth = await services.tenants.authenticate(request.headers.get('authorization'));
+      if (!auth.ok) {
+        const refusal = credentialRefusal(auth);
+        throw createGraphQLError(refusal.message, {
+          extensions: { code: refusal.code, http: { status: refusal.status, headers: refusal.headers } },
+        });
+      }
+      rememberCaller(request, auth.tenant);
+    },
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * One identity provider's signing keys: found through its OpenID discovery document
+ * (`<issuer>/.well-known/openid-configuration` → `jwks_uri`), kept in memory, and fetched again
+ * when a token names a key (`kid`) we do not hold, at most once per cooldown: a provider's key
+ * rotation is picked up without a restart, and a flood of made-up `kid`s costs the provider one
+ * fetch per cooldown. Keys are chosen and imported by jose (createLocalJWKSet); nothing here
+ * touches cryptography.
+ */
+import { BlockList, isIP } from 'node:net';
+import { createLocalJWKSet, errors, type FlattenedJWSInput, type JSONWebKeySet, type JWSHeaderParameters } from 'jose';
+
+export interface IdentityTiming {
+  /** Keys are fetched again at most this often when a token names a key we do not hold (ms). */
+  jwksCooldownMs: number;
+  /** Keys this old are fetched again in the background; the ones held keep serving meanwhile (ms). */
+  jwksMaxAgeMs: number;
+  /** After a failed fetch, the next is tried no sooner than this (ms): an outage is not a fetch per request. */
+  failureBackoffMs: number;
+  /** A discovery or key-set fetch taking longer than this is given up (ms). */
+  fetchTimeoutMs: number;
+}
+
+/** A rotation is accepted within 30 s of the first token under the new key; a stale key set is renewed every 10 min. */
+export const DEFAULT_IDENTITY_TIMING: IdentityTiming = {
+  jwksCooldownMs: 30_000,
+  jwksMaxAgeMs: 10 * 60_000,
+  failureBackoffMs: 5_000,
+  fetchTimeoutMs: 5_000,
+};
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * Why an issuer (or a key-set address) cannot be trusted, or undefined when it can: https, or
+ * http on a loopback address only (tests and local trials), in every mode. A name such as
+ * `localhost` is not an address: it could resolve elsewhere.
+ */
+export function issuerProblem(address: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return 'is not a URL';
+  }
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol !== 'http:') return 'must be an https:// address';
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const family = isIP(host);
+  if (family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6')) return undefined;
+  return 'must be an https:// address (http:// only on a loopback address: 127.0.0.1 or [::1])';
+}
+
+/** The provider's discovery document or keys could not be fetched: nobody can be verified against keys we do not hold. */
+export class IdentityProviderUnreachable extends Error {
+  override name = 'IdentityProviderUnreachable';
+  constructor(
+    /** Seconds until the next fetch will be tried. */
+    readonly retryAfterSeconds: number,
+    cause?: unknown,
+  ) {
+    super('The identity provider could not be reached to fetch its signing keys.', { cause });
+  }
+}
+
+export type KeyLookup = (header: JWSHeaderParameters, token: FlattenedJWSInput) => Promise<CryptoKey>;
+
+export class IssuerKeys {
+  private keys: { lookup: ReturnType<typeof createLocalJWKSet>; fetchedAt: number } | undefined;
+  private jwksUri: URL | undefined;
+  private lastAttempt = Number.NEGATIVE_INFINITY;
+  private lastFailed = false;
+  private pending: Promise<void> | undefined;
+
+  constructor(
+    private readonly issuer: string,
+    private readonly timing: IdentityTiming,
+    /** Told of every fetch's outcome (logs). */
+    private readonly onFetch: (outcome: { issuer: string; ok: boolean; reason?: string }) => void = () => undefined,
+  ) {}
+
+  /** jose's key lookup: a key we hold, or after one fetch (within the cooldown) a newly published one. */
+  readonly lookup: KeyLookup = async (header, token) => {
+    if (!this.keys) await this.refresh();
+    else if (Date.now() - this.keys.fetchedAt >= this.timing.jwksMaxAgeMs) void this.refresh().catch(() => undefined);
+    try {
+      return (await this.keys!.lookup(header, token)) as CryptoKey;
+    } catch (error) {
+      if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
+      if (Date.now() - this.lastAttempt >= this.timing.jwksCooldownMs) {
+        await this.refresh();
+        return (await this.keys!.lookup(header, token)) as CryptoKey;
+      }
+      // The last fetch failed: the key may well exist, we could not look.
+      if (this.lastFailed) throw new IdentityProviderUnreachable(this.retryAfterSeconds());
+      throw error;
+    }
+  };
+
+  private retryAfterSeconds(): number {
+    const wait = this.lastAttempt + Math.max(this.timing.failureBackoffMs, 1_000) - Date.now();
+    return Math.max(1, Math.ceil(wait / 1000));
+  }
+
+  /** One fetch at a time; after a failure, none before the backoff has passed. */
+  private refresh(): Promise<void> {
+    if (!this.pending && this.lastFailed && Date.now() - this.lastAttempt < this.timing.failureBackoffMs) {
+      return Promise.reject(new IdentityProviderUnreachable(this.retryAfterSeconds()));
+    }
+    this.pending ??= this.fetchKeys().finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  private async fetchKeys(): Promise<void> {
+    this.lastAttempt = Date.now();
+    try {
+      this.jwksUri ??= await this.discover();
+      const lookup = createLocalJWKSet((await this.getJson(this.jwksUri, 'key set')) as JSONWebKeySet);
+      this.keys = { lookup, fetchedAt: Date.now() };
+      this.lastFailed = false;
+      this.onFetch({ issuer: this.issuer, ok: true });
+    } catch (error) {
+      this.lastFailed = true;
+      this.onFetch({ issuer: this.issuer, ok: false, reason: (error as Error).message });
+      throw new IdentityProviderUnreachable(this.retryAfterSeconds(), error);
+    }
+  }
+
+  /** The key set's address from the discovery document, which must name this very issuer (OpenID Connect Discovery §4.3). */
+  private async discover(): Promise<URL> {
+    const document = await this.getJson(
+      new URL(`${this.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`),
+      'discovery document',
+    );
+    const { issuer, jwks_uri: jwksUri } = document as { issuer?: unknown; jwks_uri?: unknown };
+    if (issuer !== this.issuer) throw new Error(`the discovery document names another issuer (${String(issuer)})`);
+    if (typeof jwksUri !== 'string') throw new Error('the discovery document has no jwks_uri');
+    const problem = issuerProblem(jwksUri);
+    if (problem) throw new Error(`the discovery document's jwks_uri ${problem}`);
+    return new URL(jwksUri);
+  }
+
+  private async getJson(url: URL, what: string): Promise<unknown> {
+    const response = await fetch(url, {
+      headers: { accept: 'application/json' },
+      // A redirect could lead off https or off the provider: refused, as jose's remote key set does.
+      redirect: 'error',
+      signal: AbortSignal.timeout(this.timing.fetchTimeoutMs),
+    });
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      throw new Error(`the ${what} answered HTTP ${response.status}`);
+    }
+    const body: unknown = await response.json();
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error(`the ${what} is not a JSON object`);
+    return body;
+  }
+}
