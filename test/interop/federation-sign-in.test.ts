@@ -1,7 +1,8 @@
 /**
  * People signed in at the firm's identity provider, calling titlegraph through a company graph:
  * Apollo Gateway and Hive Gateway, each loaded with the configuration the README points at
- * (examples/federation/), forward the person's own `Authorization: Bearer <access token>` to
+ * (examples/federation/; for Apollo Gateway with apollo-gateway-supergraph.ts, since it refuses a
+ * supergraph carrying @requiresScopes, which titlegraph enforces itself), forward the person's own `Authorization: Bearer <access token>` to
  * titlegraph and to no other subgraph; the router's own requests use the router key. Tokens come
  * from a real OpenID Provider (the local one of `npm run idp`), signed in without a browser.
  * Through each gateway:
@@ -17,8 +18,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { buildASTSchema, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildService, type GatewayContext } from '../../examples/federation/apollo-gateway';
+import { forApolloGateway, withoutSecurityFeatures } from '../../examples/federation/apollo-gateway-supergraph';
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
 import { AUDIENCE } from '../../scripts/idp/defaults';
 import { PEOPLE } from '../../scripts/idp/people';
@@ -56,8 +59,9 @@ const MATTERS_SDL = /* GraphQL */ `
   }
 `;
 const ROUTER_KEY = 'router-key-federation-sign-in';
-/** Ann's own limit: one £3.00 purchase fits, a second does not. */
+/** Ann's own limit: one £3.00 purchase fits, a second does not (in pence in the options; "5.00" in a tenants file). */
 const PERSON_LIMIT = '5.00';
+const PERSON_LIMIT_PENCE = 500;
 const [ann, ben] = PEOPLE as [(typeof PEOPLE)[number], (typeof PEOPLE)[number]];
 
 let idp: Idp;
@@ -96,12 +100,15 @@ interface Gateway {
 /** Apollo Gateway with examples/federation/apollo-gateway.ts: the context carries the client's headers, as Apollo Server's would. */
 async function apolloGateway(titlegraphUrl: string, matters: Subgraph): Promise<Gateway> {
   const gateway = new ApolloGateway({
-    supergraphSdl: new IntrospectAndCompose({
-      subgraphs: [
-        { name: 'titlegraph', url: titlegraphUrl },
-        { name: 'matters', url: matters.url },
-      ],
-    }),
+    // @apollo/gateway refuses a supergraph with @requiresScopes: titlegraph enforces them itself
+    supergraphSdl: forApolloGateway(
+      new IntrospectAndCompose({
+        subgraphs: [
+          { name: 'titlegraph', url: titlegraphUrl },
+          { name: 'matters', url: matters.url },
+        ],
+      }),
+    ),
     buildService: buildService(ROUTER_KEY),
     logger: quietApolloLogger,
   });
@@ -126,18 +133,23 @@ async function hiveGateway(titlegraphUrl: string, matters: Subgraph): Promise<Ga
       });
       return (await response.json()) as GatewayAnswer;
     },
-    stop: () => gateway.dispose(),
+    stop: async () => {
+      await gateway.dispose();
+    },
   };
 }
 
 describe.each([
   ['Apollo Gateway', apolloGateway],
   ['Hive Gateway', hiveGateway],
-] as const)("%s forwarding a signed-in person's token", (_name, makeGateway) => {
+] as const)("%s forwarding a signed-in person's token", (name, makeGateway) => {
+  /** Idempotency keys of this gateway's run. */
+  const key = (label: string) => `${label}-${name.replace(/\W/g, '-')}`;
   let titlegraph: Awaited<ReturnType<typeof startService>>;
   let titlegraphServer: Server;
   let matters: Subgraph;
   let gateway: Gateway;
+  let titlegraphUrl: string;
   const seenBy = { titlegraph: [] as IncomingHttpHeaders[], matters: [] as IncomingHttpHeaders[] };
   const forget = () => {
     seenBy.titlegraph.length = 0;
@@ -159,7 +171,7 @@ describe.each([
             organisation: 'ORG-A',
             clientId: 'client-a',
             clientSecret: 'secret-a',
-            dailySpendLimitPerPerson: PERSON_LIMIT,
+            dailySpendLimitPerPerson: PERSON_LIMIT_PENCE,
           },
         ],
       },
@@ -168,7 +180,7 @@ describe.each([
       seenBy.titlegraph.push(req.headers);
       titlegraph.yoga(req, res);
     });
-    const titlegraphUrl = `${await listen(titlegraphServer)}/graphql`;
+    titlegraphUrl = `${await listen(titlegraphServer)}/graphql`;
     matters = await serveSubgraph(
       'matters',
       MATTERS_SDL,
@@ -209,7 +221,7 @@ describe.each([
     const viewer = await gateway.ask(VIEWER, tokens.ann!);
     expect(viewer.data.viewer).toMatchObject({ kind: 'PERSON', caller: 'ann', apiClient: 'client-a', organisation: 'ORG-A' });
 
-    const bought = await gateway.ask(purchase('MID1234', `ann-${_name}-1`), tokens.ann!);
+    const bought = await gateway.ask(purchase('MID1234', key('ann-1')), tokens.ann!);
     expect(bought.errors).toBeUndefined();
     expect(bought.data.purchaseTitleDetails).toEqual({ charges: [{ fee: '3.00' }], userErrors: [] });
     expect(titlegraph.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
@@ -226,7 +238,7 @@ describe.each([
 
   test('past her own daily limit, her next purchase is refused SPEND_LIMIT_REACHED and nothing is sent', async () => {
     forget();
-    const refused = await gateway.ask(purchase('MID15313', `ann-${_name}-2`), tokens.ann!);
+    const refused = await gateway.ask(purchase('MID15313', key('ann-2')), tokens.ann!);
     expect(refused.errors).toBeUndefined();
     expect(refused.data.purchaseTitleDetails.charges).toEqual([]);
     expect(refused.data.purchaseTitleDetails.userErrors).toEqual([expect.objectContaining({ code: 'SPEND_LIMIT_REACHED' })]);
@@ -237,7 +249,7 @@ describe.each([
 
   test('Ben, without titles:buy, is refused FORBIDDEN naming the scope, nothing is sent, and he sees his own journal only', async () => {
     forget();
-    const refused = await gateway.ask(purchase('MID1234', `ben-${_name}-1`), tokens.ben!);
+    const refused = await gateway.ask(purchase('MID1234', key('ben-1')), tokens.ben!);
     expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(refused.errors?.[0]?.message).toContain('titles:buy');
     expect(refused.data?.purchaseTitleDetails ?? null).toBeNull();
@@ -259,11 +271,27 @@ describe.each([
       Buffer.from(JSON.stringify({ ...claims, scope: 'titles:read titles:buy charges:organisation' })).toString('base64url'),
       signature,
     ].join('.');
-    const answer = await gateway.ask(purchase('GLA5001', `forged-${_name}`), forged);
+    const answer = await gateway.ask(purchase('GLA5001', key('forged')), forged);
     expect(answer.data?.purchaseTitleDetails ?? null).toBeNull();
     expect(answer.errors?.length).toBeGreaterThan(0);
     expect(JSON.stringify(answer.errors)).not.toContain(forged);
     expect(seenBy.titlegraph.map((h) => h.authorization)).toContain(`Bearer ${forged}`);
     expect(titlegraph.emulator.calls.count()).toBe(0);
   });
+
+  test.runIf(name === 'Apollo Gateway')(
+    '@apollo/gateway refuses the supergraph as composed (scopes are for: SECURITY); withoutSecurityFeatures removes those features and nothing else',
+    async () => {
+      const composed = await composeWithTitlegraph(titlegraphUrl, [matters], ROUTER_KEY);
+      expect(composed).toContain('@requiresScopes(scopes: [["titles:buy"]])');
+      const raw = new ApolloGateway({ supergraphSdl: composed, logger: quietApolloLogger });
+      await expect(raw.load()).rejects.toThrow(/requiresScopes\/v0\.1 is for: SECURITY but is unsupported/);
+      const stripped = withoutSecurityFeatures(composed);
+      expect(stripped).not.toMatch(/requiresScopes|authenticated/);
+      const types = (sdl: string) => Object.keys(buildASTSchema(parse(sdl), { assumeValid: true }).getTypeMap());
+      expect(types(stripped)).toEqual(types(composed).filter((type) => type !== 'requiresScopes__Scope'));
+      const fields = (sdl: string) => buildASTSchema(parse(sdl), { assumeValid: true }).getMutationType()!.getFields();
+      expect(Object.keys(fields(stripped))).toEqual(Object.keys(fields(composed)));
+    },
+  );
 });
