@@ -4,19 +4,17 @@
  * (comma-separated) the web example's origins, default Vite's dev server (localhost:5173).
  */
 import { PEOPLE } from './idp/people';
-import { AUDIENCE, DEFAULT_CLIENT_ORIGINS, DEFAULT_IDP_PORT } from './idp/defaults';
+import { AUDIENCE, clientOrigins, DEFAULT_IDP_PORT } from './idp/defaults';
 import { startIdp } from './idp/provider';
 
 const port = Number(process.env.IDP_PORT || DEFAULT_IDP_PORT);
-const clientOrigins = process.env.IDP_CLIENT_ORIGINS?.split(',').map((origin) => origin.trim()) ?? DEFAULT_CLIENT_ORIGINS;
-
-const idp = await startIdp({ port, clientOrigins });
+const idp = await startIdp({ port, clientOrigins: clientOrigins() });
 console.log(`local OpenID Provider (development only) at ${idp.issuer}
   client ${idp.clientId} (public, authorization code + PKCE), returning to ${idp.redirectUris.join(', ')}
   access tokens: RFC 9068 JWTs for audience "${AUDIENCE}"
   people (login / password: scopes):
 ${PEOPLE.map((p) => `    ${p.login} / ${p.password}: ${p.scopes.join(' ')} (${p.name})`).join('\n')}
-  titlegraph trusts it with examples/idp/tenants.json (README, "Try it locally: npm run idp")`);
+  titlegraph trusts it with EMULATOR_IDENTITY_ISSUER=${idp.issuer} npm start (README, "Try it locally: npm run idp")`);
 
 const stop = async () => {
   await idp.close();

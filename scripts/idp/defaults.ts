@@ -11,3 +11,11 @@ export const CLIENT_ID = 'titlegraph-web';
  */
 export const RESOURCE = 'urn:titlegraph';
 export const AUDIENCE = 'titlegraph';
+
+/** IDP_CLIENT_ORIGINS (comma-separated), read alike by `npm run idp` and `npm run idp:token`; unset, the defaults. */
+export function clientOrigins(env: NodeJS.ProcessEnv = process.env): string[] {
+  const listed = env.IDP_CLIENT_ORIGINS?.split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  return listed?.length ? listed : DEFAULT_CLIENT_ORIGINS;
+}
