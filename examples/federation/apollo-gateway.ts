@@ -6,6 +6,31 @@
  * test/interop/gateway-configs.test.ts loads this file.
  */
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { Kind, parse, print, visit } from 'graphql';
+
+/** The federation security directives: Apollo Router and Hive Gateway enforce them; @apollo/gateway cannot. */
+const SECURITY_DIRECTIVES = new Set(['authenticated', 'requiresScopes', 'policy']);
+
+/**
+ * titlegraph's subgraph SDL without `@authenticated` and `@requiresScopes`. @apollo/gateway
+ * refuses a supergraph that has them ("is for: SECURITY but is unsupported"), since it cannot
+ * enforce them; titlegraph enforces each field's scopes itself, so nothing is lost. Compose from
+ * this when the supergraph is for @apollo/gateway (TitlegraphDataSource does it when the gateway
+ * composes by itself with IntrospectAndCompose).
+ */
+export function withoutSecurityDirectives(sdl: string): string {
+  return print(
+    visit(parse(sdl), {
+      Directive: (node) => (SECURITY_DIRECTIVES.has(node.name.value) ? null : undefined),
+      // `@link(import: [...])` would otherwise still import them.
+      StringValue: (node, _key, _parent, _path, ancestors) => {
+        const link = ancestors.findLast((a) => 'kind' in a && a.kind === Kind.DIRECTIVE);
+        const named = link && 'name' in link && link.name?.value === 'link';
+        return named && SECURITY_DIRECTIVES.has(node.value.replace(/^@/, '')) ? null : undefined;
+      },
+    }),
+  );
+}
 
 /** What the gateway keeps of each client request: its headers (Node's IncomingHttpHeaders). */
 export interface GatewayContext {
@@ -40,6 +65,15 @@ export class TitlegraphDataSource extends RemoteGraphQLDataSource<GatewayContext
       const value = options.context.headers?.[name];
       if (typeof value === 'string') headers.set(name, value);
     }
+  }
+
+  /** The schema as IntrospectAndCompose loads it, made composable for @apollo/gateway (see withoutSecurityDirectives). */
+  override didReceiveResponse(
+    ...[{ response }]: Parameters<NonNullable<RemoteGraphQLDataSource['didReceiveResponse']>>
+  ): ReturnType<NonNullable<RemoteGraphQLDataSource['didReceiveResponse']>> {
+    const service = (response.data as { _service?: { sdl?: unknown } } | undefined)?._service;
+    if (typeof service?.sdl === 'string') service.sdl = withoutSecurityDirectives(service.sdl);
+    return response;
   }
 }
 

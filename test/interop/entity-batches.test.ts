@@ -58,7 +58,7 @@ beforeAll(async () => {
     },
     Order: { title: (o: { titleNumber: string }) => ({ __typename: 'Title', titleNumber: o.titleNumber }) },
   });
-  supergraph = await composeWithTitlegraph(titlegraph.url, [orders]);
+  supergraph = await composeWithTitlegraph(titlegraph.url, [orders], 'dev-key-a', true);
 });
 
 afterAll(async () => {

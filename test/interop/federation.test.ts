@@ -12,6 +12,7 @@ import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { printSchema } from '../../src/graphql/schema';
 import { executeThroughApollo } from '../support/federation';
+import { withoutSecurityDirectives } from '../../examples/federation/apollo-gateway';
 import { closeServer, listen, postGraphQL, startHttpService, type HttpService } from '../support/http-service';
 
 const MATTERS_SDL = /* GraphQL */ `
@@ -76,8 +77,9 @@ beforeAll(async () => {
   expect(sdl.body.errors).toBeUndefined();
   titlegraphSdl = sdl.body.data._service.sdl as string;
 
+  // @apollo/gateway refuses the security directives it cannot enforce (titlegraph enforces them itself).
   const composed = composeServices([
-    { name: 'titlegraph', url: titlegraph.url, typeDefs: parse(titlegraphSdl) },
+    { name: 'titlegraph', url: titlegraph.url, typeDefs: parse(withoutSecurityDirectives(titlegraphSdl)) },
     { name: 'matters', url: matters.url, typeDefs: parse(MATTERS_SDL) },
   ]);
   if (composed.errors) throw new Error(`composition failed: ${composed.errors.map((e) => e.message).join('\n')}`);
@@ -111,9 +113,23 @@ beforeEach(() => {
 });
 
 describe('Apollo Federation v2', () => {
+  test('its SDL composes with its scopes for the routers that enforce them; for @apollo/gateway, which refuses them, without', () => {
+    const full = composeServices([
+      { name: 'titlegraph', url: titlegraph.url, typeDefs: parse(titlegraphSdl) },
+      { name: 'matters', url: matters.url, typeDefs: parse(MATTERS_SDL) },
+    ]);
+    expect(full.errors).toBeUndefined();
+    expect(full.supergraphSdl).toMatch(/\): PurchaseTitleDetailsPayload! [^\n]*@requiresScopes\(scopes: \[\["titles:buy"\]\]\)/);
+    expect(full.supergraphSdl).toMatch(/viewer: Viewer![^\n]* @authenticated/);
+    expect(supergraphSdl).not.toMatch(/@requiresScopes|@authenticated|for: SECURITY/);
+    expect(supergraphSdl).toContain('@cost(weight: 10)');
+  });
+
   test("titlegraph's _service SDL is the printed subgraph schema, and composes with another subgraph", () => {
     expect(titlegraphSdl.trim()).toBe(printSchema().trim());
-    expect(titlegraphSdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@cost", "@key", "@listSize"]');
+    expect(titlegraphSdl).toContain(
+      '@link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@authenticated", "@cost", "@key", "@listSize", "@requiresScopes"]',
+    );
     expect(titlegraphSdl).toMatch(/type Title implements Node\s+@key\(fields: "titleNumber"\)/);
     expect(supergraphSdl).toContain('join__Graph');
     expect(supergraphSdl).toMatch(/TITLEGRAPH @join__graph\(name: "titlegraph", url: "http:\/\/127\.0\.0\.1:\d+\/graphql"\)/);

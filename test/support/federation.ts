@@ -10,6 +10,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { listen } from './http-service';
+import { withoutSecurityDirectives } from '../../examples/federation/apollo-gateway';
 
 export interface Subgraph {
   name: string;
@@ -37,8 +38,16 @@ export async function serveSubgraph(
   return { name, sdl, server, url: `${await listen(server)}/graphql` };
 }
 
-/** The supergraph of titlegraph (its SDL read over HTTP with `key`) and the given subgraphs; throws on composition errors. */
-export async function composeWithTitlegraph(titlegraphUrl: string, others: Subgraph[], key = 'dev-key-a'): Promise<string> {
+/**
+ * The supergraph of titlegraph (its SDL read over HTTP with `key`) and the given subgraphs; throws
+ * on composition errors. For @apollo/gateway, without the security directives it refuses.
+ */
+export async function composeWithTitlegraph(
+  titlegraphUrl: string,
+  others: Subgraph[],
+  key = 'dev-key-a',
+  forApolloGateway = false,
+): Promise<string> {
   const response = await fetch(titlegraphUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
@@ -46,7 +55,11 @@ export async function composeWithTitlegraph(titlegraphUrl: string, others: Subgr
   });
   const { data } = (await response.json()) as { data: { _service: { sdl: string } } };
   const composed = composeServices([
-    { name: 'titlegraph', url: titlegraphUrl, typeDefs: parse(data._service.sdl) },
+    {
+      name: 'titlegraph',
+      url: titlegraphUrl,
+      typeDefs: parse(forApolloGateway ? withoutSecurityDirectives(data._service.sdl) : data._service.sdl),
+    },
     ...others.map((s) => ({ name: s.name, url: s.url, typeDefs: parse(s.sdl) })),
   ]);
   if (composed.errors) throw new Error(composed.errors.map((e) => e.message).join('\n'));
