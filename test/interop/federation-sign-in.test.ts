@@ -1,8 +1,7 @@
 /**
  * People signed in at the firm's identity provider, calling titlegraph through a company graph:
  * Apollo Gateway and Hive Gateway, each loaded with the configuration the README points at
- * (examples/federation/; for Apollo Gateway with apollo-gateway-supergraph.ts, since it refuses a
- * supergraph carrying @requiresScopes, which titlegraph enforces itself), forward the person's own `Authorization: Bearer <access token>` to
+ * (examples/federation/), forward the person's own `Authorization: Bearer <access token>` to
  * titlegraph and to no other subgraph; the router's own requests use the router key. Tokens come
  * from a real OpenID Provider (the local one of `npm run idp`), signed in without a browser.
  * Through each gateway:
@@ -18,10 +17,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
-import { buildASTSchema, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildService, type GatewayContext } from '../../examples/federation/apollo-gateway';
-import { forApolloGateway, withoutSecurityFeatures } from '../../examples/federation/apollo-gateway-supergraph';
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
 import { AUDIENCE } from '../../scripts/idp/defaults';
 import { PEOPLE } from '../../scripts/idp/people';
@@ -100,15 +97,13 @@ interface Gateway {
 /** Apollo Gateway with examples/federation/apollo-gateway.ts: the context carries the client's headers, as Apollo Server's would. */
 async function apolloGateway(titlegraphUrl: string, matters: Subgraph): Promise<Gateway> {
   const gateway = new ApolloGateway({
-    // @apollo/gateway refuses a supergraph with @requiresScopes: titlegraph enforces them itself
-    supergraphSdl: forApolloGateway(
-      new IntrospectAndCompose({
-        subgraphs: [
-          { name: 'titlegraph', url: titlegraphUrl },
-          { name: 'matters', url: matters.url },
-        ],
-      }),
-    ),
+    // (its titlegraph data source drops the @requiresScopes it cannot enforce; titlegraph enforces them)
+    supergraphSdl: new IntrospectAndCompose({
+      subgraphs: [
+        { name: 'titlegraph', url: titlegraphUrl },
+        { name: 'matters', url: matters.url },
+      ],
+    }),
     buildService: buildService(ROUTER_KEY),
     logger: quietApolloLogger,
   });
@@ -149,7 +144,6 @@ describe.each([
   let titlegraphServer: Server;
   let matters: Subgraph;
   let gateway: Gateway;
-  let titlegraphUrl: string;
   const seenBy = { titlegraph: [] as IncomingHttpHeaders[], matters: [] as IncomingHttpHeaders[] };
   const forget = () => {
     seenBy.titlegraph.length = 0;
@@ -180,7 +174,7 @@ describe.each([
       seenBy.titlegraph.push(req.headers);
       titlegraph.yoga(req, res);
     });
-    titlegraphUrl = `${await listen(titlegraphServer)}/graphql`;
+    const titlegraphUrl = `${await listen(titlegraphServer)}/graphql`;
     matters = await serveSubgraph(
       'matters',
       MATTERS_SDL,
@@ -278,20 +272,4 @@ describe.each([
     expect(seenBy.titlegraph.map((h) => h.authorization)).toContain(`Bearer ${forged}`);
     expect(titlegraph.emulator.calls.count()).toBe(0);
   });
-
-  test.runIf(name === 'Apollo Gateway')(
-    '@apollo/gateway refuses the supergraph as composed (scopes are for: SECURITY); withoutSecurityFeatures removes those features and nothing else',
-    async () => {
-      const composed = await composeWithTitlegraph(titlegraphUrl, [matters], ROUTER_KEY);
-      expect(composed).toContain('@requiresScopes(scopes: [["titles:buy"]])');
-      const raw = new ApolloGateway({ supergraphSdl: composed, logger: quietApolloLogger });
-      await expect(raw.load()).rejects.toThrow(/requiresScopes\/v0\.1 is for: SECURITY but is unsupported/);
-      const stripped = withoutSecurityFeatures(composed);
-      expect(stripped).not.toMatch(/requiresScopes|authenticated/);
-      const types = (sdl: string) => Object.keys(buildASTSchema(parse(sdl), { assumeValid: true }).getTypeMap());
-      expect(types(stripped)).toEqual(types(composed).filter((type) => type !== 'requiresScopes__Scope'));
-      const fields = (sdl: string) => buildASTSchema(parse(sdl), { assumeValid: true }).getMutationType()!.getFields();
-      expect(Object.keys(fields(stripped))).toEqual(Object.keys(fields(composed)));
-    },
-  );
 });
