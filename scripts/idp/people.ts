@@ -3,6 +3,8 @@
  * this file and in the README). Ann is a fee earner who may buy register documents; Ben is a
  * trainee who may look titles up and see his own charges, but not buy.
  */
+import type { Scope } from '../../src/services/scopes';
+
 export interface Person {
   /** What is typed into the login form, and the token's `sub`. */
   login: string;
@@ -10,8 +12,8 @@ export interface Person {
   password: string;
   name: string;
   email: string;
-  /** titlegraph's scopes (src/services/scopes.ts) this person is granted. */
-  scopes: readonly string[];
+  /** The titlegraph scopes this person is granted. */
+  scopes: readonly Scope[];
 }
 
 export const PEOPLE: readonly Person[] = [

@@ -12,9 +12,9 @@ import type { AddressInfo } from 'node:net';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { AUDIENCE, CLIENT_ID, DEFAULT_CLIENT_ORIGINS, DEFAULT_IDP_PORT, RESOURCE } from './defaults';
+import { ALL_SCOPES } from '../../src/services/scopes';
 import { findPerson, PEOPLE, type Person } from './people';
-/** Every scope titlegraph knows (src/services/scopes.ts): the resource server offers them all; each person is granted their own. */
-const TITLEGRAPH_SCOPES = ['titles:read', 'titles:buy', 'cases:write', 'charges:read', 'charges:organisation'];
+
 const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 export interface IdpOptions {
@@ -110,7 +110,7 @@ async function firstPartyGrant(ctx: KoaContextWithOIDC) {
   const grant = new oidc.provider.Grant({ accountId: person.login, clientId: oidc.client!.clientId });
   grant.addOIDCScope('openid profile email');
   grant.addResourceScope(RESOURCE, person.scopes.join(' '));
-  const refused = TITLEGRAPH_SCOPES.filter((scope) => !person.scopes.includes(scope));
+  const refused = ALL_SCOPES.filter((scope) => !person.scopes.includes(scope));
   if (refused.length > 0) grant.rejectResourceScope(RESOURCE, refused.join(' '));
   await grant.save();
   return grant;
@@ -188,7 +188,8 @@ export async function startIdp(options: IdpOptions = {}): Promise<Idp> {
         getResourceServerInfo: (_ctx: unknown, indicator: string) => {
           if (indicator !== RESOURCE) throw new errors.InvalidTarget(`this provider issues tokens for ${RESOURCE} only`);
           return {
-            scope: TITLEGRAPH_SCOPES.join(' '),
+            // every scope titlegraph knows is offered; each person is granted their own (firstPartyGrant)
+            scope: ALL_SCOPES.join(' '),
             audience: AUDIENCE,
             accessTokenFormat: 'jwt',
             accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
