@@ -6,7 +6,8 @@
  *   sees "bought by Ann Macleod" in the day's list (the emulator charged her organisation's
  *   client once), and signs out: the provider's session is over, so signing in asks again;
  * - Ben (no titles:buy) is refused a wrong password, then signs in, sees the quote, and his
- *   order is refused with FORBIDDEN naming titles:buy: nothing reached the register.
+ *   order is refused with FORBIDDEN naming titles:buy: nothing reached the register;
+ * - a token titlegraph refuses (tampered in the tab's storage) signs the person out of the page.
  * Every titlegraph request carried the person's JWT access token, never a key.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -187,5 +188,33 @@ suite(`web example sign-in with OpenID Connect in headless Chromium${browserSkip
     expect(svc.emulator.ledger.count()).toBe(charges);
     expectPersonTokens(credentials, ben.login);
     expect(browser.problems.filter((p) => !/status of 403/.test(p))).toEqual([]);
+  });
+
+  it('a token titlegraph refuses signs the person out of the page, which asks them to sign in again; nothing is sent', {
+    timeout: 120_000,
+  }, async () => {
+    const { browser } = await browserRecordingCredentials();
+    const { page } = browser;
+    await signIn(browser, ann);
+    // The token in this tab's storage, its payload changed (more scopes): its signature no longer matches.
+    await page.evaluate(() => {
+      const key = Object.keys(sessionStorage).find((k) => k.startsWith('oidc.user'))!;
+      const user = JSON.parse(sessionStorage.getItem(key)!);
+      const [header, payload, signature] = user.access_token.split('.');
+      const fromBase64url = (text: string) => atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+      const toBase64url = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      const claims = JSON.parse(fromBase64url(payload));
+      const forged = toBase64url(JSON.stringify({ ...claims, scope: 'titles:read titles:buy charges:organisation' }));
+      user.access_token = `${header}.${forged}.${signature}`;
+      sessionStorage.setItem(key, JSON.stringify(user));
+    });
+    svc.emulator.calls.reset();
+    await page.reload({ waitUntil: 'load' });
+    await page.locator('#sign-in-needed', { hasText: 'Your sign-in was not accepted' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('#sign-in-needed').innerText()).toMatch(/^Your sign-in was not accepted \(.*signature.*\): sign in again\.$/);
+    expect(await page.locator('#sign-in').isVisible()).toBe(true);
+    expect(await page.locator('#app').isVisible()).toBe(false);
+    expect(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('oidc.user')))).toEqual([]);
+    expect(svc.emulator.calls.count()).toBe(0);
   });
 });
