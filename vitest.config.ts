@@ -43,6 +43,9 @@ export default defineConfig({
           include: [
             'test/security/limit-refusals.test.ts',
             'test/security/router-key.test.ts',
+            'test/security/credentials-first.test.ts',
+            'test/security/sign-in-tokens.test.ts',
+            'test/security/scopes.test.ts',
             'test/server/production-errors.test.ts',
             'test/server/input-errors.test.ts',
             'test/server/jit.test.ts',

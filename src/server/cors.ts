@@ -24,7 +24,8 @@ export function corsOption(origins: readonly string[]): false | ((request: Reque
       origin,
       methods: ['GET', 'POST'],
       credentials: false,
-      exposedHeaders: ['content-disposition', 'retry-after'],
+      // www-authenticate: a front end reads why its sign-in token was refused (RFC 6750), to sign in again.
+      exposedHeaders: ['content-disposition', 'retry-after', 'www-authenticate'],
       maxAge: 600,
     };
   };

@@ -10,7 +10,7 @@ import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } 
 import { DEFAULT_IDENTITY_TIMING, IdentityProviderUnreachable, type IdentityTiming, IssuerKeys } from './identity-keys';
 import { isScope, type Scope } from './scopes';
 
-export { DEFAULT_IDENTITY_TIMING, issuerProblem, type IdentityTiming } from './identity-keys';
+export { issuerProblem, type IdentityTiming } from './identity-keys';
 
 /** One identity provider of the tenants file: whose tokens are accepted, and the register API client its people's calls are made with. */
 export interface IdentityProviderConfig {

@@ -314,3 +314,22 @@ test('an API key has the scopes the tenants file gives it: a read-only key may n
   expect(svc.emulator.calls.count()).toBe(0);
   expect((await svc.gql(ViewerQuery, {}, 'reader-key')).data!.viewer.scopes).toEqual(['titles:read']);
 });
+
+test("a browser's front end reads the refusal: CORS headers on the 401, with WWW-Authenticate exposed", async () => {
+  const issuer = await tokenIssuerForTest();
+  const svc = await serviceForTest(
+    {},
+    { identityProviders: [issuer.provider()], identity: NO_WAITS, anonymousTenant: undefined },
+    { corsOrigins: ['https://app.firm-a.example'] },
+  );
+  const expired = await issuer.sign({ iat: now() - 900, exp: now() - 600 });
+  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
+    method: 'POST',
+    headers: { origin: 'https://app.firm-a.example', 'content-type': 'application/json', authorization: `Bearer ${expired}` },
+    body: JSON.stringify({ query: '{ viewer { caller } }' }),
+  });
+  expect(response.status).toBe(401);
+  expect(response.headers.get('access-control-allow-origin')).toBe('https://app.firm-a.example');
+  expect(response.headers.get('access-control-expose-headers')).toContain('www-authenticate');
+  expect(response.headers.get('www-authenticate')).toContain('the token has expired');
+});

@@ -1,0 +1,118 @@
+/**
+ * The tenants file's identityProviders and EMULATOR_IDENTITY_ISSUER: read into what
+ * createServices takes, and a provider this service could not trust safely stops the start,
+ * naming it (an http issuer off loopback, in every mode, production included).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config';
+
+const REGISTER = { REGISTER_BASE_URL: 'https://register.example/v1' };
+const PROVIDER = {
+  name: 'firm-a-sso',
+  issuer: 'https://login.firm-a.example',
+  audience: 'titlegraph',
+  organisation: 'ORG-A',
+  clientId: 'client-a',
+  clientSecret: 'secret-a',
+  dailySpendLimitPerPerson: '30.00',
+};
+
+function tenantsFile(content: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'titlegraph-idp-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'tenants.json');
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+}
+
+const failure = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('identityProviders in the tenants file', () => {
+  test('are read with their limit in pence; a file may list people only', () => {
+    const config = loadConfig({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile({ identityProviders: [PROVIDER] }) });
+    expect(config.register!.identityProviders).toEqual([{ ...PROVIDER, dailySpendLimitPerPerson: 3000 }]);
+    expect(config.register!.tenants).toEqual([]);
+  });
+
+  test("the README's example file is read as it stands", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Sign-in and scopes'));
+    const example = /```json\n([\s\S]*?)```/.exec(section)![1]!;
+    const config = loadConfig({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile(JSON.parse(example)) });
+    expect(config.register!.identityProviders).toEqual([
+      { ...PROVIDER, clientSecret: 'register-secret-a', dailySpendLimitPerPerson: 3000 },
+    ]);
+  });
+
+  test.for([
+    ['http://login.firm-a.example', true],
+    ['http://localhost:9000', true],
+    ['http://10.0.0.5:9000', true],
+    ['ftp://login.firm-a.example', true],
+    ['http://127.0.0.1:9000', false],
+    ['http://127.8.9.10:9000', false],
+    ['http://[::1]:9000', false],
+    ['https://login.firm-a.example/tenant-1/v2.0', false],
+  ] as const)('issuer %s refused: %s', ([issuer, refused]) => {
+    for (const NODE_ENV of ['development', 'production']) {
+      const env = { ...REGISTER, NODE_ENV, TITLEGRAPH_TENANTS_FILE: tenantsFile({ identityProviders: [{ ...PROVIDER, issuer }] }) };
+      if (refused) expect(failure(env)).toMatch(/identityProviders\.0\.issuer: must be an https:\/\/ address/);
+      else expect(loadConfig(env).register!.identityProviders[0]!.issuer).toBe(issuer);
+    }
+  });
+
+  test('one issuer twice, an unknown property, a missing client, or a file naming nobody stops the start naming it', () => {
+    const twice = tenantsFile({ identityProviders: [PROVIDER, { ...PROVIDER, name: 'other' }] });
+    expect(failure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: twice })).toContain(
+      'identityProviders.1.issuer: is the same as identityProviders.0.issuer',
+    );
+    const typo = tenantsFile({ identityProviders: [{ ...PROVIDER, audiance: 'x' }] });
+    expect(failure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: typo })).toMatch(/identityProviders\.0: Unrecognized key: "audiance"/);
+    const { clientSecret: _, ...noSecret } = PROVIDER;
+    expect(failure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile({ identityProviders: [noSecret] }) })).toContain(
+      'identityProviders.0.clientSecret',
+    );
+    expect(failure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile({}) })).toContain('lists no tenants and no identityProviders');
+  });
+});
+
+describe('EMULATOR_IDENTITY_ISSUER', () => {
+  test("with the embedded emulator: that provider's people act as client-a of ORG-A, audience titlegraph, 30.00 a day each", () => {
+    expect(loadConfig({ EMULATOR_IDENTITY_ISSUER: 'http://127.0.0.1:9000' }).emulator.identityProviders).toEqual([
+      {
+        name: 'local-idp',
+        issuer: 'http://127.0.0.1:9000',
+        audience: 'titlegraph',
+        organisation: 'ORG-A',
+        clientId: 'client-a',
+        clientSecret: 'secret-a',
+        dailySpendLimitPerPerson: 3000,
+      },
+    ]);
+    expect(loadConfig({}).emulator.identityProviders).toEqual([]);
+  });
+
+  test('refused off loopback over http, and beside a real register', () => {
+    expect(failure({ EMULATOR_IDENTITY_ISSUER: 'http://idp.example' })).toMatch(
+      /^Invalid configuration: EMULATOR_IDENTITY_ISSUER must be an https:\/\/ address/,
+    );
+    expect(
+      failure({
+        ...REGISTER,
+        TITLEGRAPH_TENANTS_FILE: tenantsFile({ identityProviders: [PROVIDER] }),
+        EMULATOR_IDENTITY_ISSUER: 'https://idp.example',
+      }),
+    ).toContain('EMULATOR_IDENTITY_ISSUER is for the embedded emulator');
+  });
+});
