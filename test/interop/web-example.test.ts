@@ -7,57 +7,18 @@
  * follow the download link to a PDF, and refuse to order for a draft or unknown title.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app';
 import { loadPersistedOperations } from '../../src/config';
 import { startService } from '../support/harness';
 import { artifactPath, browserSkipReason, launchBrowser, listen, type Browser } from '../support/browser';
+import { buildExample, EXAMPLE, staticFiles } from '../support/web-example';
 
-const EXAMPLE = resolve('examples/web');
 const suite = browserSkipReason ? describe.skip : describe;
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-};
-
-/** Serves a built folder; anything else goes to `fallback` (the service, for a same-origin setup). */
-function staticFiles(dir: string, fallback?: (req: IncomingMessage, res: ServerResponse) => void) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const file = normalize(join(dir, path === '/' ? 'index.html' : path));
-    if (file.startsWith(dir) && req.method === 'GET') {
-      try {
-        if (statSync(file).isFile()) {
-          res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-          res.end(readFileSync(file));
-          return;
-        }
-      } catch {
-        // not a built file
-      }
-    }
-    if (fallback) return fallback(req, res);
-    res.writeHead(404).end();
-  };
-}
-
-async function buildExample(outDir: string, env: Record<string, string>) {
-  await build({
-    configFile: join(EXAMPLE, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
-    define: Object.fromEntries(Object.entries(env).map(([k, v]) => [`import.meta.env.${k}`, JSON.stringify(v)])),
-  });
-}
 
 /** Looks a title up and waits for the page to finish with it (a card or a refusal). */
 async function lookUp(browser: Browser, titleNumber: string) {
@@ -94,6 +55,11 @@ async function lookUpAndOrder(browser: Browser, pageUrl: string, serviceUrl: str
   );
   // Bought now: ordering it again today would be free, and the page says so.
   await page.locator('#quote', { hasText: 'already bought today: no charge' }).waitFor({ timeout: 20_000 });
+  // The day's list names who bought: with a key (here none, so the emulator's dev-key-a), the key's name.
+  await page
+    .locator('#purchases li', { hasText: /^MID15313: orderTitleDocument, £\d+\.\d\d, bought by dev-key-a$/ })
+    .first()
+    .waitFor({ timeout: 20_000 });
   await page.screenshot({ path: artifactPath(screenshot), fullPage: true });
 
   // The link is signed: with no Authorization header, as a browser follows it, it is the PDF.

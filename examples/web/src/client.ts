@@ -11,13 +11,24 @@ import type { TypedDocumentString } from './gql/graphql';
 /** The service: VITE_TITLEGRAPH_URL (e.g. http://localhost:4000), or this page's own origin. */
 export const serviceUrl = (import.meta.env.VITE_TITLEGRAPH_URL ?? '').replace(/\/+$/, '');
 const persisted = import.meta.env.VITE_PERSISTED_OPERATIONS === 'true';
-/** Development only: a key baked into a bundle is public. Without one, the embedded emulator acts as dev-key-a. */
-const apiKey = import.meta.env.VITE_TITLEGRAPH_API_KEY;
+/**
+ * What calls carry as `Authorization: Bearer`: the signed-in person's access token (./auth.ts),
+ * or without sign-in VITE_TITLEGRAPH_API_KEY, development only (a key baked into a bundle is
+ * public); with neither, the embedded emulator acts as dev-key-a.
+ */
+let bearer = import.meta.env.VITE_TITLEGRAPH_API_KEY;
+
+/** From sign-in on, calls carry this person's access token (undefined: nobody signed in), never the build's key. */
+export function setAccessToken(token: string | undefined) {
+  bearer = token;
+}
 
 export class GraphQLRequestError extends Error {
   constructor(
     message: string,
     readonly code?: string,
+    /** The HTTP status: 401 when the credentials were refused. */
+    readonly status?: number,
   ) {
     super(message);
   }
@@ -30,7 +41,7 @@ export async function execute<Result, Variables>(document: TypedDocumentString<R
     headers: {
       'content-type': 'application/json',
       accept: 'application/graphql-response+json, application/json',
-      ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
     },
     body: JSON.stringify(operation),
   });
@@ -39,7 +50,12 @@ export async function execute<Result, Variables>(document: TypedDocumentString<R
     errors?: { message: string; extensions?: { code?: string } }[];
   };
   const error = body.errors?.[0];
-  if (error) throw new GraphQLRequestError(error.message, error.extensions?.code);
+  if (error) throw new GraphQLRequestError(error.message, error.extensions?.code, response.status);
+  // Credentials refused, in whatever body: the page asks the person to sign in again.
+  if (response.status === 401) {
+    const why = response.headers.get('www-authenticate')?.match(/error_description="([^"]*)"/)?.[1];
+    throw new GraphQLRequestError(why ?? 'The service refused these credentials.', 'UNAUTHENTICATED', 401);
+  }
   // No GraphQL answer at all: a proxy's 502/504 or an empty error page, not the service speaking.
   if (!response.ok || !body.data) throw new GraphQLRequestError('The service did not answer: is `npm start` running?');
   return body.data;

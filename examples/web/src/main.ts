@@ -1,17 +1,30 @@
-/** titlegraph example front end: look up a title, order its title document, download the PDF. */
-import { execute, GraphQLRequestError, serviceUrl } from './client';
+/**
+ * titlegraph example front end: sign in (when built with VITE_OIDC_AUTHORITY), look up a title,
+ * order its title document, download the PDF, and see the day's purchases with who made them.
+ */
+import { forgetSignIn, handleRedirect, signedIn, signIn, signInEnabled, signOut } from './auth';
+import { execute, GraphQLRequestError, serviceUrl, setAccessToken } from './client';
+import { $, element, showError } from './dom';
 import { OrderDocumentMutation, OrderQuoteQuery, TitleLookupQuery } from './operations';
+import { showPurchases } from './purchases';
 import './style.css';
 
 const FAS = '0877';
 
-const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const form = $<HTMLFormElement>('#lookup');
 const input = $<HTMLInputElement>('#title-number');
 const result = $<HTMLElement>('#result');
 const order = $<HTMLButtonElement>('#order');
 const orderResult = $<HTMLElement>('#order-result');
 const quote = $<HTMLElement>('#quote');
+const purchases = $<HTMLElement>('#purchases');
+const account = $<HTMLElement>('#account');
+const signedInAs = $<HTMLElement>('#signed-in-as');
+const signInButton = $<HTMLButtonElement>('#sign-in');
+const signOutButton = $<HTMLButtonElement>('#sign-out');
+const app = $<HTMLElement>('#app');
+const signedOut = $<HTMLElement>('#signed-out');
+const signInNeeded = $<HTMLElement>('#sign-in-needed');
 
 let current: string | undefined;
 const ORDER_LABEL = order.textContent ?? 'Order title document';
@@ -33,20 +46,29 @@ async function showQuote(titleNumber: string): Promise<boolean> {
 /** The register's day of issue in UK form (25/11/2026): expiresAt is the midnight that ends it. */
 const ukDayEndingAt = (expiresAt: string) => new Date(Date.parse(expiresAt) - 1).toLocaleDateString('en-GB', { timeZone: 'Europe/London' });
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string) {
-  const el = document.createElement(tag);
-  if (text !== undefined) el.textContent = text;
-  if (className) el.className = className;
-  return el;
+/** With sign-in: who is signed in, or the offer to sign in (the rest of the page needs it). */
+function showAccount(person: string | undefined, why?: string) {
+  account.hidden = false;
+  signedInAs.textContent = person ? `Signed in as ${person}` : '';
+  signInButton.hidden = !!person;
+  signOutButton.hidden = !person;
+  app.hidden = !person;
+  signedOut.hidden = !!person;
+  if (why) signInNeeded.textContent = why;
 }
 
-function showError(target: HTMLElement, error: unknown) {
-  const message =
-    error instanceof GraphQLRequestError
-      ? `${error.code ? `${error.code}: ` : ''}${error.message}`
-      : 'The service did not answer: is `npm start` running?';
-  target.replaceChildren(element('p', message, 'error'));
+/** An error for `target`; with sign-in, a refused token (expired, revoked) signs the person out here. */
+async function failed(target: HTMLElement, error: unknown) {
+  if (signInEnabled && error instanceof GraphQLRequestError && error.status === 401) {
+    await forgetSignIn();
+    setAccessToken(undefined);
+    showAccount(undefined, `Your sign-in was not accepted (${error.message}): sign in again.`);
+    return;
+  }
+  showError(target, error);
 }
+
+const refreshPurchases = () => showPurchases(purchases).catch((error) => failed(purchases, error));
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -92,7 +114,7 @@ form.addEventListener('submit', async (event) => {
     order.textContent = `Order title document for ${current} (FAS ${FAS})`;
     order.disabled = !(await showQuote(current));
   } catch (error) {
-    showError(result, error);
+    await failed(result, error);
   }
 });
 
@@ -130,10 +152,48 @@ order.addEventListener('click', async () => {
         'muted',
       ),
     );
-    // what ordering again today would charge now
+    // what ordering again today would charge now, and the order in the day's list
     order.disabled = !(await showQuote(doc.titleNumber));
+    await refreshPurchases();
   } catch (error) {
-    showError(orderResult, error);
+    await failed(orderResult, error);
     order.disabled = !current;
   }
 });
+
+signInButton.addEventListener('click', () => {
+  signInButton.disabled = true;
+  signIn().catch((error: Error) => {
+    signInButton.disabled = false;
+    showAccount(undefined, `Could not reach the sign-in service: ${error.message}`);
+  });
+});
+
+signOutButton.addEventListener('click', () => {
+  signOutButton.disabled = true;
+  signOut().catch(() => {
+    // the provider is away: at least forget the tokens here
+    setAccessToken(undefined);
+    showAccount(undefined);
+    signOutButton.disabled = false;
+  });
+});
+
+async function start() {
+  if (signInEnabled) {
+    app.hidden = true;
+    let problem: string | undefined;
+    try {
+      await handleRedirect();
+    } catch (error) {
+      problem = `Sign-in did not complete: ${(error as Error).message}`;
+    }
+    const user = await signedIn();
+    setAccessToken(user?.access_token);
+    showAccount(user && String(user.profile.name ?? user.profile.email ?? user.profile.sub), problem);
+    if (!user) return;
+  }
+  await refreshPurchases();
+}
+
+void start();

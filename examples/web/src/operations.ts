@@ -31,3 +31,22 @@ export const OrderQuoteQuery = graphql(`
     }
   }
 `);
+
+export const RegisterDayQuery = graphql(`
+  query RegisterDay {
+    spending { day }
+  }
+`);
+
+export const DayPurchasesQuery = graphql(`
+  query DayPurchases($day: Date!) {
+    chargeRecords(day: $day) {
+      status
+      operation
+      titleNumber
+      charge { fee }
+      caller
+      callerName
+    }
+  }
+`);

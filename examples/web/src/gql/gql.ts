@@ -18,11 +18,15 @@ type Documents = {
     "\n  query TitleLookup($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      right { description addresses { street town postcode } }\n      plans { description paperSize }\n    }\n  }\n": typeof types.TitleLookupDocument,
     "\n  mutation OrderDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { productType fee }\n      userErrors { code message field }\n    }\n  }\n": typeof types.OrderDocumentDocument,
     "\n  query OrderQuote($fas: FasNumber!, $titleNumber: TitleNumber!) {\n    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: [TITLE_DATA_AND_PLANS]) {\n      lines { alreadyChargedToday }\n      expectedTotal\n      withinLimits\n    }\n  }\n": typeof types.OrderQuoteDocument,
+    "\n  query RegisterDay {\n    spending { day }\n  }\n": typeof types.RegisterDayDocument,
+    "\n  query DayPurchases($day: Date!) {\n    chargeRecords(day: $day) {\n      status\n      operation\n      titleNumber\n      charge { fee }\n      caller\n      callerName\n    }\n  }\n": typeof types.DayPurchasesDocument,
 };
 const documents: Documents = {
     "\n  query TitleLookup($titleNumber: TitleNumber!) {\n    title(titleNumber: $titleNumber) {\n      titleNumber\n      status\n      right { description addresses { street town postcode } }\n      plans { description paperSize }\n    }\n  }\n": types.TitleLookupDocument,
     "\n  mutation OrderDocument($fas: FasNumber!, $input: OrderTitleDocumentInput!) {\n    orderTitleDocument(fas: $fas, input: $input) {\n      document { documentId titleNumber expiresAt downloadUrl }\n      charges { productType fee }\n      userErrors { code message field }\n    }\n  }\n": types.OrderDocumentDocument,
     "\n  query OrderQuote($fas: FasNumber!, $titleNumber: TitleNumber!) {\n    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: [TITLE_DATA_AND_PLANS]) {\n      lines { alreadyChargedToday }\n      expectedTotal\n      withinLimits\n    }\n  }\n": types.OrderQuoteDocument,
+    "\n  query RegisterDay {\n    spending { day }\n  }\n": types.RegisterDayDocument,
+    "\n  query DayPurchases($day: Date!) {\n    chargeRecords(day: $day) {\n      status\n      operation\n      titleNumber\n      charge { fee }\n      caller\n      callerName\n    }\n  }\n": types.DayPurchasesDocument,
 };
 
 /**
@@ -37,6 +41,14 @@ export function graphql(source: "\n  mutation OrderDocument($fas: FasNumber!, $i
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query OrderQuote($fas: FasNumber!, $titleNumber: TitleNumber!) {\n    chargeQuote(fas: $fas, titleNumber: $titleNumber, products: [TITLE_DATA_AND_PLANS]) {\n      lines { alreadyChargedToday }\n      expectedTotal\n      withinLimits\n    }\n  }\n"): typeof import('./graphql').OrderQuoteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RegisterDay {\n    spending { day }\n  }\n"): typeof import('./graphql').RegisterDayDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DayPurchases($day: Date!) {\n    chargeRecords(day: $day) {\n      status\n      operation\n      titleNumber\n      charge { fee }\n      caller\n      callerName\n    }\n  }\n"): typeof import('./graphql').DayPurchasesDocument;
 
 
 export function graphql(source: string) {

@@ -4,6 +4,13 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Whether the register reported the charge, or the call may have charged without an answer. */
+export type ChargeRecordStatus =
+  /** The register reported this charge. */
+  | 'CHARGED'
+  /** The call may have reached the register and no answer came back: it may or may not have charged. Check the invoice; it is never re-sent. */
+  | 'OUTCOME_UNKNOWN';
+
 /** A further part of a document. */
 export type DocumentPartInput = {
   /** Include this part. */
@@ -110,6 +117,18 @@ export type OrderQuoteQueryVariables = Exact<{
 
 export type OrderQuoteQuery = { chargeQuote: { expectedTotal: string, withinLimits: boolean, lines: Array<{ alreadyChargedToday: boolean }> } };
 
+export type RegisterDayQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RegisterDayQuery = { spending: { day: string } };
+
+export type DayPurchasesQueryVariables = Exact<{
+  day: string;
+}>;
+
+
+export type DayPurchasesQuery = { chargeRecords: Array<{ status: ChargeRecordStatus, operation: string, titleNumber: string, caller: string, callerName: string | null, charge: { fee: string } | null }> };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -185,3 +204,24 @@ export const OrderQuoteDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:d6370cde973e36d1485db64b19eae0237b7e6d6b16868f229cd684fe91bb1f04"}) as unknown as TypedDocumentString<OrderQuoteQuery, OrderQuoteQueryVariables>;
+export const RegisterDayDocument = new TypedDocumentString(`
+    query RegisterDay {
+  spending {
+    day
+  }
+}
+    `, {"hash":"sha256:1d2b205e0d2780cf24fd3fb58f589b215d03055f5b9998cb025d104c3808d947"}) as unknown as TypedDocumentString<RegisterDayQuery, RegisterDayQueryVariables>;
+export const DayPurchasesDocument = new TypedDocumentString(`
+    query DayPurchases($day: Date!) {
+  chargeRecords(day: $day) {
+    status
+    operation
+    titleNumber
+    charge {
+      fee
+    }
+    caller
+    callerName
+  }
+}
+    `, {"hash":"sha256:b846c52ac4370a835781099a81060afbe035db39026cb047682e436ea065408d"}) as unknown as TypedDocumentString<DayPurchasesQuery, DayPurchasesQueryVariables>;
