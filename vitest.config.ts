@@ -50,6 +50,7 @@ export default defineConfig({
             'test/graphql/actionable-errors.test.ts',
             'test/money/charges-in-answer.test.ts',
             'test/interop/graphql-http.test.ts',
+            'test/observability/operator-signals.test.ts',
           ],
           env: { NODE_ENV: 'production' },
         },

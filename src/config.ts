@@ -20,6 +20,7 @@ import { DEFAULT_READ_SETTINGS, type ServiceSettings } from './services/create-s
 import { DEFAULT_QUOTA_POLICY } from './services/quota';
 import { DEFAULT_DOWNLOAD_SETTINGS } from './services/downloads/slots';
 import { DEFAULT_READY_TIMEOUT_MS } from './observability/health';
+import { DEFAULT_DATABASE_MAX_CONNECTIONS } from './storage/pg-database';
 import type { ObservabilityOptions } from './observability';
 
 /**
@@ -186,6 +187,7 @@ const Env = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_MAX_CONNECTIONS: whole(3, 10_000).default(DEFAULT_DATABASE_MAX_CONNECTIONS),
   SHUTDOWN_DEADLINE_MS: whole(0).default(25_000),
   REGISTER_BASE_URL: registerBaseUrl.optional(),
   /** `emulator`: run the embedded emulator on purpose (the only way in production); unset: the emulator in development only. */
@@ -336,7 +338,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
     port: e.PORT,
     ...(e.HOST ? { host: e.HOST } : {}),
     dataDir: e.DATA_DIR,
-    ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
+    ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL, databaseMaxConnections: e.DATABASE_MAX_CONNECTIONS } : {}),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
     ...(e.REGISTER_BASE_URL ? { register: { baseUrl: e.REGISTER_BASE_URL, ...realTenants(e) } } : {}),
     apq: {
