@@ -51,6 +51,7 @@ export default defineConfig({
             'test/money/charges-in-answer.test.ts',
             'test/interop/graphql-http.test.ts',
             'test/observability/operator-signals.test.ts',
+            'test/graphql/messages-to-act-on.test.ts',
           ],
           env: { NODE_ENV: 'production' },
         },
