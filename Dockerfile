@@ -3,7 +3,7 @@
 #   docker run -p 4000:4000 -v titlegraph-data:/data --env-file titlegraph.env titlegraph
 # A production start needs REGISTER_BASE_URL (ending in /v1) and TITLEGRAPH_TENANTS_FILE, or
 # REGISTER=emulator for a demonstration (see the README's Configuration and Deployment).
-# test/ecosystem/container-image.test.ts performs these steps without a container runtime.
+# test/process/container-image.test.ts performs these steps without a container runtime.
 
 FROM node:26-slim AS build
 WORKDIR /app

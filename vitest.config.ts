@@ -53,6 +53,8 @@ export default defineConfig({
             'test/graphql/actionable-errors.test.ts',
             'test/money/charges-in-answer.test.ts',
             'test/interop/graphql-http.test.ts',
+            'test/observability/operator-signals.test.ts',
+            'test/graphql/messages-to-act-on.test.ts',
           ],
           env: { NODE_ENV: 'production' },
         },

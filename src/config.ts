@@ -23,6 +23,7 @@ import { DEFAULT_QUOTA_POLICY } from './services/quota';
 import { DEFAULT_JOURNAL_RETENTION_DAYS, MIN_JOURNAL_RETENTION_DAYS, STATEMENT_MAX_DAYS } from './services/statements';
 import { DEFAULT_DOWNLOAD_SETTINGS } from './services/downloads/slots';
 import { DEFAULT_READY_TIMEOUT_MS } from './observability/health';
+import { DEFAULT_DATABASE_MAX_CONNECTIONS } from './storage/pg-database';
 import type { ObservabilityOptions } from './observability';
 
 /**
@@ -237,6 +238,7 @@ export const Env = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_MAX_CONNECTIONS: whole(3, 10_000).default(DEFAULT_DATABASE_MAX_CONNECTIONS),
   SHUTDOWN_DEADLINE_MS: whole(0).default(DEFAULT_SHUTDOWN_DEADLINE_MS),
   REGISTER_CALL_DEADLINE_MS: whole(1_000, 600_000).default(DEFAULT_CALL_DEADLINE_MS),
   JOURNAL_RETENTION_DAYS: z
@@ -427,7 +429,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
     port: e.PORT,
     ...(e.HOST ? { host: e.HOST } : {}),
     dataDir: e.DATA_DIR,
-    ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
+    ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL, databaseMaxConnections: e.DATABASE_MAX_CONNECTIONS } : {}),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
     registerCallDeadlineMs: e.REGISTER_CALL_DEADLINE_MS,
     journalRetentionDays: e.JOURNAL_RETENTION_DAYS,

@@ -10,14 +10,15 @@ import { createLogger, exitProcess, logServiceEvents, type Logger } from './serv
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
 import { PgIdempotencyStore } from './storage/idempotency/pg-store';
+import { connectionShares, DEFAULT_DATABASE_MAX_CONNECTIONS } from './storage/pg-database';
 import { createServices } from './services/create-services';
 import { DEV_ORGANISATIONS, DEV_TENANTS } from './services/tenants';
 import { formatPence, perProduct } from './register/contract/money';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 
 /** DATABASE_URL: idempotency records in PostgreSQL, shared by every replica (table created on start). */
-async function openPgStore(connectionString: string): Promise<PgIdempotencyStore> {
-  const store = new PgIdempotencyStore({ connectionString });
+async function openPgStore(connectionString: string, maxConnections: number): Promise<PgIdempotencyStore> {
+  const store = new PgIdempotencyStore({ connectionString, maxConnections });
   try {
     await store.ready();
   } catch (error) {
@@ -70,7 +71,9 @@ async function main(config: AppConfig, logger: Logger) {
       "PUBLIC_URL is not set: download links take their address from each request's Host header; set PUBLIC_URL to the public address behind a gateway or proxy.",
     );
   }
-  const idempotency = config.databaseUrl ? await openPgStore(config.databaseUrl) : undefined;
+  const idempotency = config.databaseUrl
+    ? await openPgStore(config.databaseUrl, connectionShares(config.databaseMaxConnections ?? DEFAULT_DATABASE_MAX_CONNECTIONS).idempotency)
+    : undefined;
   let emulator: Emulator | undefined;
   if (!config.register) {
     emulator = await startEmulator({

@@ -6,7 +6,8 @@
  */
 import { nodeVersionProblem } from './node-version';
 
-const problem = nodeVersionProblem(process.versions.node);
+// From the sources (npm start, through tsx) this file is start.ts; built, it is dist/start.js.
+const problem = nodeVersionProblem(process.versions.node, import.meta.url.endsWith('.ts') ? 'sources' : 'compiled');
 if (problem) {
   // JSON like every other line of the service, on stderr: nothing is being served.
   process.stderr.write(

@@ -9,7 +9,13 @@
  * - the register circuit breaker's state (read at scrape time).
  *
  * Operation names come from the executed document (or the request's `operationName` when it
- * never got that far); values are capped so that a caller cannot explode the label space.
+ * never got that far); values are capped so that a caller cannot explode the label space, and
+ * only an authenticated caller's names take a place: anyone can send a request without a key,
+ * and such requests once used up every place, so a real front end's operation counted as
+ * `__other` until a restart.
+ *
+ * Money is in pounds sterling before VAT, named `_gbp` where the name gives a unit: Prometheus
+ * has no base unit for money, and `_pounds` reads as a weight (promtool asks for grams).
  */
 import type { Plugin } from 'graphql-yoga';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -23,9 +29,18 @@ export interface MetricsOptions {
   defaultMetrics?: boolean;
   /** Path of the scrape endpoint, default /metrics. */
   path?: string;
-  /** Most distinct operation-name label values kept; later new names count as `__other`. Default 200. */
+  /** Most distinct operation-name label values kept; later new names count as `__other`. Default DEFAULT_MAX_OPERATION_NAMES. */
   maxOperationNames?: number;
 }
+
+/** Distinct operation names counted under their own label; later new names count as `__other`. */
+const DEFAULT_MAX_OPERATION_NAMES = 200;
+
+/**
+ * prom-client's gauges of Node's handles, requests and resources, summed over their types:
+ * promtool refuses a `_total` name on a gauge, and `sum(nodejs_active_handles)` gives the same.
+ */
+const NOT_PROMETHEUS_NAMES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 const BREAKER_STATES = ['closed', 'open', 'half_open'] as const;
 /** Seconds: from a few milliseconds to the longest a request or register call may take. */
@@ -66,7 +81,7 @@ export class ServiceMetrics {
 
   constructor(services: Pick<Services, 'events'>, transport?: Pick<RegisterTransport, 'breakerState'>, options: MetricsOptions = {}) {
     this.path = options.path ?? '/metrics';
-    this.maxOperationNames = options.maxOperationNames ?? 200;
+    this.maxOperationNames = options.maxOperationNames ?? DEFAULT_MAX_OPERATION_NAMES;
     const { counter, histogram, gauge } = metricsOn(this.registry);
     this.requests = counter(
       'titlegraph_graphql_requests_total',
@@ -99,12 +114,14 @@ export class ServiceMetrics {
       'Charges the register made for mutations executed by this service, by product type and mutation.',
       ['product_type', 'operation'],
     );
-    this.fees = counter('titlegraph_charge_fees_total', 'Sum of the fees of those charges (in the register currency), by product type.', [
-      'product_type',
-    ]);
+    this.fees = counter(
+      'titlegraph_charge_fees_total',
+      'Fees the register charged for those charges, before VAT, in pounds sterling (GBP), by product type: the same money as titlegraph_spend_charged_total, counted by product type instead of organisation.',
+      ['product_type'],
+    );
     const spendCharged = counter(
       'titlegraph_spend_charged_total',
-      'Fees the register charged through this service, before VAT, in pounds, by organisation.',
+      'Fees the register charged through this service, before VAT, in pounds sterling (GBP), by organisation: the same money as titlegraph_charge_fees_total, counted by organisation instead of product type.',
       ['organisation'],
     );
     const spendRefusals = counter(
@@ -113,8 +130,8 @@ export class ServiceMetrics {
       ['organisation', 'reason'],
     );
     const spendReserved = gauge(
-      'titlegraph_spend_reserved_pounds',
-      'Expected fees reserved against the spending limits by chargeable calls in flight on this replica, in pounds, by organisation (released when the register answers; an unknown outcome then counts as spent).',
+      'titlegraph_spend_reserved_gbp',
+      'Expected fees reserved against the spending limits by chargeable calls in flight on this replica, before VAT, in pounds sterling (GBP), by organisation (released when the register answers; an unknown outcome then counts as spent).',
       ['organisation'],
     );
     const downloads = counter(
@@ -130,7 +147,7 @@ export class ServiceMetrics {
     );
     this.idempotency = counter(
       'titlegraph_idempotency_outcomes_total',
-      'What the idempotency layer did with each mutation request, by mutation and outcome (executed, replayed, key_reused, outcome_unknown, in_use, invalid_input, spend_limit, above_max_fee).',
+      'What the idempotency layer did with each mutation request, by mutation and outcome (executed: the register did it; refused: the register refused it; rate_limited: refused for the quota or the register rate limit, nothing done; replayed, key_reused, outcome_unknown, in_use, invalid_input, spend_limit, above_max_fee).',
       ['operation', 'outcome'],
     );
     const compilations = counter(
@@ -149,7 +166,10 @@ export class ServiceMetrics {
         },
       );
     }
-    if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });
+    if (options.defaultMetrics) {
+      collectDefaultMetrics({ register: this.registry });
+      for (const name of NOT_PROMETHEUS_NAMES) this.registry.removeSingleMetric(name);
+    }
 
     this.unsubscribe.push(
       services.events.on('documentCompiled', (event) => compilations.inc({ outcome: event.outcome })),
@@ -161,8 +181,8 @@ export class ServiceMetrics {
       services.events.on('charges', (event) => {
         for (const charge of event.charges) {
           this.charges.inc({ product_type: charge.productType, operation: event.operation });
-          const fee = Number(charge.fee);
-          if (Number.isFinite(fee)) this.fees.inc({ product_type: charge.productType }, fee);
+          const pence = penceOf(charge.fee);
+          if (pence !== undefined) this.fees.inc({ product_type: charge.productType }, pence / 100);
         }
       }),
       services.events.on('idempotency', (event) => {
@@ -187,10 +207,14 @@ export class ServiceMetrics {
     for (const off of this.unsubscribe.splice(0)) off();
   }
 
-  /** A bounded label value for an operation name. */
-  private operationLabel(name: string | undefined | null): string | undefined {
+  /**
+   * A bounded label value for an operation name: a caller without a valid key gets
+   * `__unauthenticated` for any name, so only callers with a key take the limited places.
+   */
+  private operationLabel(name: string | undefined | null, request: Request): string | undefined {
     if (!name) return undefined;
     if (!isOperationName(name)) return '__invalid';
+    if (!requestRecordOf(request).authenticated) return '__unauthenticated';
     if (this.operationNames.has(name)) return name;
     if (this.operationNames.size >= this.maxOperationNames) return '__other';
     this.operationNames.add(name);
@@ -224,8 +248,8 @@ export class ServiceMetrics {
         const labels = {
           // A parsed operation without a name is `anonymous`; a request refused before parsing, the name it sent.
           operation: operation
-            ? (metrics.operationLabel(operation.name) ?? 'anonymous')
-            : (metrics.operationLabel(operationName) ?? 'unknown'),
+            ? (metrics.operationLabel(operation.name, request) ?? 'anonymous')
+            : (metrics.operationLabel(operationName, request) ?? 'unknown'),
           type: operation?.type ?? 'unknown',
           outcome: failed ? 'error' : 'ok',
         };

@@ -16,6 +16,8 @@ export interface RequestRecord {
   operationName?: string;
   /** The operation that runs: the one `operationName` names when the document has several. */
   operation?: { type: OperationTypeNode; name?: string };
+  /** Set by the edge once the caller's credentials were accepted (an API key or a sign-in token). */
+  authenticated?: boolean;
 }
 
 const records = new WeakMap<Request, RequestRecord>();

@@ -25,7 +25,7 @@ import { useIncrementalFormat } from './incremental-format';
 import { useInputErrorWording } from './input-errors';
 import { useRequestLogging, yogaLogger, type Logger } from './logging';
 import { requestIdOf, useRequestRecord } from '../observability/request-record';
-import { useGraphiQLPage } from './graphiql';
+import { useGraphiQLOffPage, useGraphiQLPage } from './graphiql';
 import { DEFAULT_COMPILE_AFTER, useJitExecution } from './jit';
 import { PERSISTED_OPERATION_PARAM_NAMES, usePersistedOperationList, type PersistedOperations } from './persisted-operations';
 import { RegisterError } from '../register/client';
@@ -146,7 +146,9 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
     plugins: [
       // First: the request's id, start and operation, which the log, the metrics and the traces read.
       useRequestRecord(),
-      ...(options.graphiql ? [useGraphiQLPage('/graphql', { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY })] : []),
+      options.graphiql
+        ? useGraphiQLPage('/graphql', { title: 'titlegraph', defaultQuery: note + EXAMPLE_QUERY })
+        : useGraphiQLOffPage('/graphql'),
       // @defer and @stream (multipart/mixed or SSE): a page of titles arrives item by item.
       useDeferStream(),
       useIncrementalFormat(),

@@ -9,6 +9,7 @@
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { rememberCaller, type Services } from '../graphql/context';
 import type { AuthFailure } from '../services/tenants';
+import { requestRecordOf } from '../observability/request-record';
 
 export interface CredentialRefusal {
   status: 401 | 503;
@@ -64,6 +65,7 @@ export function useAuthentication(services: Services): Plugin {
         });
       }
       rememberCaller(request, auth.tenant);
+      requestRecordOf(request).authenticated = true;
     },
   };
 }

@@ -129,3 +129,28 @@ export function useGraphiQLPage(endpoint: string, options: GraphiQLOptions): Plu
     },
   };
 }
+
+/** What a browser opening the endpoint reads when GraphiQL is off, instead of a blank 406. */
+export const GRAPHIQL_OFF_MESSAGE =
+  'GraphiQL is off on this service: it is off by default in production (NODE_ENV=production). Set GRAPHIQL=true to turn it on (on a service only your own people can reach), then reload this page. This address is the GraphQL API itself: clients POST application/json to it.';
+
+/**
+ * With GraphiQL off, a browser's GET of the endpoint (Accept: text/html) is answered with a page
+ * that says so and how to turn it on. The status stays 406: there is no HTML to give here, and
+ * API clients that asked for JSON are not affected.
+ */
+export function useGraphiQLOffPage(endpoint: string): Plugin {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>titlegraph: GraphiQL is off</title></head><body><h1>GraphiQL is off</h1><p>${GRAPHIQL_OFF_MESSAGE}</p></body></html>`;
+  return {
+    onRequest({ request, url, endResponse, fetchAPI }) {
+      if (request.method !== 'GET' || url.pathname !== endpoint) return;
+      if (!(request.headers.get('accept') ?? '').includes('text/html')) return;
+      endResponse(
+        new fetchAPI.Response(html, {
+          status: 406,
+          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', vary: 'Accept' },
+        }),
+      );
+    },
+  };
+}

@@ -5,6 +5,7 @@
  * keys or personal data.
  */
 import { isSpanContextValid, trace } from '@opentelemetry/api';
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { EventHub } from '../services/events';
@@ -135,9 +136,18 @@ function requestCallsOf(logger: Logger): RequestCalls {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/**
+ * Paths that orchestrators, load balancers and scrapers poll every few seconds: a line each at
+ * info would bury the requests a person reads (944 lines of a replica's log in one drill). Their
+ * answers are logged at debug, except a failing one (5xx, e.g. /ready saying not ready), which
+ * an operator wants to see.
+ */
+const DEFAULT_PROBE_PATHS: readonly string[] = ['/health', '/ready', '/metrics'];
+
 /** One line per HTTP request: id, method, path (no query string), status, duration, operation, and its register calls. */
-export function useRequestLogging(logger: Logger): Plugin {
+export function useRequestLogging(logger: Logger, probePaths: readonly string[] = DEFAULT_PROBE_PATHS): Plugin {
   const calls = requestCallsOf(logger);
+  const probes = new Set(probePaths);
   return {
     onRequest({ request }) {
       calls.start(requestIdOf(request));
@@ -148,11 +158,13 @@ export function useRequestLogging(logger: Logger): Plugin {
       // A request refused before its document was read has only the name it sent, when that is a name.
       const name = operation ? operation.name : operationName && isOperationName(operationName) ? operationName : undefined;
       const registerCalls = calls.finish(id);
-      logger.info(
+      const path = new URL(request.url).pathname;
+      const level = probes.has(path) && response.status < 500 ? 'debug' : 'info';
+      logger[level](
         {
           requestId: id,
           method: request.method,
-          path: new URL(request.url).pathname,
+          path,
           status: response.status,
           durationMs: round(performance.now() - startedAt),
           ...(name ? { operationName: name } : {}),
@@ -240,16 +252,41 @@ function diskOutageBehind(error: unknown): boolean {
   return false;
 }
 
-/** Yoga's own log lines (e.g. unexpected errors) as pino records: the error's name and stack, never request data. */
+/**
+ * A refusal of the request itself (a body that is not JSON, a missing query): Yoga gave it a
+ * 4xx status. It is the caller's mistake, not ours, and needs no key to send.
+ */
+function isRequestRefusal(value: unknown): value is GraphQLError {
+  if (!(value instanceof GraphQLError)) return false;
+  const status = (value.extensions?.http as { status?: unknown } | undefined)?.status;
+  return value.extensions?.http !== undefined && (typeof status !== 'number' || status < 500);
+}
+
+/**
+ * Yoga's own log lines (e.g. unexpected errors) as pino records: the error's name and stack, never
+ * request data. A request refusal is one info line without a stack (Yoga reports the same error
+ * twice, once as it masks it and once as it answers): anyone can send them, so a stack per
+ * request at error level would let them fill the log and page the operator.
+ */
 export function yogaLogger(logger: Logger) {
   const describe = (args: unknown[]) =>
     args.map((a) => (a instanceof Error ? { name: a.name, message: a.message, stack: a.stack } : typeof a === 'string' ? a : typeof a));
+  const reported = new WeakSet<GraphQLError>();
   return {
     debug: (...args: unknown[]) => logger.debug({ yoga: describe(args) }),
     info: (...args: unknown[]) => logger.info({ yoga: describe(args) }),
     warn: (...args: unknown[]) => logger.warn({ yoga: describe(args) }),
-    // A full or read-only disk is logged once per episode (storageOutage), not once per request it refuses.
-    error: (...args: unknown[]) =>
-      args.some(diskOutageBehind) ? logger.debug({ yoga: describe(args) }) : logger.error({ yoga: describe(args) }),
+    error: (...args: unknown[]) => {
+      const [first] = args;
+      if (args.length === 1 && isRequestRefusal(first)) {
+        if (reported.has(first)) return;
+        reported.add(first);
+        logger.info({ refusal: first.message, status: (first.extensions.http as { status?: number }).status ?? 400 }, 'request refused');
+        return;
+      }
+      // A full or read-only disk is logged once per episode (storageOutage), not once per request it refuses.
+      if (args.some(diskOutageBehind)) logger.debug({ yoga: describe(args) });
+      else logger.error({ yoga: describe(args) });
+    },
   };
 }

@@ -13,6 +13,7 @@ import { RegisterTransport, type RegisterTransportOptions } from '../register/cl
 import { msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
 import { SqliteQuotaStore, type QuotaStore } from '../storage/quota/store';
 import { PgQuotaStore } from '../storage/quota/pg-store';
+import { connectionShares, DEFAULT_DATABASE_MAX_CONNECTIONS } from '../storage/pg-database';
 import { DEFAULT_REFERENCE_LIST_TTL_MS, ReferenceListCache } from './reference-lists';
 import { SummaryCaches } from './summary-cache';
 import { DEFAULT_JOURNAL_RETENTION_DAYS } from './statements';
@@ -91,6 +92,8 @@ export interface ServiceSettings {
   dataDir: string;
   /** PostgreSQL shared by the replicas (DATABASE_URL): the quota ledger and the APQ store. */
   databaseUrl?: string;
+  /** Connections this replica opens to it, its stores together (DATABASE_MAX_CONNECTIONS; default DEFAULT_DATABASE_MAX_CONNECTIONS). */
+  databaseMaxConnections?: number;
   reads: ReadSettings;
   /** Daily quota, reserve for paid work and per-client budget; see QuotaPolicy. */
   quota: QuotaPolicy;
@@ -169,8 +172,11 @@ export function createServices(options: ServiceOptions): RunningServices {
   // longest statement (JOURNAL_RETENTION_DAYS; finance reconciles it with the register's
   // invoices); older rows are purged hourly.
   const journalRetentionDays = options.journalRetentionDays ?? DEFAULT_JOURNAL_RETENTION_DAYS;
+  const pools = connectionShares(options.databaseMaxConnections ?? DEFAULT_DATABASE_MAX_CONNECTIONS);
   const apq = new RememberedApqStore(
-    options.databaseUrl ? new PgApqStore(options.databaseUrl, options.apq) : new SqliteApqStore(options.dataDir, options.apq),
+    options.databaseUrl
+      ? new PgApqStore(options.databaseUrl, options.apq, undefined, pools.apq)
+      : new SqliteApqStore(options.dataDir, options.apq),
   );
   const purge = () => {
     void idempotency.purge(Date.now() - 2 * DAY).catch(() => undefined);
@@ -184,7 +190,7 @@ export function createServices(options: ServiceOptions): RunningServices {
   const quotaStore =
     options.quotaStore ??
     (options.databaseUrl
-      ? new PgQuotaStore({ connectionString: options.databaseUrl, msToMidnight: msToLondonMidnight })
+      ? new PgQuotaStore({ connectionString: options.databaseUrl, msToMidnight: msToLondonMidnight, maxConnections: pools.quota })
       : new SqliteQuotaStore(options.dataDir, msToLondonMidnight));
   const quota = new QuotaGuard(quotaStore, options.quota, () => transport.registerNow());
   const identityProviders = options.identityProviders ?? [];

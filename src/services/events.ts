@@ -14,11 +14,25 @@ export interface ServiceEvents {
   registerCall: RegisterCallEvent;
   /** A mutation executed at the register and the register returned these charges. */
   charges: { tenant: string; organisation: string; operation: string; charges: readonly Charge[] };
-  /** What the idempotency layer did with one mutation request. */
+  /**
+   * What the idempotency layer did with one mutation request: `executed` only when the register
+   * did it; `refused` when the register refused it for good; `rate_limited` when the
+   * organisation's quota or the register's rate limit refused it and nothing was done.
+   */
   idempotency: {
     tenant: string;
     operation: string;
-    outcome: 'executed' | 'replayed' | 'key_reused' | 'outcome_unknown' | 'in_use' | 'invalid_input' | 'spend_limit' | 'above_max_fee';
+    outcome:
+      | 'executed'
+      | 'refused'
+      | 'rate_limited'
+      | 'replayed'
+      | 'key_reused'
+      | 'outcome_unknown'
+      | 'in_use'
+      | 'invalid_input'
+      | 'spend_limit'
+      | 'above_max_fee';
   };
   /** A chargeable call refused by spend control before anything was sent. */
   spendRefused: { tenant: string; organisation: string; reason: 'caller_limit' | 'client_limit' | 'organisation_limit' | 'max_fee' };

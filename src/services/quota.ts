@@ -10,7 +10,7 @@
  */
 import { CLIENT_ERROR_CODES, type QuotaHooks, type RegisterCallEvent, RegisterError } from '../register/client';
 import { DatabaseUnavailableError } from '../storage/database-unavailable';
-import { londonDate, secondsUntilLondonMidnight } from '../register/contract/london-day';
+import { endOfLondonDay, londonDate, secondsUntilLondonMidnight } from '../register/contract/london-day';
 import type { RouteDef } from '../register/contract/routes';
 import type { QuotaStore } from '../storage/quota/store';
 
@@ -32,8 +32,31 @@ export interface QuotaUsage {
   day: string;
   /** Register calls of the caller's organisation that day, all its API clients and replicas together (token fetches excluded). */
   calls: number;
-  /** When the register last said 429, the instant until which calls are refused here. */
+  /** While every call is refused here (the register's 429, or the day's calls used up): until when. */
   blockedUntil?: Date;
+  /** While free reads are refused here (their share of the day used up, or every call refused): until when. */
+  freeReadsBlockedUntil?: Date;
+}
+
+const londonClock = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+  day: 'numeric',
+  month: 'long',
+});
+
+/**
+ * "in 49947 s (at 00:00:00 on 11 March, London time)": the wait in seconds for programs, and the
+ * moment for a person, in the register's time zone (whole seconds, rounded up like the wait).
+ */
+function waitWords(seconds: number, untilMs: number): string {
+  const at = new Date(Math.ceil(untilMs / 1000) * 1000);
+  const parts = londonClock.formatToParts(at);
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `in ${seconds} s (at ${get('hour')}:${get('minute')}:${get('second')} on ${get('day')} ${get('month')}, London time)`;
 }
 
 /** A call refused here, before it was made: its message speaks to the caller. */
@@ -82,12 +105,25 @@ export class QuotaGuard {
     await this.store.block(client.organisation, this.now().getTime() + seconds * 1000);
   }
 
-  /** The organisation's calls today, and the register's block on them if one holds. */
+  /**
+   * The organisation's calls today, and until when calls are refused here, by the same rules as
+   * admission (quota-store.ts `decide`): the register's block, then the day's limit, then the
+   * free reads' share. A client's own bucket is left out: it is the client's, not the organisation's.
+   */
   async usage(organisation: string): Promise<QuotaUsage> {
     const now = this.now();
     const day = londonDate(now);
     const usage = await this.store.usage(organisation, day, now.getTime());
-    return { day, calls: usage.calls, ...(usage.blockedUntil !== undefined ? { blockedUntil: new Date(usage.blockedUntil) } : {}) };
+    const { dailyQuota, freeShare } = this.policy;
+    const midnight = endOfLondonDay(now).getTime();
+    const blocked = Math.max(usage.blockedUntil ?? 0, usage.calls >= dailyQuota ? midnight : 0);
+    const freeBlocked = Math.max(blocked, usage.calls >= Math.floor(dailyQuota * freeShare) ? midnight : 0);
+    return {
+      day,
+      calls: usage.calls,
+      ...(blocked > 0 ? { blockedUntil: new Date(blocked) } : {}),
+      ...(freeBlocked > 0 ? { freeReadsBlockedUntil: new Date(freeBlocked) } : {}),
+    };
   }
 
   /** Admits one attempt of a register call for this client, or throws RATE_LIMITED (no request made). */
@@ -119,11 +155,14 @@ export class QuotaGuard {
       });
     if (admission.admitted) return;
     const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
+    // The day's refusals end at London midnight exactly; the store's wait is rounded up to a second.
+    const midnight = admission.reason === 'daily' || admission.reason === 'reserve';
+    const wait = waitWords(seconds, midnight ? endOfLondonDay(now).getTime() : now.getTime() + admission.retryAfterMs);
     const detail = {
-      blocked: `The register refused this organisation's calls (429); they are refused here until it allows them again, in ${seconds} s.`,
-      daily: `This organisation has used its ${dailyQuota} register calls for today; they start again at midnight (Europe/London), in ${seconds} s.`,
-      reserve: `Free reads have used their share (${Math.round(freeShare * 100)}%) of this organisation's ${dailyQuota} register calls today; the rest is kept for purchases, orders, cases and deeds. Free reads start again at midnight (Europe/London), in ${seconds} s.`,
-      budget: `This API client made too many register calls in a short time (at most ${clientBurst} at once, then ${clientPerMinute} a minute); retry in ${seconds} s.`,
+      blocked: `The register refused this organisation's calls (429); they are refused here until it allows them again, ${wait}.`,
+      daily: `This organisation has used its ${dailyQuota} register calls for today; they start again at midnight (Europe/London), ${wait}.`,
+      reserve: `Free reads have used their share (${Math.round(freeShare * 100)}%) of this organisation's ${dailyQuota} register calls today; the rest is kept for purchases, orders, cases and deeds. Free reads start again at midnight (Europe/London), ${wait}.`,
+      budget: `This API client made too many register calls in a short time (at most ${clientBurst} at once, then ${clientPerMinute} a minute); retry ${wait}.`,
     }[admission.reason];
     throw new QuotaRefusal({ status: 429, code: 'TOO_MANY_REQUESTS', route: route.name, detail, retryAfterSeconds: seconds });
   }

@@ -163,11 +163,11 @@ export class SqliteApqStore extends SharedApqStore implements ApqStore {
 export class PgApqStore extends SharedApqStore implements ApqStore {
   private readonly db: PgDatabase;
 
-  constructor(connectionString: string, limits?: ApqLimits, now?: () => number) {
+  constructor(connectionString: string, limits?: ApqLimits, now?: () => number, maxConnections = 4) {
     super(limits, now);
     this.db = new PgDatabase({
       connectionString,
-      maxConnections: 4,
+      maxConnections,
       ddlLock: 0x61707121, // 'apq!'
       setup: async (client) => {
         for (const statement of SCHEMA) await client.query(statement);

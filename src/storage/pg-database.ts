@@ -8,9 +8,25 @@ import { DatabaseUnavailableError } from './database-unavailable';
 
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/**
+ * DATABASE_MAX_CONNECTIONS: the most connections one replica opens to PostgreSQL, its three
+ * stores together (the idempotency store and charge journal, the quota ledger, the persisted
+ * queries). Replicas × this must stay under the server's max_connections, less what others use.
+ */
+export const DEFAULT_DATABASE_MAX_CONNECTIONS = 24;
+
+/** Each store's pool, out of a replica's `total` connections (24: 10, 10 and 4). */
+export function connectionShares(total: number): { idempotency: number; quota: number; apq: number } {
+  // Persisted queries are read once per new document per replica (then remembered): a sixth.
+  // The idempotency store and the quota ledger are on every chargeable call and every register call.
+  const apq = Math.max(1, Math.floor(total / 6));
+  const idempotency = Math.max(1, Math.ceil((total - apq) / 2));
+  return { idempotency, quota: Math.max(1, total - apq - idempotency), apq };
+}
+
 export interface PgDatabaseOptions {
   connectionString: string;
-  /** Connections in the pool. Default 10. */
+  /** Connections in the pool. Default 10 (connectionShares of the default DATABASE_MAX_CONNECTIONS). */
   maxConnections?: number;
   /** Key of the advisory lock that serialises this schema's DDL across replicas. */
   ddlLock: number;

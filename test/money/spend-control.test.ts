@@ -108,7 +108,7 @@ describe('daily spending limits', () => {
   test('a purchase in flight shows its reservation in the metrics until the register answers', async () => {
     const svc = await serviceForTest({}, { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 } } });
     const reserved = async () =>
-      /titlegraph_spend_reserved_pounds\{organisation="ORG-A"\} (\S+)/.exec(await (await svc.get('/metrics')).text())?.[1];
+      /titlegraph_spend_reserved_gbp\{organisation="ORG-A"\} (\S+)/.exec(await (await svc.get('/metrics')).text())?.[1];
     // The register's answer arrives slowly: the call stays in flight meanwhile.
     svc.emulator.faults.inject('titleDetails', { kind: 'drip', chunkBytes: 64, intervalMs: 40 }, 1);
     const purchase = svc.gql(BuyTitleMutation, buy('BLK7'));

@@ -163,6 +163,14 @@ describe('the Node.js version', () => {
     }
   });
 
+  test('a compiled start (dist/start.js, a production install without the project’s Node) is told to run it with Node 26, not npm install', () => {
+    expect(nodeVersionProblem('20.20.2', 'compiled')).toBe(
+      'titlegraph needs Node.js 26 or later, and this is 20.20.2. ' +
+        'Run dist/start.js with Node 26: install Node 26 on this machine and start it again with that node (node --enable-source-maps dist/start.js), or run the container image (Dockerfile, FROM node:26-slim), which has it.',
+    );
+    expect(nodeVersionProblem('26.1.0', 'compiled')).toBeUndefined();
+  });
+
   // The machine's own Node, where it is older: what `npm install --ignore-scripts` leaves npm
   // start with (the project's node package is installed by its install script).
   const older = spawnSync('which', ['-a', 'node'], { encoding: 'utf8' })
@@ -188,5 +196,24 @@ describe('the Node.js version', () => {
         /^titlegraph needs Node\.js 26 or later, and this is 2\d\.\d+\.\d+\. Run 'npm install' without --ignore-scripts/,
       ),
     });
+  });
+
+  test.skipIf(!older)('the compiled start under the machine’s older Node: exit 1 with the compiled start’s line', () => {
+    const out = mkdtempSync(join(tmpdir(), 'titlegraph-old-node-'));
+    try {
+      const built = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', out], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+      expect(built.status, built.stderr).toBe(0);
+      const run = spawnSync(older!, ['--enable-source-maps', join(out, 'start.js')], { cwd: ROOT, env: environment({}), encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(1);
+      expect(JSON.parse(run.stderr.trim())).toMatchObject({
+        level: 60,
+        msg: expect.stringMatching(
+          /^titlegraph needs Node\.js 26 or later, and this is 2\d\.\d+\.\d+\. Run dist\/start\.js with Node 26: /,
+        ),
+      });
+      expect(run.stderr).not.toContain('npm install');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

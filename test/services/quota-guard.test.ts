@@ -69,7 +69,8 @@ describe('admission', () => {
       code: 'TOO_MANY_REQUESTS',
       route: 'titleDetails',
       retryAfterSeconds: 2,
-      detail: 'This organisation has used its 2 register calls for today; they start again at midnight (Europe/London), in 2 s.',
+      detail:
+        'This organisation has used its 2 register calls for today; they start again at midnight (Europe/London), in 2 s (at 00:00:00 on 11 March, London time).',
     });
   });
 
@@ -87,7 +88,7 @@ describe('admission', () => {
     expect(refused.route).toBe('titleSummary');
     expect(refused.retryAfterSeconds).toBe(2);
     expect(refused.detail).toBe(
-      "Free reads have used their share (34%) of this organisation's 5 register calls today; the rest is kept for purchases, orders, cases and deeds. Free reads start again at midnight (Europe/London), in 2 s.",
+      "Free reads have used their share (34%) of this organisation's 5 register calls today; the rest is kept for purchases, orders, cases and deeds. Free reads start again at midnight (Europe/London), in 2 s (at 00:00:00 on 11 March, London time).",
     );
     for (let i = 0; i < 4; i++) await client('client-a').admit(PAID);
     expect((await refusal(client('client-a').admit(PAID))).detail).toMatch(/^This organisation has used its 5 register calls/);
@@ -101,7 +102,7 @@ describe('admission', () => {
     const refused = await refusal(client('client-a').admit(FREE));
     expect(refused.retryAfterSeconds).toBe(2);
     expect(refused.detail).toBe(
-      'This API client made too many register calls in a short time (at most 2 at once, then 40 a minute); retry in 2 s.',
+      'This API client made too many register calls in a short time (at most 2 at once, then 40 a minute); retry in 2 s (at 00:00:00 on 11 March, London time).',
     );
     await expect(client('client-a2').admit(FREE)).resolves.toBeUndefined(); // its own bucket
     clock.now += 1_500;
@@ -115,10 +116,15 @@ describe('admission', () => {
     const refused = await refusal(client('client-a2').admit(PAID));
     expect(refused.retryAfterSeconds).toBe(30);
     expect(refused.detail).toBe(
-      "The register refused this organisation's calls (429); they are refused here until it allows them again, in 30 s.",
+      "The register refused this organisation's calls (429); they are refused here until it allows them again, in 30 s (at 00:00:29 on 11 March, London time).",
     );
     await expect(client('client-b').admit(FREE)).resolves.toBeUndefined();
-    expect(await quota.usage('ORG-A')).toEqual({ day: '2026-03-10', calls: 0, blockedUntil: new Date(LATE + 30_000) });
+    expect(await quota.usage('ORG-A')).toEqual({
+      day: '2026-03-10',
+      calls: 0,
+      blockedUntil: new Date(LATE + 30_000),
+      freeReadsBlockedUntil: new Date(LATE + 30_000),
+    });
     clock.now += 30_001;
     await expect(client('client-a').admit(FREE)).resolves.toBeUndefined();
     expect(await quota.usage('ORG-A')).toEqual({ day: '2026-03-11', calls: 1 });

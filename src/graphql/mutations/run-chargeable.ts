@@ -70,6 +70,11 @@ export async function runChargeable<T extends { charges: readonly Charge[] }>(
   const maxFeePence = maxFeePenceOf(input);
   const query = { fas, ...(input.reference != null ? { reference: input.reference } : {}) };
   const parsed = check(ChargeRequest, query);
+  // A FAS the organisation does not list is refused first, as chargeQuote does: any limit or
+  // maxFee check after it would answer a question about an account the caller may not charge.
+  const fasErrors: UserError[] = ctx.services.spend.fasAllowed(ctx.tenant, fas)
+    ? []
+    : [{ code: 'FAS_NOT_AUTHORISED', message: `fas: ${fas} is not a charging account of your organisation.`, field: ['fas'] }];
   const outcome = await runIdempotent(ctx, {
     operation,
     effect: {
@@ -87,7 +92,7 @@ export async function runChargeable<T extends { charges: readonly Charge[] }>(
       ...(input.maxFee != null ? { maxFee: input.maxFee } : {}),
       ...run.extraInput,
     },
-    inputErrors: [...userErrorsOf(parsed, chargeFieldPath), ...(run.inputErrors ?? [])],
+    inputErrors: [...fasErrors, ...userErrorsOf(parsed, chargeFieldPath), ...(run.inputErrors ?? [])],
     fieldFor: dottedFieldMapper(chargeFieldPath),
     callerInput: { fas, titleNumber: input.titleNumber },
     execute: () => run.call(query),

@@ -256,7 +256,7 @@ async function registerDayBeforeClaim<T>(ctx: Context): Promise<string | RunResu
   } catch (error) {
     if (!(error instanceof RegisterError)) throw error;
     const userError = userErrorFromRegister(error);
-    if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'executed' };
+    if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: refusalKind(userError) };
     throw graphQLErrorFromRegister(error);
   }
 }
@@ -273,6 +273,9 @@ async function heldByUnknownOutcomes(store: IdempotencyStore, refusal: SpendRefu
     () => 0,
   );
 }
+
+/** A register refusal as the metrics and logs count it: nothing was executed either way. */
+const refusalKind = (userError: UserError): Kind => (userError.code === 'RATE_LIMITED' ? 'rate_limited' : 'refused');
 
 async function replayOf<T>(
   store: IdempotencyStore,
@@ -363,11 +366,11 @@ async function execute<T>(
     if (userError && userError.code !== 'RATE_LIMITED') {
       const outcome: Outcome<T> = { ok: false, userErrors: [userError] };
       await record(scope, key, 'failed_final', JSON.stringify(outcome));
-      return { outcome, kind: 'executed' };
+      return { outcome, kind: 'refused' };
     }
     // Proven not executed (rate limit, breaker open, not sent, refused credentials): the key may be used again.
     await record(scope, key, 'failed_retryable');
-    if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'executed' };
+    if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'rate_limited' };
     throw graphQLErrorFromRegister(error);
   }
   const outcome: Outcome<T> = { ok: true, value };

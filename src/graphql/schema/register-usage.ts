@@ -13,8 +13,15 @@ const RegisterUsageType = builder.objectRef<QuotaUsage>('RegisterUsage').impleme
       type: 'DateTime',
       nullable: true,
       description:
-        'Set after the register answered 429: until then calls are refused here with RATE_LIMITED, without reaching the register.',
+        "Set while every register call of the organisation is refused here with RATE_LIMITED, without reaching the register: after the register answered 429 (until its Retry-After), or once the day's calls are used up (until midnight, London time). Null while calls are admitted.",
       resolve: (u) => u.blockedUntil,
+    }),
+    freeReadsBlockedUntil: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description:
+        "Set while free reads (register calls that charge and create nothing) are refused here with RATE_LIMITED: once they have used their share of the day's calls (REGISTER_FREE_SHARE; the rest is kept for purchases, orders, cases and deeds), until midnight, London time; and whenever blockedUntil is set. Null while free reads are admitted.",
+      resolve: (u) => u.freeReadsBlockedUntil,
     }),
   }),
 });
