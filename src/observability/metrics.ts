@@ -212,9 +212,10 @@ export class ServiceMetrics {
    * `__unauthenticated` for any name, so only callers with a key take the limited places.
    */
   private operationLabel(name: string | undefined | null, request: Request): string | undefined {
+    // Checked first: a request refused for its credentials was never read, so it has no name of its own.
+    if (!requestRecordOf(request).authenticated) return '__unauthenticated';
     if (!name) return undefined;
     if (!isOperationName(name)) return '__invalid';
-    if (!requestRecordOf(request).authenticated) return '__unauthenticated';
     if (this.operationNames.has(name)) return name;
     if (this.operationNames.size >= this.maxOperationNames) return '__other';
     this.operationNames.add(name);

@@ -54,9 +54,11 @@ describe('/metrics', () => {
     expect(sum(samples, requests, { operation: 'TitleForMetrics', type: 'query', outcome: 'ok' })).toBe(1);
     expect(sum(samples, requests, { operation: 'PurchaseForMetrics', type: 'mutation', outcome: 'ok' })).toBe(2);
     expect(sum(samples, requests, { operation: 'BadTitle', type: 'query', outcome: 'error' })).toBe(1);
-    // Credentials are checked before the document is read: the unauthenticated one and the unparseable one name no operation.
+    // Credentials are checked before the document is read: the unauthenticated one is counted as such, and
+    // the unparseable one (with credentials) names no operation.
     expect(sum(samples, requests, { operation: 'anonymous', type: 'query', outcome: 'error' })).toBe(0);
-    expect(sum(samples, requests, { operation: 'unknown', type: 'unknown', outcome: 'error' })).toBe(2);
+    expect(sum(samples, requests, { operation: '__unauthenticated', type: 'unknown', outcome: 'error' })).toBe(1);
+    expect(sum(samples, requests, { operation: 'unknown', type: 'unknown', outcome: 'error' })).toBe(1);
     expect(
       sum(samples, 'titlegraph_graphql_request_duration_seconds_count', {
         operation: 'PurchaseForMetrics',

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { createLogger, logServiceEvents } from '../../src/server/logging';
 import { CreateCaseMutation } from '../support/documents';
-import { serviceForTest } from '../support/harness';
+import { authHeader, serviceForTest } from '../support/harness';
 import { httpServiceForTest, postGraphQL } from '../support/http-service';
 import { IN_CI } from '../support/pg';
 import { parseMetrics, sum } from '../support/prometheus';
@@ -59,15 +59,19 @@ describe('the log', () => {
     expect(quiet.lines.filter((l) => l.path === '/health' || l.path === '/ready')).toEqual([]);
   });
 
-  test('a body that is not JSON, without a key, is one info line without a stack (never error level)', async () => {
+  test('a body that is not JSON is one info line without a stack (never error level); without a key it is not even read', async () => {
     const { logger, lines } = memoryLogger('debug');
     const svc = await serviceForTest({}, PRODUCTION_CALLERS, { logger });
-    for (let i = 0; i < 3; i++) {
-      const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
+    const send = (headers: Record<string, string>) =>
+      svc.yoga.fetch('http://titlegraph.test/graphql', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
         body: '{"query": "{ title(titleNumber: \\"MID15313\\") { titleNumber } }", ',
       });
+    // Credentials come first: without a key the body is refused unread.
+    expect((await send({})).status).toBe(401);
+    for (let i = 0; i < 3; i++) {
+      const response = await send(authHeader('dev-key-a'));
       expect(response.status).toBe(400);
       expect(((await response.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe('POST body sent invalid JSON.');
     }
