@@ -32,8 +32,16 @@ export function credentialRefusal(failure: AuthFailure): CredentialRefusal {
         headers: { 'www-authenticate': 'Bearer' },
       };
     case 'unknown':
-    case 'malformed':
       return { status: 401, code: 'UNAUTHENTICATED', message: 'Unknown API key.', headers: { 'www-authenticate': 'Bearer' } };
+    case 'malformed':
+      // `Authorization: dev-key-a` (no scheme) used to read "Unknown API key.", which sent people to check a key that was right.
+      return {
+        status: 401,
+        code: 'UNAUTHENTICATED',
+        message:
+          'The Authorization header must use the Bearer scheme: send Authorization: Bearer <API key or sign-in access token> (one credential, after "Bearer ").',
+        headers: { 'www-authenticate': 'Bearer' },
+      };
     case 'invalid_token':
       return {
         status: 401,

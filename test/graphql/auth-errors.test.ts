@@ -18,6 +18,27 @@ describe('callers', () => {
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(0);
   });
 
+  test('a key sent without the Bearer scheme is told the scheme is missing, not that the key is unknown; nothing is sent', async ({
+    svc,
+  }) => {
+    for (const authorization of ['dev-key-a', 'Basic dev-key-a', 'Bearer dev-key-a extra']) {
+      const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization },
+        body: JSON.stringify({ query: '{ title(titleNumber: "MID1234") { titleNumber } }' }),
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      const body = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
+      expect(body.errors[0]).toMatchObject({
+        extensions: { code: 'UNAUTHENTICATED' },
+        message: expect.stringContaining('must use the Bearer scheme'),
+      });
+      expect(body.errors[0]!.message).not.toContain('Unknown API key');
+    }
+    expect(svc.emulator.calls.count()).toBe(0);
+  });
+
   test('against a real register, a request without credentials gets 401', async () => {
     const svc = await serviceForTest({}, { anonymousTenant: undefined });
     const { status } = await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, null);
