@@ -9,26 +9,10 @@ import { serve, shutdownOnSignals, type Serving } from './server/serve';
 import { createLogger, exitProcess, logServiceEvents, type Logger } from './server/logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
-import { PgIdempotencyStore } from './storage/idempotency/pg-store';
-import { connectionShares, DEFAULT_DATABASE_MAX_CONNECTIONS } from './storage/pg-database';
-import { createServices } from './services/create-services';
+import { createServices, StoreOpenError } from './services/create-services';
 import { DEV_ORGANISATIONS, DEV_TENANTS } from './services/tenants';
 import { formatPence, perProduct } from './register/contract/money';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
-
-/** DATABASE_URL: idempotency records in PostgreSQL, shared by every replica (table created on start). */
-async function openPgStore(connectionString: string, maxConnections: number): Promise<PgIdempotencyStore> {
-  const store = new PgIdempotencyStore({ connectionString, maxConnections });
-  try {
-    await store.ready();
-  } catch (error) {
-    await store.close();
-    throw new ConfigError(
-      `DATABASE_URL: cannot open the idempotency store (${(error as { code?: string }).code ?? (error as Error).message})`,
-    );
-  }
-  return store;
-}
 
 /** A port someone else holds is a setting to change, not a stack trace to read. */
 function busyPortError(error: unknown, setting: string, port: number): unknown {
@@ -71,9 +55,6 @@ async function main(config: AppConfig, logger: Logger) {
       "PUBLIC_URL is not set: download links take their address from each request's Host header; set PUBLIC_URL to the public address behind a gateway or proxy.",
     );
   }
-  const idempotency = config.databaseUrl
-    ? await openPgStore(config.databaseUrl, connectionShares(config.databaseMaxConnections ?? DEFAULT_DATABASE_MAX_CONNECTIONS).idempotency)
-    : undefined;
   let emulator: Emulator | undefined;
   if (!config.register) {
     emulator = await startEmulator({
@@ -86,7 +67,7 @@ async function main(config: AppConfig, logger: Logger) {
     });
   }
   // The configuration's sections are what createServices and createApp take; only the register
-  // (an external one or the embedded emulator) and the stores opened above are decided here.
+  // (an external one or the embedded emulator) is decided here; createServices opens every store.
   const services = createServices({
     ...config,
     registerBaseUrl: config.register?.baseUrl ?? emulator!.url,
@@ -96,7 +77,11 @@ async function main(config: AppConfig, logger: Logger) {
     identityProviders: config.register?.identityProviders ?? config.emulator.identityProviders,
     // The emulator's keyless caller is a development convenience; in production every caller needs a key.
     ...(config.register || config.env === 'production' ? {} : { anonymousTenant: 'dev-key-a' }),
-    ...(idempotency ? { idempotency } : {}),
+  });
+  await services.opened().catch(async (error: unknown) => {
+    await services.close().catch(() => undefined);
+    await emulator?.close().catch(() => undefined);
+    throw error instanceof StoreOpenError ? new ConfigError(`DATABASE_URL: ${error.message}`) : error;
   });
   logServiceEvents(services.events, logger);
   const yoga = createApp(services, {

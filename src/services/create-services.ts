@@ -7,6 +7,7 @@ import { DownloadSlots } from './downloads/slots';
 import { DownloadLinks } from './downloads/links';
 import { type ApqLimits, type ApqStore, PgApqStore, RememberedApqStore, SqliteApqStore } from '../storage/apq-store';
 import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';
+import { PgIdempotencyStore } from '../storage/idempotency/pg-store';
 import { dataFileHealth } from '../storage/sqlite-database';
 import type { IdempotencyStore } from '../storage/idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from '../register/client';
@@ -127,7 +128,7 @@ export interface ServiceOptions extends ServiceSettings {
   /** Tenant name a request without credentials acts as (embedded emulator only). */
   anonymousTenant?: string;
   transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
-  /** The idempotency store; default: SQLite in `dataDir` (main.ts opens PostgreSQL's). */
+  /** The idempotency store; default: PostgreSQL when `databaseUrl` is set, else SQLite in `dataDir`. */
   idempotency?: IdempotencyStore;
   /** The quota ledger; default: PostgreSQL when `databaseUrl` is set, else SQLite in `dataDir`. */
   quotaStore?: QuotaStore;
@@ -139,10 +140,37 @@ export interface ServiceOptions extends ServiceSettings {
 
 export interface RunningServices extends Services {
   transport: RegisterTransport;
+  /**
+   * Resolves once every store can be used (PostgreSQL reached and its tables in place); rejects
+   * naming the store that cannot be opened, so a start stops before it listens.
+   */
+  opened(): Promise<void>;
   close(): Promise<void>;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
+
+/** The most specific reason down an error's causes: a driver's code (ECONNREFUSED, 28P01) when there is one. */
+function whyNotOpened(error: unknown): string {
+  const messages: string[] = [];
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; depth++, e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    messages.push(e.message);
+  }
+  return messages.at(-1) ?? String(error);
+}
+
+/** A store that could not be opened at start: main.ts stops the start with it, naming DATABASE_URL. */
+export class StoreOpenError extends Error {
+  override name = 'StoreOpenError';
+  constructor(
+    readonly store: string,
+    cause: unknown,
+  ) {
+    super(`cannot open ${store} (${whyNotOpened(cause)})`, { cause });
+  }
+}
 
 export function createServices(options: ServiceOptions): RunningServices {
   const events = new EventHub();
@@ -159,20 +187,25 @@ export function createServices(options: ServiceOptions): RunningServices {
     },
   });
   // The embedded stores' disk (full, read-only, failing) is told once per episode, for the log.
-  const unwatchDataFile =
-    options.databaseUrl && options.idempotency
-      ? undefined
-      : dataFileHealth(options.dataDir).on((event) => {
-          const { dataDir } = options;
-          if (event.kind === 'outage') events.emit('storageOutage', { reason: event.reason, message: event.error.message, dataDir });
-          else events.emit('storageRecovered', { reason: event.reason, downMs: event.downMs, dataDir });
-        });
-  const idempotency = options.idempotency ?? new SqliteIdempotencyStore(options.dataDir);
+  const unwatchDataFile = options.databaseUrl
+    ? undefined
+    : dataFileHealth(options.dataDir).on((event) => {
+        const { dataDir } = options;
+        if (event.kind === 'outage') events.emit('storageOutage', { reason: event.reason, message: event.error.message, dataDir });
+        else events.emit('storageRecovered', { reason: event.reason, downMs: event.downMs, dataDir });
+      });
+  const pools = connectionShares(options.databaseMaxConnections ?? DEFAULT_DATABASE_MAX_CONNECTIONS);
+  // Every store is opened here, in PostgreSQL when DATABASE_URL is set (shared by the replicas),
+  // else in SQLite files in DATA_DIR.
+  const idempotency =
+    options.idempotency ??
+    (options.databaseUrl
+      ? new PgIdempotencyStore({ connectionString: options.databaseUrl, maxConnections: pools.idempotency })
+      : new SqliteIdempotencyStore(options.dataDir));
   // Keys are kept at least 24 h (the promise to callers) and the charge journal longer than the
   // longest statement (JOURNAL_RETENTION_DAYS; finance reconciles it with the register's
   // invoices); older rows are purged hourly.
   const journalRetentionDays = options.journalRetentionDays ?? DEFAULT_JOURNAL_RETENTION_DAYS;
-  const pools = connectionShares(options.databaseMaxConnections ?? DEFAULT_DATABASE_MAX_CONNECTIONS);
   const apq = new RememberedApqStore(
     options.databaseUrl
       ? new PgApqStore(options.databaseUrl, options.apq, undefined, pools.apq)
@@ -235,6 +268,13 @@ export function createServices(options: ServiceOptions): RunningServices {
       options.organisations,
       options.clients,
     ),
+    async opened() {
+      if (idempotency instanceof PgIdempotencyStore) {
+        await idempotency.ready().catch((error: unknown) => {
+          throw new StoreOpenError('the idempotency store', error);
+        });
+      }
+    },
     async close() {
       clearInterval(purger);
       unwatchDataFile?.();

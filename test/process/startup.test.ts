@@ -38,6 +38,18 @@ const tenantsFile = (name: string, content: string) => {
 };
 const VALID_TENANTS = JSON.stringify({ tenants: [{ name: 'firm', apiKeySha256: 'a'.repeat(64), clientId: 'c', clientSecret: 's' }] });
 
+test('a DATABASE_URL nobody answers on stops the start before it listens, with one line naming it and not its password', {
+  timeout: 60_000,
+}, () => {
+  const run = start({ DATABASE_URL: 'postgres://titlegraph:s3cret-pw@127.0.0.1:9/titlegraph', DOWNLOAD_LINK_SECRET: 'x'.repeat(40) });
+  expect(run.status).toBe(1);
+  expect(run.stderrLines).toHaveLength(1);
+  expect(run.stderrLines[0]).toMatch(/^titlegraph cannot start: DATABASE_URL: cannot open the idempotency store \(ECONNREFUSED\)/);
+  const all = [...run.stderrLines, ...run.stdoutLines].join('\n');
+  expect(all).not.toContain('s3cret-pw');
+  expect(all).not.toMatch(/GraphQL at http/);
+});
+
 describe('a misconfigured start stops with one line naming the setting', () => {
   const cases: [string, Record<string, string | undefined>, string][] = [
     [
