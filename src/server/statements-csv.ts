@@ -8,7 +8,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../graphql/context';
 import type { JournalRecord } from '../storage/idempotency/store';
-import { statementRangeProblem, statementRecords, statementRetentionWarning } from '../services/statements';
+import { statementPages, statementRangeProblem, statementRetentionWarning } from '../services/statements';
 import { authenticatedCaller, problemResponse } from './route-problems';
 
 export const STATEMENTS_CSV_PATH = '/statements.csv';
@@ -36,11 +36,13 @@ const COLUMNS = [
 const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
   problemResponse({ status, code, message, headers });
 
+/** Spreadsheets skip leading blanks before reading a formula: " =1+1" runs as one too. */
+const FORMULA_START = /^[\t\r]|^\s*[=+\-@]/;
+
 /** One CSV cell: defused if a spreadsheet would take it for a formula, quoted if it must be. */
 export function csvCell(value: string | null | undefined): string {
   let text = value ?? '';
-  // Spreadsheets skip leading blanks before reading a formula: " =1+1" runs as one too.
-  if (/^[\t\r]|^\s*[=+\-@]/.test(text)) text = `'${text}`;
+  if (text !== '' && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -87,7 +89,7 @@ export async function handleStatementsCsv(services: Services, request: Request):
     ...(retention ? { [STATEMENT_WARNING_HEADER]: `${retention.code}; kept-from=${retention.keptFrom}; ${retention.message}` } : {}),
   };
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-  const records = statementRecords(services.idempotency, view, from, to, reference);
+  const pages = statementPages(services.idempotency, view, from, to, reference);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -95,20 +97,12 @@ export async function handleStatementsCsv(services: Services, request: Request):
     },
     // Pulled as the caller reads: one page of the journal at a time, never the whole statement.
     async pull(controller) {
-      const lines: string[] = [];
-      for (let next = await records.next(); ; next = await records.next()) {
-        if (next.done) {
-          if (lines.length > 0) controller.enqueue(encoder.encode(lines.join('')));
-          controller.close();
-          return;
-        }
-        lines.push(rowOf(next.value));
-        if (lines.length >= 200) break;
-      }
-      controller.enqueue(encoder.encode(lines.join('')));
+      const next = await pages.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value.map(rowOf).join('')));
     },
     async cancel() {
-      await records.return(undefined);
+      await pages.return(undefined);
     },
   });
   return new Response(body, { status: 200, headers });

@@ -220,7 +220,14 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   async statementPage({ scopes, caller, ...query }: StatementPageQuery) {
     const parts = statementParts(scopes, caller).map(([scope, partCaller]) => {
-      const { text, values } = statementScopeQuery('charge_journal', scope, query, partCaller, () => '?');
+      const { text, values } = statementScopeQuery(
+        'charge_journal',
+        scope,
+        query,
+        partCaller,
+        () => '?',
+        (index) => ` INDEXED BY ${index}`,
+      );
       return this.db.prepare(text).all(...values) as unknown as (JournalRow & { id: number })[];
     });
     return statementPageOf(mergeStatementParts(parts, query.limit));

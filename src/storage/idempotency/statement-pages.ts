@@ -14,6 +14,12 @@ export function statementScopeQuery(
   { from, to, reference, after, limit }: Omit<StatementPageQuery, 'scopes' | 'caller'>,
   caller: string | null | undefined,
   placeholder: (n: number) => string,
+  /**
+   * SQLite's planner, given the older (scope, day, recorded_at) index as well, reads it with a
+   * day range and filters the rest (94 ms a page at 250,000 rows, against under 5 ms): its
+   * backend names the index each part must read. PostgreSQL's planner needs no hint.
+   */
+  indexHint: (index: 'charge_journal_page' | 'charge_journal_caller') => string = () => '',
 ): { text: string; values: (string | number)[] } {
   const values: (string | number)[] = [];
   const param = (value: string | number) => {
@@ -23,11 +29,16 @@ export function statementScopeQuery(
   const conditions = [`scope = ${param(scope)}`];
   // Entries written before callers were kept belong to every caller of their API client, as they did then.
   if (caller !== undefined) conditions.push(caller === null ? 'caller IS NULL' : `caller = ${param(caller)}`);
-  conditions.push(`day >= ${param(from)}`, `day <= ${param(to)}`);
-  if (after) conditions.push(`(day, recorded_at, id) > (${param(after.day)}, ${param(after.recordedAt)}, ${param(after.id)})`);
+  // After a position inside the range, the position alone is the lower bound: one range to read.
+  if (after && after.day >= from) {
+    conditions.push(`(day, recorded_at, id) > (${param(after.day)}, ${param(after.recordedAt)}, ${param(after.id)})`);
+  } else {
+    conditions.push(`day >= ${param(from)}`);
+  }
+  conditions.push(`day <= ${param(to)}`);
   if (reference !== undefined) conditions.push(`reference = ${param(reference)}`);
   return {
-    text: `SELECT id, ${JOURNAL_COLUMNS} FROM ${journal} WHERE ${conditions.join(' AND ')} ORDER BY day, recorded_at, id LIMIT ${param(limit)}`,
+    text: `SELECT id, ${JOURNAL_COLUMNS} FROM ${journal}${indexHint(caller === undefined ? 'charge_journal_page' : 'charge_journal_caller')} WHERE ${conditions.join(' AND ')} ORDER BY day, recorded_at, id LIMIT ${param(limit)}`,
     values,
   };
 }
