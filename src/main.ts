@@ -6,7 +6,7 @@
  */
 import { createApp } from './server/app';
 import { serve, shutdownOnSignals, type Serving } from './server/serve';
-import { createLogger, exitProcess, logServiceEvents, type Logger } from './server/logging';
+import { createLogger, exitProcess, logServiceEvents, type Logger } from './observability/logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { startEmulator, type Emulator } from './emulator';
 import { createServices, StoreOpenError } from './services/create-services';

@@ -23,7 +23,7 @@ import { useStatementsCsv } from './statements-csv';
 import { useCaseInsensitiveMediaTypes } from './media-types';
 import { useIncrementalFormat } from './incremental-format';
 import { useInputErrorWording } from './input-errors';
-import { useRequestLogging, yogaLogger, type Logger } from './logging';
+import { useRequestLogging, yogaLogger, type Logger } from '../observability/logging';
 import { requestIdOf, useRequestRecord } from '../observability/request-record';
 import { useGraphiQLOffPage, useGraphiQLPage } from './graphiql';
 import { DEFAULT_COMPILE_AFTER, useJitExecution } from './jit';

@@ -7,7 +7,7 @@
  * (see download-stream.ts for that limit).
  */
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse, type Server } from 'node:http';
-import { exitProcess, type Logger } from './logging';
+import { exitProcess, type Logger } from '../observability/logging';
 
 export interface HttpLimits {
   /** The whole request, headers and body, must arrive within this (ms). */

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { httpServiceForTest, startHttpService, postGraphQL, type HttpService } from '../support/http-service';
 import { parseMetrics, sum, type Sample } from '../support/prometheus';
-import { createLogger } from '../../src/server/logging';
+import { createLogger } from '../../src/observability/logging';
 
 let svc: HttpService;
 let other: HttpService | undefined;

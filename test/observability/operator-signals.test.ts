@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { createLogger, logServiceEvents } from '../../src/server/logging';
+import { createLogger, logServiceEvents } from '../../src/observability/logging';
 import { CreateCaseMutation } from '../support/documents';
 import { authHeader, serviceForTest } from '../support/harness';
 import { httpServiceForTest, postGraphQL } from '../support/http-service';

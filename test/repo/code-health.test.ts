@@ -60,7 +60,7 @@ it('knip: no unused file, export or dependency', () => {
  */
 describe('lint refuses an import that runs up a layer', () => {
   it.for<[string, string]>([
-    ['src/graphql/layer-probe.ts', "import { createLogger } from '../server/logging';\nexport const probe = createLogger;\n"],
+    ['src/graphql/layer-probe.ts', "import { serve } from '../server/serve';\nexport const probe = serve;\n"],
     ['src/services/layer-probe.ts', "import { createContext } from '../graphql/context';\nexport const probe = createContext;\n"],
     ['src/services/layer-probe-server.ts', "import { createApp } from '../server/app';\nexport const probe = createApp;\n"],
     ['src/storage/layer-probe.ts', "import { SpendControl } from '../services/spend';\nexport const probe = SpendControl;\n"],

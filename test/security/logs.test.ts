@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, logServiceEvents } from '../../src/server/logging';
+import { createLogger, logServiceEvents } from '../../src/observability/logging';
 import {
   AddDeedToCaseMutation,
   CreateCaseMutation,

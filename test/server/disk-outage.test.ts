@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { logServiceEvents } from '../../src/server/logging';
+import { logServiceEvents } from '../../src/observability/logging';
 import { DatabaseUnavailableError } from '../../src/storage/database-unavailable';
 import { dataFileHealth, openDataFile, sqliteOutage } from '../../src/storage/sqlite-database';
 import { PurchaseTitleDetailsMutation } from '../support/documents';

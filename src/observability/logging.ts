@@ -10,7 +10,7 @@ import type { Plugin } from 'graphql-yoga';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { EventHub } from '../services/events';
 import { DatabaseUnavailableError } from '../storage/database-unavailable';
-import { isOperationName, requestIdOf, requestRecordOf } from '../observability/request-record';
+import { isOperationName, requestIdOf, requestRecordOf } from './request-record';
 
 export type { Logger };
 
