@@ -74,6 +74,10 @@ export class RegisterClient {
         const token = await this.tokens.get(signal);
         return { header: `Bearer ${token}`, token };
       },
+      ready: () => {
+        const token = this.tokens.ready();
+        return token === undefined ? undefined : { header: `Bearer ${token}`, token };
+      },
       invalidate: (token) => this.tokens.invalidate(token),
     };
   }
