@@ -106,29 +106,20 @@ export function reworded(error: GraphQLError, production: boolean): GraphQLError
   });
 }
 
-/** One result in the caller's words: itself when nothing changes. */
+/** One result in the caller's words: itself when nothing changes (a result without errors, the common case, at once). */
 function rewordResult(r: unknown, production: boolean): unknown {
   if (!r || typeof r !== 'object' || !('errors' in r) || !Array.isArray(r.errors) || r.errors.length === 0) return r;
   const given = r.errors as unknown[];
-  let errors: unknown[] | undefined;
-  for (let i = 0; i < given.length; i++) {
-    const e = given[i];
-    const next = e instanceof GraphQLError ? reworded(e, production) : e;
-    if (next !== e) (errors ??= given.slice())[i] = next;
-  }
-  return errors ? { ...r, errors } : r;
+  const errors = given.map((e) => (e instanceof GraphQLError ? reworded(e, production) : e));
+  return errors.every((e, i) => e === given[i]) ? r : { ...r, errors };
 }
 
 export function useRefusalWording({ production }: { production: boolean }): Plugin {
   return {
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result)) {
-        let next: unknown[] | undefined;
-        for (let i = 0; i < result.length; i++) {
-          const r = rewordResult(result[i], production);
-          if (r !== result[i]) (next ??= result.slice())[i] = r;
-        }
-        if (next) setResult(next as typeof result);
+        const next = result.map((r) => rewordResult(r, production));
+        if (next.some((r, i) => r !== result[i])) setResult(next as typeof result);
       } else {
         const next = rewordResult(result, production);
         if (next !== result) setResult(next as typeof result);
