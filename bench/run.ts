@@ -7,9 +7,11 @@
  * Every comparison is made within one run, as a ratio or a difference, with the compared
  * targets interleaved (request by request, or round by round), because the machine is shared.
  *
- * Options: --only=economy,latency,throughput,streaming,batching,apq-flood,spend-cpu,peer-pdf,profile (a subset;
+ * Options: --only=economy,latency,throughput,gateways,streaming,batching,apq-flood,spend-cpu,peer-pdf,profile (a subset;
  * the report then holds only those), --no-peer (neither peer), --quick (shorter rounds, for
- * development).
+ * development), --baseline <git ref> (another commit, built in a temporary git worktree with this
+ * checkout's node_modules, whose service joins the throughput rounds beside ours and the peers':
+ * each ratio is printed against the peer and against the baseline, and recorded in RESULTS.md).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -19,6 +21,7 @@ import { join } from 'node:path';
 import { meros } from 'meros/browser';
 import { request } from 'undici';
 import { apqFloodPhase } from './lib/apq-flood';
+import { baselineCheckout, type BaselineCheckout } from './lib/baseline';
 import { spendCpuPhase } from './lib/spend-cpu';
 import { probe, sequentialLatency, throughput, type LatencyStats, type Target, type Throughput } from './lib/load';
 import {
@@ -31,6 +34,7 @@ import {
   startApolloPeer,
   startBareRelay,
   startEmulatorProcess,
+  startGateway,
   startPeer,
   startService,
   type Emulator,
@@ -38,7 +42,7 @@ import {
   type Service,
 } from './lib/procs';
 import { summariseProfile, type ProfileSummary } from './lib/profile';
-import { writeReport, type Results } from './lib/report';
+import { ratioLines, writeReport, type Results } from './lib/report';
 import {
   BATCH_QUERY,
   BATCH_QUERY_NO_SECURITIES,
@@ -56,6 +60,9 @@ const argv = process.argv.slice(2);
 const onlyArg = argv.find((a) => a.startsWith('--only='));
 const ONLY = onlyArg ? new Set(onlyArg.slice(7).split(',')) : undefined;
 const QUICK = argv.includes('--quick');
+const baselineAt = argv.findIndex((a) => a === '--baseline' || a.startsWith('--baseline='));
+const BASELINE_REF = baselineAt < 0 ? undefined : argv[baselineAt]!.includes('=') ? argv[baselineAt]!.slice(11) : argv[baselineAt + 1];
+if (baselineAt >= 0 && !BASELINE_REF) throw new Error('--baseline needs a git ref, e.g. --baseline f34c3b8');
 const WANT_PEER = !argv.includes('--no-peer');
 const run = (phase: string) => !ONLY || ONLY.has(phase);
 
@@ -64,6 +71,8 @@ const log = (msg: string) => console.log(`[bench ${((Date.now() - T0) / 1000).to
 
 const TITLE = 'MID15313';
 const APOLLO_TARGET = 'apollo title';
+const BASELINE_TARGET = 'baseline title';
+const GATEWAY_TARGETS = { direct: 'direct', hive: 'through Hive Gateway', apollo: 'through Apollo Gateway' } as const;
 const API_KEY = 'dev-key-a';
 const CONNECTIONS = 16;
 const ROUND_S = QUICK ? 2 : 2;
@@ -292,6 +301,46 @@ async function throughputPhase(emu: Emulator, targets: Target[], pids: Record<st
     }
   }
   return out;
+}
+
+/**
+ * The same `title` query straight to the service and through each federation gateway in front of
+ * it (bench/gateway.ts), in interleaved rounds: what a gateway adds, in CPU per request of its
+ * own process, and what the service spends on the gateway's subgraph request.
+ */
+async function gatewaysPhase(emu: Emulator, svc: Service): Promise<NonNullable<Results['gateways']>> {
+  const hive = await startGateway('hive', svc.base);
+  const apolloGateway = await startGateway('apollo', svc.base);
+  try {
+    const variables = { titleNumber: TITLE };
+    const targets = [
+      gqlTarget(GATEWAY_TARGETS.direct, svc.base, TITLE_QUERY, variables),
+      gqlTarget(GATEWAY_TARGETS.hive, hive.base, TITLE_QUERY, variables),
+      gqlTarget(GATEWAY_TARGETS.apollo, apolloGateway.base, TITLE_QUERY, variables),
+    ];
+    const rounds = await throughputPhase(emu, targets, {
+      service: svc.pid,
+      emulator: emu.pid,
+      'Hive Gateway': hive.pid,
+      'Apollo Gateway': apolloGateway.pid,
+    });
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    const direct = median(rounds[GATEWAY_TARGETS.direct]!.map((r) => r.cpuMsPerRequest.service!));
+    for (const [target, gateway] of [
+      [GATEWAY_TARGETS.hive, 'Hive Gateway'],
+      [GATEWAY_TARGETS.apollo, 'Apollo Gateway'],
+    ] as const) {
+      const own = median(rounds[target]!.map((r) => r.cpuMsPerRequest[gateway]!));
+      const service = median(rounds[target]!.map((r) => r.cpuMsPerRequest.service!));
+      log(
+        `gateways: through ${gateway}: gateway ${own.toFixed(3)} + service ${service.toFixed(3)} ms CPU per request, ${((own + service) / direct).toFixed(2)}× direct (${direct.toFixed(3)} ms)`,
+      );
+    }
+    return { query: TITLE_QUERY, rounds };
+  } finally {
+    await apolloGateway.stop();
+    await hive.stop();
+  }
 }
 
 async function streamingPhase(
@@ -625,7 +674,14 @@ async function main() {
   log('starting the register emulator and the service (NODE_ENV=production, src/main.ts)');
   const emu = await startEmulatorProcess(0);
   const svc = await startService('service', emu.url);
+  let baseline: (BaselineCheckout & { svc: Service }) | undefined;
   try {
+    if (BASELINE_REF && run('throughput')) {
+      const checkout = baselineCheckout(BASELINE_REF);
+      log(`starting the baseline: ${checkout.ref} (${checkout.sha}) from a git worktree at ${checkout.root}`);
+      baseline = { ...checkout, svc: await startService('baseline', emu.url, {}, [], checkout.root) };
+      results.meta.baseline = { ref: checkout.ref, sha: checkout.sha };
+    }
     if (needPeer && !peerError) {
       log("composing the peer from the emulator's /v1/openapi.json (Mesh Compose) and starting Hive Gateway");
       const composed = composePeer(emu);
@@ -658,6 +714,7 @@ async function main() {
     let token = await registerToken(emu.url);
     const rest = restTarget('REST direct', `${emu.url}/titles/${TITLE}/summary`, token);
     const ours = gqlTarget('GraphQL title', svc.base, TITLE_QUERY, { titleNumber: TITLE });
+    const baselineTitle = baseline ? [gqlTarget(BASELINE_TARGET, baseline.svc.base, TITLE_QUERY, { titleNumber: TITLE })] : [];
     const peerTitle = (tok: string) =>
       peer
         ? [
@@ -693,18 +750,26 @@ async function main() {
         emulator: emu.pid,
         ...(peer ? { peer: peer.pid } : {}),
         ...(apollo ? { apollo: apollo.pid } : {}),
+        ...(baseline ? { baseline: baseline.svc.pid } : {}),
       };
       results.throughput = await throughputPhase(
         emu,
         [
           typename,
           ours,
-          ...peerTitle(token),
+          // beside ours and the Apollo peer's, so that the ratios compare neighbours
+          ...baselineTitle,
           ...apolloTitle(token),
           { ...rest, headers: { ...rest.headers, authorization: `Bearer ${token}` } },
         ],
         pids,
       );
+      for (const line of ratioLines(results.throughput)) log(line);
+    }
+
+    if (run('gateways')) {
+      log('2b. through federation gateways: the same `title` direct, through Hive Gateway and through Apollo Gateway, interleaved');
+      results.gateways = await gatewaysPhase(emu, svc);
     }
 
     if (run('streaming')) {
@@ -733,6 +798,7 @@ async function main() {
       results.profiles = await profilePhase(emu);
     }
   } finally {
+    await baseline?.svc.stop();
     await apollo?.stop();
     await peer?.stop();
     await svc.stop();

@@ -23,6 +23,8 @@ export interface Results {
     roundSeconds: number;
     rounds: number;
     seconds?: number;
+    /** `--baseline <ref>`: the other commit whose service ran beside ours (target `baseline title`). */
+    baseline?: { ref: string; sha: string };
   };
   peer?: { available: boolean; error?: string };
   /** The second peer: Apollo Server 5 + @apollo/datasource-rest (bench/peers/apollo-peer.mjs). */
@@ -43,6 +45,8 @@ export interface Results {
   };
   latency?: Record<string, LatencyStats>;
   throughput?: Record<string, (Throughput & { cpuMsPerRequest: Record<string, number> })[]>;
+  /** The same `title` direct and through each federation gateway (bench/gateway.ts), interleaved rounds. */
+  gateways?: { query: string; rounds: Record<string, (Throughput & { cpuMsPerRequest: Record<string, number> })[]> };
   streaming?: {
     bytes: number;
     sha256: string;
@@ -103,6 +107,14 @@ const OURS = 'GraphQL title';
 const PEER = 'peer title';
 const APOLLO = 'apollo title';
 const TYPENAME = 'GraphQL { __typename }';
+const BASELINE = 'baseline title';
+/** The gateway targets of bench/run.ts's gateways phase, and the process each one's gateway runs in. */
+const GATEWAYS = [
+  ['through Hive Gateway', 'Hive Gateway'],
+  ['through Apollo Gateway', 'Apollo Gateway'],
+] as const;
+/** The process whose CPU a target's requests cost (the throughput rounds measure every process). */
+const SERVES: Record<string, string> = { [OURS]: 'service', [APOLLO]: 'apollo', [BASELINE]: 'baseline', [PEER]: 'peer' };
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -140,6 +152,30 @@ function roundRatios(t: NonNullable<Results['throughput']>, a: string, b: string
   const ra = t[a] ?? [];
   const rb = t[b] ?? [];
   return ra.slice(0, rb.length).map((r, i) => r.rps / rb[i]!.rps);
+}
+
+/** Per-round ratio of CPU per request: target a (served by its process) over target b (by its own). */
+function cpuRoundRatios(t: NonNullable<Results['throughput']>, a: string, b: string): number[] {
+  const ra = t[a] ?? [];
+  const rb = t[b] ?? [];
+  return ra.slice(0, rb.length).map((r, i) => (r.cpuMsPerRequest[SERVES[a]!] ?? NaN) / (rb[i]!.cpuMsPerRequest[SERVES[b]!] ?? NaN));
+}
+
+/** The ratios `npm run bench` prints after the throughput rounds: ours and the baseline against the Apollo peer, and ours against the baseline. */
+export function ratioLines(t: NonNullable<Results['throughput']>): string[] {
+  const lines: string[] = [];
+  const line = (a: string, b: string) => {
+    if (!t[a] || !t[b]) return;
+    const cpu = cpuRoundRatios(t, a, b);
+    const rps = roundRatios(t, a, b);
+    lines.push(
+      `${a} ÷ ${b}: CPU per request ${median(cpu).toFixed(2)} (rounds ${cpu.map((v) => v.toFixed(2)).join(', ')}), throughput ${median(rps).toFixed(2)}`,
+    );
+  };
+  line(OURS, APOLLO);
+  line(BASELINE, APOLLO);
+  line(OURS, BASELINE);
+  return lines;
 }
 
 export function goals(r: Results): Goal[] {
@@ -339,6 +375,45 @@ export function goals(r: Results): Goal[] {
       measured: `${median(tRatios).toFixed(2)} (${mean(tp[OURS].map((q) => q.rps)).toFixed(0)} vs ${mean(tp[APOLLO].map((q) => q.rps)).toFixed(0)} req/s)`,
       met: null,
     });
+  }
+  const base = r.meta.baseline;
+  if (base && tp?.[BASELINE] && tp[APOLLO]) {
+    const label = `baseline ${base.ref === base.sha ? base.sha : `${base.ref} (${base.sha})`}`;
+    const cpu = cpuRoundRatios(tp, BASELINE, APOLLO);
+    out.push({
+      id: '7',
+      what: `Apollo Server 5 peer, against the ${label}: its CPU per \`title\` request ÷ the peer's, in the same rounds`,
+      goal: 'reported',
+      measured: `${median(cpu).toFixed(2)} (${cpuPerRequest(tp, BASELINE, 'baseline').toFixed(3)} vs ${cpuPerRequest(tp, APOLLO, 'apollo').toFixed(3)} ms; rounds: ${cpu.map((q) => q.toFixed(2)).join(', ')})`,
+      met: null,
+    });
+    if (tp[OURS]) {
+      const mine = cpuRoundRatios(tp, OURS, BASELINE);
+      const rps = roundRatios(tp, OURS, BASELINE);
+      out.push({
+        id: '7',
+        what: `This commit against the ${label}: CPU per \`title\` request, and throughput`,
+        goal: 'CPU ≤ 1',
+        measured: `CPU ${median(mine).toFixed(2)} (rounds: ${mine.map((q) => q.toFixed(2)).join(', ')}); throughput ${median(rps).toFixed(2)}`,
+        met: median(mine) <= 1,
+      });
+    }
+  }
+  const gw = r.gateways?.rounds;
+  if (gw?.direct) {
+    const direct = median(gw.direct.map((q) => q.cpuMsPerRequest.service ?? NaN));
+    for (const [target, gateway] of GATEWAYS) {
+      if (!gw[target]) continue;
+      const own = median(gw[target].map((q) => q.cpuMsPerRequest[gateway] ?? NaN));
+      const service = median(gw[target].map((q) => q.cpuMsPerRequest.service ?? NaN));
+      out.push({
+        id: '8',
+        what: `\`title\` through ${gateway}: CPU per request (gateway + service) ÷ the service's direct`,
+        goal: 'reported',
+        measured: `${((own + service) / direct).toFixed(2)} (${gateway} ${own.toFixed(3)} + service ${service.toFixed(3)} ms vs ${direct.toFixed(3)} ms direct)`,
+        met: null,
+      });
+    }
   }
   if (lat?.[OURS] && lat[APOLLO] && lat[REST]) {
     out.push({
@@ -644,6 +719,19 @@ export function markdown(r: Results, gs: Goal[]): string {
       lines.push('');
     }
   }
+  if (r.meta.baseline && r.throughput?.[BASELINE]) {
+    const b = r.meta.baseline;
+    lines.push(`### Against the baseline: ${b.ref === b.sha ? b.sha : `${b.ref} (${b.sha})`}`);
+    lines.push('');
+    lines.push(
+      `\`npm run bench -- --baseline ${b.ref}\` checked that commit out in a temporary git worktree (with this checkout's node_modules) and ran its service beside ours, on the same emulator, with the same settings (the register quota lifted on both sides), as the target \`${BASELINE}\` in the rounds above, between ours and the Apollo peer's. ` +
+        "CPU per request ratios, each round ours (or the baseline's) over the neighbouring target's in the same round, then the median:",
+    );
+    lines.push('');
+    lines.push(table(['comparison', 'CPU per request (median)', 'rounds', 'throughput (median)'], baselineRows(r.throughput)));
+    lines.push('');
+  }
+  if (r.gateways) lines.push(...gatewaysSection(r.gateways));
   if (r.profiles) {
     lines.push('## Where the time goes (`--cpu-prof`)');
     lines.push('');
@@ -894,6 +982,47 @@ export function markdown(r: Results, gs: Goal[]): string {
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
+}
+
+function baselineRows(t: NonNullable<Results['throughput']>): string[][] {
+  const rows: string[][] = [];
+  for (const [a, b] of [
+    [OURS, APOLLO],
+    [BASELINE, APOLLO],
+    [OURS, BASELINE],
+  ] as const) {
+    if (!t[a] || !t[b]) continue;
+    const cpu = cpuRoundRatios(t, a, b);
+    rows.push([`${a} ÷ ${b}`, median(cpu).toFixed(2), cpu.map((v) => v.toFixed(2)).join(', '), median(roundRatios(t, a, b)).toFixed(2)]);
+  }
+  return rows;
+}
+
+function gatewaysSection(g: NonNullable<Results['gateways']>): string[] {
+  const direct = median((g.rounds.direct ?? []).map((q) => q.cpuMsPerRequest.service ?? NaN));
+  const rows = Object.entries(g.rounds).map(([target, rounds]) => {
+    const gateway = GATEWAYS.find(([t]) => t === target)?.[1];
+    const service = median(rounds.map((q) => q.cpuMsPerRequest.service ?? NaN));
+    const own = gateway ? median(rounds.map((q) => q.cpuMsPerRequest[gateway] ?? NaN)) : 0;
+    return [
+      target,
+      rounds.map((q) => q.rps.toFixed(0)).join(', '),
+      `${rounds.reduce((a, q) => a + q.non2xx, 0)} / ${rounds.reduce((a, q) => a + q.errors, 0)}`,
+      service.toFixed(3),
+      gateway ? own.toFixed(3) : '—',
+      (service + own).toFixed(3),
+      ((service + own) / direct).toFixed(2),
+    ];
+  });
+  return [
+    '## 2b. Through federation gateways',
+    '',
+    "The same `title` query (16 connections, rounds as in section 2, the targets interleaved) sent straight to the service and through a federation gateway in front of it, each in a process of its own (bench/gateway.ts): Hive Gateway's runtime (`@graphql-hive/gateway-runtime` on node:http) and Apollo Gateway (`@apollo/gateway`, its executor behind a plain node:http server that keeps parsed documents, as the interop tests drive it: Apollo Server's HTTP layer would add to its figure). " +
+      "Both compose the supergraph from the service's own `_service { sdl }` (read with a router key) and forward the caller's `Authorization` to the service, which then runs the gateway's subgraph query. CPU per request from /proc, medians of the rounds.",
+    '',
+    table(['target', 'req/s per round', 'non-2xx / errors', 'service CPU ms/req', 'gateway CPU ms/req', 'total', '× direct'], rows),
+    '',
+  ];
 }
 
 function spendCpuSection(c: SpendCpuResult): string[] {
