@@ -12,6 +12,8 @@ export interface RequestRecord {
   readonly id: string;
   /** `performance.now()` when the request arrived. */
   readonly startedAt: number;
+  /** The path it was sent to, without the query string (from the URL the server parsed once). */
+  path?: string;
   /** The `operationName` the request sent, as sent (a request refused before parsing has only this). */
   operationName?: string;
   /** The operation that runs: the one `operationName` names when the document has several (shared by every request of the document). */
@@ -75,8 +77,8 @@ function recordOperation({ context, result }: ParseDone): void {
 /** Fills each request's record; createApp lists it before the plugins that read the record. */
 export function useRequestRecord(): Plugin {
   return {
-    onRequest({ request }) {
-      requestRecordOf(request);
+    onRequest({ request, url }) {
+      requestRecordOf(request).path = url.pathname;
     },
     onParams({ request, params }) {
       if (params.operationName) requestRecordOf(request).operationName = params.operationName;

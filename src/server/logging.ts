@@ -142,7 +142,7 @@ export function useRequestLogging(logger: Logger): Plugin {
       calls.start(requestIdOf(request));
     },
     onResponse({ request, response }) {
-      const { id, startedAt, operation, operationName } = requestRecordOf(request);
+      const { id, startedAt, operation, operationName, path } = requestRecordOf(request);
       response.headers.set('x-request-id', id);
       // A request refused before its document was read has only the name it sent, when that is a name.
       const name = operation ? operation.name : operationName && isOperationName(operationName) ? operationName : undefined;
@@ -151,7 +151,7 @@ export function useRequestLogging(logger: Logger): Plugin {
         {
           requestId: id,
           method: request.method,
-          path: new URL(request.url).pathname,
+          path: path ?? new URL(request.url).pathname,
           status: response.status,
           durationMs: round(performance.now() - startedAt),
           ...(name ? { operationName: name } : {}),
