@@ -54,11 +54,27 @@ function cachedSummaries(
   };
 }
 
-/** A p-limit made on first use: most requests never load a title, and making one costs more than the request's own GraphQL work. */
+/**
+ * At most `concurrency` loads at a time. The first load starts at once, outside any queue: most
+ * requests load one title, and making a p-limit costs more than the request's own GraphQL work
+ * (~8 µs, bench/RESULTS.md). A p-limit is made when a load comes while that first one runs,
+ * with the slots it leaves; once it ends, the queue has them all.
+ */
 function lazyLimit(concurrency: number): LimitFunction {
   let limit: LimitFunction | undefined;
+  let firstRunning = false;
   return ((task: () => Promise<unknown>) => {
-    limit ??= pLimit(concurrency);
+    if (!limit && !firstRunning && concurrency > 1) {
+      firstRunning = true;
+      const done = () => {
+        firstRunning = false;
+        if (limit) limit.concurrency = concurrency;
+      };
+      const running = task();
+      running.then(done, done);
+      return running;
+    }
+    limit ??= pLimit(firstRunning ? concurrency - 1 : concurrency);
     return limit(task);
   }) as LimitFunction;
 }
