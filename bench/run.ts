@@ -41,7 +41,7 @@ import {
   type Peer,
   type Service,
 } from './lib/procs';
-import { summariseProfile, type ProfileSummary } from './lib/profile';
+import { profileSideBySide, summariseProfile, type ProfileSummary } from './lib/profile';
 import { ratioLines, writeReport, type Results } from './lib/report';
 import {
   BATCH_QUERY,
@@ -796,6 +796,20 @@ async function main() {
     if (run('profile')) {
       log('profiles: the service under --cpu-prof, title and { __typename } at 16 connections');
       results.profiles = await profilePhase(emu);
+      if (BASELINE_REF) {
+        const checkout = baselineCheckout(BASELINE_REF);
+        log(`profiles: title on this checkout and on the baseline ${checkout.sha}, side by side under --cpu-prof`);
+        results.profileVsBaseline = await profileSideBySide(
+          emu,
+          [
+            { name: 'this commit', root: ROOT },
+            { name: `baseline ${checkout.sha}`, root: checkout.root },
+          ],
+          TITLE_QUERY,
+          { titleNumber: TITLE },
+          QUICK ? 3 : 6,
+        );
+      }
     }
   } finally {
     await baseline?.svc.stop();

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LatencyStats, Throughput } from './load';
 import { LOG_DIR } from './procs';
-import type { ProfileSummary } from './profile';
+import { largestDifferences, type ProfileSummary, type SideBySideProfile } from './profile';
 
 export interface Results {
   meta: {
@@ -89,6 +89,8 @@ export interface Results {
     stream?: { query: string; runs: { firstItemMs: number; totalMs: number; parts: number }[] } | undefined;
   };
   profiles?: Record<string, ProfileSummary & { requests: number; rps: number; busyMsPerRequest: number }>;
+  /** `title` on this checkout and on the `--baseline` commit, profiled side by side. */
+  profileVsBaseline?: SideBySideProfile;
   apqFlood?: ApqFloodResult;
   spendCpu?: SpendCpuResult;
 }
@@ -799,6 +801,7 @@ export function markdown(r: Results, gs: Goal[]): string {
       lines.push('');
     }
   }
+  if (r.profileVsBaseline) lines.push(...profileVsBaselineSection(r.profileVsBaseline));
   if (r.economy) {
     lines.push('## 3. Register economy');
     lines.push('');
@@ -1021,6 +1024,28 @@ function gatewaysSection(g: NonNullable<Results['gateways']>): string[] {
       "Both compose the supergraph from the service's own `_service { sdl }` (read with a router key) and forward the caller's `Authorization` to the service, which then runs the gateway's subgraph query. CPU per request from /proc, medians of the rounds.",
     '',
     table(['target', 'req/s per round', 'non-2xx / errors', 'service CPU ms/req', 'gateway CPU ms/req', 'total', '× direct'], rows),
+    '',
+  ];
+}
+
+function profileVsBaselineSection(p: SideBySideProfile): string[] {
+  const [a, b] = p.services;
+  if (!a || !b) return [];
+  const rows = (x: Record<string, number>, y: Record<string, number>, n: number) =>
+    largestDifferences(x, y, n).map(([k, u, v]) => [
+      k.includes(' ') ? `\`${k.split(' ')[0]}\` ${k.split(' ').slice(1).join(' ')}` : k,
+      u.toFixed(1),
+      v.toFixed(1),
+      `${u - v >= 0 ? '+' : ''}${(u - v).toFixed(1)}`,
+    ]);
+  return [
+    `### \`title\` against the ${b.name}, profiled side by side`,
+    '',
+    `Both services under \`node --cpu-prof\` and under load at the same time (8 connections each, one emulator), so that the machine's other work falls on both alike: ${a.name} ${a.busyUs.toFixed(0)} µs busy per request (${a.rps.toFixed(0)} req/s under the profiler), ${b.name} ${b.busyUs.toFixed(0)} µs (${b.rps.toFixed(0)} req/s). Self time in µs per request; the rows that differ most. Busy time under the profiler is wall time on the CPU as V8 samples it, with the host's contention in it: the /proc figures of section 2 are the measure, these say where.`,
+    '',
+    table(['package / part', a.name, b.name, 'difference'], rows(a.packages, b.packages, 14)),
+    '',
+    table(['function', a.name, b.name, 'difference'], rows(a.functions, b.functions, 20)),
     '',
   ];
 }
