@@ -1031,13 +1031,10 @@ function gatewaysSection(g: NonNullable<Results['gateways']>): string[] {
 function profileVsBaselineSection(p: SideBySideProfile): string[] {
   const [a, b] = p.services;
   if (!a || !b) return [];
-  const rows = (x: Record<string, number>, y: Record<string, number>, n: number) =>
-    largestDifferences(x, y, n).map(([k, u, v]) => [
-      k.includes(' ') ? `\`${k.split(' ')[0]}\` ${k.split(' ').slice(1).join(' ')}` : k,
-      u.toFixed(1),
-      v.toFixed(1),
-      `${u - v >= 0 ? '+' : ''}${(u - v).toFixed(1)}`,
-    ]);
+  // A function's key is `name where`: the name is code, the place is not.
+  const asFunction = (k: string) => `\`${k.slice(0, k.indexOf(' '))}\`${k.slice(k.indexOf(' '))}`;
+  const rows = (x: Record<string, number>, y: Record<string, number>, n: number, label = (k: string) => k) =>
+    largestDifferences(x, y, n).map(([k, u, v]) => [label(k), u.toFixed(1), v.toFixed(1), `${u - v >= 0 ? '+' : ''}${(u - v).toFixed(1)}`]);
   return [
     `### \`title\` against the ${b.name}, profiled side by side`,
     '',
@@ -1045,7 +1042,7 @@ function profileVsBaselineSection(p: SideBySideProfile): string[] {
     '',
     table(['package / part', a.name, b.name, 'difference'], rows(a.packages, b.packages, 14)),
     '',
-    table(['function', a.name, b.name, 'difference'], rows(a.functions, b.functions, 20)),
+    table(['function', a.name, b.name, 'difference'], rows(a.functions, b.functions, 20, asFunction)),
     '',
   ];
 }
