@@ -109,7 +109,8 @@ function trackingDispatcher(agent: Dispatcher, onConnected: () => void): Dispatc
     dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
       const onConnect = handler.onConnect;
       if (typeof onConnect === 'function') {
-        handler.onConnect = function connected(this: unknown, ...args: Parameters<typeof onConnect>) {
+        // An anonymous function: a named one costs a defineProperty per call under tsx's keepNames.
+        handler.onConnect = function (this: unknown, ...args: Parameters<typeof onConnect>) {
           onConnected();
           return onConnect.apply(this, args);
         };
@@ -137,7 +138,7 @@ class CallAbort extends EventEmitter {
     this.aborted = true;
     this.reason = reason;
     this.controller?.abort(reason);
-    this.emit('abort');
+    this.emit('abort', reason);
   }
 
   get signal(): AbortSignal {
@@ -176,19 +177,18 @@ function followCaller(caller: AbortSignal, call: CallAbort): () => void {
   return () => followed.delete(call);
 }
 
-/** `pending`, or the call's abort reason when it aborts first. */
+/** `pending`, or the call's abort reason when it aborts first ('abort' is emitted with it). */
 function raceAbort<R>(pending: Promise<R>, abort: CallAbort): Promise<R> {
   if (abort.aborted) return Promise.reject(abort.reason);
   return new Promise<R>((resolve, reject) => {
-    const onAbort = () => reject(abort.reason);
-    abort.once('abort', onAbort);
+    abort.once('abort', reject);
     pending.then(
       (value) => {
-        abort.removeListener('abort', onAbort);
+        abort.removeListener('abort', reject);
         resolve(value);
       },
       (error: unknown) => {
-        abort.removeListener('abort', onAbort);
+        abort.removeListener('abort', reject);
         reject(error);
       },
     );
@@ -197,8 +197,8 @@ function raceAbort<R>(pending: Promise<R>, abort: CallAbort): Promise<R> {
 
 export function exchange<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
   const wrapper = transport.callWrapper;
-  const run = () => new RegisterCall(transport, spec).run();
-  return wrapper ? wrapper({ route: spec.route.name, method: spec.route.method }, run) : run();
+  if (!wrapper) return new RegisterCall(transport, spec).run();
+  return wrapper({ route: spec.route.name, method: spec.route.method }, () => new RegisterCall(transport, spec).run());
 }
 
 class RegisterCall<T> {
