@@ -449,6 +449,16 @@ describe('the caller, the deadline and the back-off', () => {
     expect(seen).toHaveLength(1);
   });
 
+  test("a caller already gone: nothing is sent, no event, the caller's reason; a call that charges still goes", async () => {
+    const gone = AbortSignal.abort(new Error('caller left'));
+    const error = await failure(exchange(transport(), spec({ opts: { signal: gone } })));
+    expect((error as Error).message).toBe('caller left');
+    expect(seen).toHaveLength(0);
+    expect(events).toHaveLength(0);
+    await exchange(transport(), spec({ route: ROUTES.createCase, params: {}, json: {}, opts: { signal: gone } }));
+    expect(seen).toHaveLength(1);
+  });
+
   test('the calls in flight for one caller share one listener on its signal, and all end when the caller goes away', async () => {
     script.push(hang, hang, hang);
     const caller = new AbortController();
