@@ -11,11 +11,12 @@
  * the report then holds only those), --no-peer (neither peer), --quick (shorter rounds, for
  * development), --baseline <git ref> (another commit, built in a temporary git worktree with this
  * checkout's node_modules, whose service joins the throughput rounds beside ours and the peers':
- * each ratio is printed against the peer and against the baseline, and recorded in RESULTS.md).
+ * each ratio is printed against the peer and against the baseline, and recorded in RESULTS.md),
+ * --report-only (RESULTS.md and chart.svg written again from bench/results.json, nothing run).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { meros } from 'meros/browser';
@@ -823,6 +824,14 @@ async function main() {
   results.meta.loadavgAtEnd = loadavg();
   const written = writeReport(results, join(ROOT, 'bench'), { partial: !!ONLY });
   log(`done in ${results.meta.seconds.toFixed(0)} s: ${written.join(', ')}`);
+}
+
+// --report-only: RESULTS.md and chart.svg written again from bench/results.json (after the report's wording changed), nothing run.
+if (argv.includes('--report-only')) {
+  const saved = JSON.parse(readFileSync(join(ROOT, 'bench', 'results.json'), 'utf8')) as Results & { goals?: unknown };
+  delete saved.goals;
+  console.log(`[bench] written again: ${writeReport(saved, join(ROOT, 'bench'), { partial: false }).join(', ')}`);
+  process.exit(0);
 }
 
 // Bounded in time whatever happens: a hung phase ends the run (and every child) after 10 minutes.
