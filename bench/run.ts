@@ -43,7 +43,7 @@ import {
   type Service,
 } from './lib/procs';
 import { profileSideBySide, summariseProfile, type ProfileSummary } from './lib/profile';
-import { ratioLines, writeReport, type Results } from './lib/report';
+import { ratioLines, sideBySideRatios, writeReport, type Results } from './lib/report';
 import {
   BATCH_QUERY,
   BATCH_QUERY_NO_SECURITIES,
@@ -302,6 +302,43 @@ async function throughputPhase(emu: Emulator, targets: Target[], pids: Record<st
     }
   }
   return out;
+}
+
+/**
+ * CPU per request of each target's own process with all of them loaded at the same time (8
+ * connections each), round after round: whatever else the shared machine does then falls on all
+ * alike, which the one-after-the-other rounds of the throughput phase cannot promise.
+ */
+async function sideBySidePhase(
+  emu: Emulator,
+  entries: { target: Target; process: string; pid: number }[],
+): Promise<NonNullable<Results['sideBySide']>> {
+  const connections = 8;
+  for (const { target } of entries) await probe(target);
+  await Promise.all(entries.map(({ target }) => throughput(target, connections, 1)));
+  const rounds: NonNullable<Results['sideBySide']>['rounds'] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    await resetCalls(emu);
+    const before = entries.map(({ pid }) => cpuMs(pid));
+    const runs = await Promise.all(entries.map(({ target }) => throughput(target, connections, ROUND_S)));
+    rounds.push(
+      Object.fromEntries(
+        entries.map(({ target, process, pid }, i) => [
+          target.name,
+          {
+            process,
+            rps: runs[i]!.rps,
+            cpuMsPerRequest: (cpuMs(pid) - before[i]!) / Math.max(1, runs[i]!.requests),
+            non2xx: runs[i]!.non2xx,
+          },
+        ]),
+      ),
+    );
+    log(
+      `side by side round ${round}: ${entries.map(({ target }) => `${target.name} ${(rounds.at(-1)![target.name]!.cpuMsPerRequest * 1000).toFixed(0)} µs`).join(', ')}`,
+    );
+  }
+  return { connections, rounds };
 }
 
 /**
@@ -761,11 +798,31 @@ async function main() {
           // beside ours and the Apollo peer's, so that the ratios compare neighbours
           ...baselineTitle,
           ...apolloTitle(token),
+          ...peerTitle(token),
           { ...rest, headers: { ...rest.headers, authorization: `Bearer ${token}` } },
         ],
         pids,
       );
       for (const line of ratioLines(results.throughput)) log(line);
+      if (apollo) {
+        log('2a. CPU per request side by side: ours, the Apollo peer (and the baseline) loaded at the same time, 8 connections each');
+        results.sideBySide = await sideBySidePhase(emu, [
+          { target: ours, process: 'service', pid: svc.pid },
+          ...(baseline ? [{ target: baselineTitle[0]!, process: 'baseline', pid: baseline.svc.pid }] : []),
+          { target: apolloTitle(token)[0]!, process: 'apollo', pid: apollo.pid },
+        ]);
+        for (const [a, b] of [
+          ['GraphQL title', APOLLO_TARGET],
+          [BASELINE_TARGET, APOLLO_TARGET],
+          ['GraphQL title', BASELINE_TARGET],
+        ]) {
+          const ratios = sideBySideRatios(results.sideBySide, a!, b!);
+          if (ratios.length)
+            log(
+              `side by side: ${a} ÷ ${b}: CPU per request ${[...ratios].sort((x, y) => x - y)[ratios.length >> 1]!.toFixed(2)} (rounds ${ratios.map((v) => v.toFixed(2)).join(', ')})`,
+            );
+        }
+      }
     }
 
     if (run('gateways')) {
