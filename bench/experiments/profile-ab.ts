@@ -37,7 +37,7 @@ try {
     ['function', largestDifferences(a.functions, b.functions, 40)],
   ] as const) {
     console.log(`\n| ${what} | working tree µs/req | ${base.sha} µs/req | difference |\n|---|---|---|---|`);
-    for (const [k, x, y] of rows) console.log(`| ${k} | ${x.toFixed(1)} | ${y.toFixed(1)} | ${(x - y).toFixed(1)} |`);
+    for (const [k, x, y] of rows) console.log(`| ${k.replace('\t', ' ')} | ${x.toFixed(1)} | ${y.toFixed(1)} | ${(x - y).toFixed(1)} |`);
   }
 } finally {
   await emu.stop();

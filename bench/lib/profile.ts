@@ -100,7 +100,7 @@ export function summariseProfile(file: string, top = 15, window: { fromMs?: numb
   };
 }
 
-/** CPU µs per request by package and by function (self time), for each service profiled side by side. */
+/** CPU µs per request by package and by function (self time; a function's key is its name, a tab, and where it is), for each service profiled side by side. */
 export interface SideBySideProfile {
   query: string;
   services: { name: string; rps: number; busyUs: number; packages: Record<string, number>; functions: Record<string, number> }[];
@@ -109,7 +109,7 @@ export interface SideBySideProfile {
 /**
  * Each checkout's service under `node --cpu-prof`, all loaded at the same time (8 connections each,
  * the same query, one emulator): whatever else the machine does falls on all alike. Self time per
- * request by package and by function (`name where`), over the loaded window only.
+ * request by package and by function (`name<TAB>where`), over the loaded window only.
  */
 export async function profileSideBySide(
   emu: Emulator,
@@ -145,7 +145,7 @@ export async function profileSideBySide(
         rps: runs[i]!.rps,
         busyUs: us(summary.busyMs),
         packages: Object.fromEntries(summary.byPackage.map((p) => [p.name, us(p.ms)])),
-        functions: Object.fromEntries(summary.topFunctions.map((f) => [`${f.name} ${f.where}`, us(f.ms)])),
+        functions: Object.fromEntries(summary.topFunctions.map((f) => [`${f.name}\t${f.where}`, us(f.ms)])),
       });
     }
     return out;

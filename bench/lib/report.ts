@@ -1105,8 +1105,8 @@ function gatewaysSection(g: NonNullable<Results['gateways']>): string[] {
 function profileVsBaselineSection(p: SideBySideProfile): string[] {
   const [a, b] = p.services;
   if (!a || !b) return [];
-  // A function's key is `name where`: the name is code, the place is not.
-  const asFunction = (k: string) => `\`${k.slice(0, k.indexOf(' '))}\`${k.slice(k.indexOf(' '))}`;
+  // A function's key is its name, a tab, and where it is: the name is code, the place is not.
+  const asFunction = (k: string) => `\`${k.slice(0, k.indexOf('\t'))}\` ${k.slice(k.indexOf('\t') + 1)}`;
   const rows = (x: Record<string, number>, y: Record<string, number>, n: number, label = (k: string) => k) =>
     largestDifferences(x, y, n).map(([k, u, v]) => [label(k), u.toFixed(1), v.toFixed(1), `${u - v >= 0 ? '+' : ''}${(u - v).toFixed(1)}`]);
   return [
