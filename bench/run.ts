@@ -7,18 +7,22 @@
  * Every comparison is made within one run, as a ratio or a difference, with the compared
  * targets interleaved (request by request, or round by round), because the machine is shared.
  *
- * Options: --only=economy,latency,throughput,streaming,batching,apq-flood,spend-cpu,peer-pdf,profile (a subset;
+ * Options: --only=economy,latency,throughput,gateways,streaming,batching,apq-flood,spend-cpu,peer-pdf,profile (a subset;
  * the report then holds only those), --no-peer (neither peer), --quick (shorter rounds, for
- * development).
+ * development), --baseline <git ref> (another commit, built in a temporary git worktree with this
+ * checkout's node_modules, whose service joins the throughput rounds beside ours and the peers':
+ * each ratio is printed against the peer and against the baseline, and recorded in RESULTS.md),
+ * --report-only (RESULTS.md and chart.svg written again from bench/results.json, nothing run).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { meros } from 'meros/browser';
 import { request } from 'undici';
 import { apqFloodPhase } from './lib/apq-flood';
+import { baselineCheckout, type BaselineCheckout } from './lib/baseline';
 import { spendCpuPhase } from './lib/spend-cpu';
 import { probe, sequentialLatency, throughput, type LatencyStats, type Target, type Throughput } from './lib/load';
 import {
@@ -31,14 +35,15 @@ import {
   startApolloPeer,
   startBareRelay,
   startEmulatorProcess,
+  startGateway,
   startPeer,
   startService,
   type Emulator,
   type Peer,
   type Service,
 } from './lib/procs';
-import { summariseProfile, type ProfileSummary } from './lib/profile';
-import { writeReport, type Results } from './lib/report';
+import { profileSideBySide, summariseProfile, type ProfileSummary } from './lib/profile';
+import { ratioLines, sideBySideRatios, writeReport, type Results } from './lib/report';
 import {
   BATCH_QUERY,
   BATCH_QUERY_NO_SECURITIES,
@@ -56,6 +61,9 @@ const argv = process.argv.slice(2);
 const onlyArg = argv.find((a) => a.startsWith('--only='));
 const ONLY = onlyArg ? new Set(onlyArg.slice(7).split(',')) : undefined;
 const QUICK = argv.includes('--quick');
+const baselineAt = argv.findIndex((a) => a === '--baseline' || a.startsWith('--baseline='));
+const BASELINE_REF = baselineAt < 0 ? undefined : argv[baselineAt]!.includes('=') ? argv[baselineAt]!.slice(11) : argv[baselineAt + 1];
+if (baselineAt >= 0 && !BASELINE_REF) throw new Error('--baseline needs a git ref, e.g. --baseline f34c3b8');
 const WANT_PEER = !argv.includes('--no-peer');
 const run = (phase: string) => !ONLY || ONLY.has(phase);
 
@@ -64,6 +72,8 @@ const log = (msg: string) => console.log(`[bench ${((Date.now() - T0) / 1000).to
 
 const TITLE = 'MID15313';
 const APOLLO_TARGET = 'apollo title';
+const BASELINE_TARGET = 'baseline title';
+const GATEWAY_TARGETS = { direct: 'direct', hive: 'through Hive Gateway', apollo: 'through Apollo Gateway' } as const;
 const API_KEY = 'dev-key-a';
 const CONNECTIONS = 16;
 const ROUND_S = QUICK ? 2 : 2;
@@ -292,6 +302,83 @@ async function throughputPhase(emu: Emulator, targets: Target[], pids: Record<st
     }
   }
   return out;
+}
+
+/**
+ * CPU per request of each target's own process with all of them loaded at the same time (8
+ * connections each), round after round: whatever else the shared machine does then falls on all
+ * alike, which the one-after-the-other rounds of the throughput phase cannot promise.
+ */
+async function sideBySidePhase(
+  emu: Emulator,
+  entries: { target: Target; process: string; pid: number }[],
+): Promise<NonNullable<Results['sideBySide']>> {
+  const connections = 8;
+  for (const { target } of entries) await probe(target);
+  await Promise.all(entries.map(({ target }) => throughput(target, connections, 1)));
+  const rounds: NonNullable<Results['sideBySide']>['rounds'] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    await resetCalls(emu);
+    const before = entries.map(({ pid }) => cpuMs(pid));
+    const runs = await Promise.all(entries.map(({ target }) => throughput(target, connections, ROUND_S)));
+    rounds.push(
+      Object.fromEntries(
+        entries.map(({ target, process, pid }, i) => [
+          target.name,
+          {
+            process,
+            rps: runs[i]!.rps,
+            cpuMsPerRequest: (cpuMs(pid) - before[i]!) / Math.max(1, runs[i]!.requests),
+            non2xx: runs[i]!.non2xx,
+          },
+        ]),
+      ),
+    );
+    log(
+      `side by side round ${round}: ${entries.map(({ target }) => `${target.name} ${(rounds.at(-1)![target.name]!.cpuMsPerRequest * 1000).toFixed(0)} µs`).join(', ')}`,
+    );
+  }
+  return { connections, rounds };
+}
+
+/**
+ * The same `title` query straight to the service and through each federation gateway in front of
+ * it (bench/gateway.ts), in interleaved rounds: what a gateway adds, in CPU per request of its
+ * own process, and what the service spends on the gateway's subgraph request.
+ */
+async function gatewaysPhase(emu: Emulator, svc: Service): Promise<NonNullable<Results['gateways']>> {
+  const hive = await startGateway('hive', svc.base);
+  const apolloGateway = await startGateway('apollo', svc.base);
+  try {
+    const variables = { titleNumber: TITLE };
+    const targets = [
+      gqlTarget(GATEWAY_TARGETS.direct, svc.base, TITLE_QUERY, variables),
+      gqlTarget(GATEWAY_TARGETS.hive, hive.base, TITLE_QUERY, variables),
+      gqlTarget(GATEWAY_TARGETS.apollo, apolloGateway.base, TITLE_QUERY, variables),
+    ];
+    const rounds = await throughputPhase(emu, targets, {
+      service: svc.pid,
+      emulator: emu.pid,
+      'Hive Gateway': hive.pid,
+      'Apollo Gateway': apolloGateway.pid,
+    });
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    const direct = median(rounds[GATEWAY_TARGETS.direct]!.map((r) => r.cpuMsPerRequest.service!));
+    for (const [target, gateway] of [
+      [GATEWAY_TARGETS.hive, 'Hive Gateway'],
+      [GATEWAY_TARGETS.apollo, 'Apollo Gateway'],
+    ] as const) {
+      const own = median(rounds[target]!.map((r) => r.cpuMsPerRequest[gateway]!));
+      const service = median(rounds[target]!.map((r) => r.cpuMsPerRequest.service!));
+      log(
+        `gateways: through ${gateway}: gateway ${own.toFixed(3)} + service ${service.toFixed(3)} ms CPU per request, ${((own + service) / direct).toFixed(2)}× direct (${direct.toFixed(3)} ms)`,
+      );
+    }
+    return { query: TITLE_QUERY, rounds };
+  } finally {
+    await apolloGateway.stop();
+    await hive.stop();
+  }
 }
 
 async function streamingPhase(
@@ -625,7 +712,14 @@ async function main() {
   log('starting the register emulator and the service (NODE_ENV=production, src/main.ts)');
   const emu = await startEmulatorProcess(0);
   const svc = await startService('service', emu.url);
+  let baseline: (BaselineCheckout & { svc: Service }) | undefined;
   try {
+    if (BASELINE_REF && run('throughput')) {
+      const checkout = baselineCheckout(BASELINE_REF);
+      log(`starting the baseline: ${checkout.ref} (${checkout.sha}) from a git worktree at ${checkout.root}`);
+      baseline = { ...checkout, svc: await startService('baseline', emu.url, {}, [], checkout.root) };
+      results.meta.baseline = { ref: checkout.ref, sha: checkout.sha };
+    }
     if (needPeer && !peerError) {
       log("composing the peer from the emulator's /v1/openapi.json (Mesh Compose) and starting Hive Gateway");
       const composed = composePeer(emu);
@@ -658,6 +752,7 @@ async function main() {
     let token = await registerToken(emu.url);
     const rest = restTarget('REST direct', `${emu.url}/titles/${TITLE}/summary`, token);
     const ours = gqlTarget('GraphQL title', svc.base, TITLE_QUERY, { titleNumber: TITLE });
+    const baselineTitle = baseline ? [gqlTarget(BASELINE_TARGET, baseline.svc.base, TITLE_QUERY, { titleNumber: TITLE })] : [];
     const peerTitle = (tok: string) =>
       peer
         ? [
@@ -693,18 +788,46 @@ async function main() {
         emulator: emu.pid,
         ...(peer ? { peer: peer.pid } : {}),
         ...(apollo ? { apollo: apollo.pid } : {}),
+        ...(baseline ? { baseline: baseline.svc.pid } : {}),
       };
       results.throughput = await throughputPhase(
         emu,
         [
           typename,
           ours,
-          ...peerTitle(token),
+          // beside ours and the Apollo peer's, so that the ratios compare neighbours
+          ...baselineTitle,
           ...apolloTitle(token),
+          ...peerTitle(token),
           { ...rest, headers: { ...rest.headers, authorization: `Bearer ${token}` } },
         ],
         pids,
       );
+      for (const line of ratioLines(results.throughput)) log(line);
+      if (apollo) {
+        log('2a. CPU per request side by side: ours, the Apollo peer (and the baseline) loaded at the same time, 8 connections each');
+        results.sideBySide = await sideBySidePhase(emu, [
+          { target: ours, process: 'service', pid: svc.pid },
+          ...(baseline ? [{ target: baselineTitle[0]!, process: 'baseline', pid: baseline.svc.pid }] : []),
+          { target: apolloTitle(token)[0]!, process: 'apollo', pid: apollo.pid },
+        ]);
+        for (const [a, b] of [
+          ['GraphQL title', APOLLO_TARGET],
+          [BASELINE_TARGET, APOLLO_TARGET],
+          ['GraphQL title', BASELINE_TARGET],
+        ]) {
+          const ratios = sideBySideRatios(results.sideBySide, a!, b!);
+          if (ratios.length)
+            log(
+              `side by side: ${a} ÷ ${b}: CPU per request ${[...ratios].sort((x, y) => x - y)[ratios.length >> 1]!.toFixed(2)} (rounds ${ratios.map((v) => v.toFixed(2)).join(', ')})`,
+            );
+        }
+      }
+    }
+
+    if (run('gateways')) {
+      log('2b. through federation gateways: the same `title` direct, through Hive Gateway and through Apollo Gateway, interleaved');
+      results.gateways = await gatewaysPhase(emu, svc);
     }
 
     if (run('streaming')) {
@@ -731,8 +854,23 @@ async function main() {
     if (run('profile')) {
       log('profiles: the service under --cpu-prof, title and { __typename } at 16 connections');
       results.profiles = await profilePhase(emu);
+      if (BASELINE_REF) {
+        const checkout = baselineCheckout(BASELINE_REF);
+        log(`profiles: title on this checkout and on the baseline ${checkout.sha}, side by side under --cpu-prof`);
+        results.profileVsBaseline = await profileSideBySide(
+          emu,
+          [
+            { name: 'this commit', root: ROOT },
+            { name: `baseline ${checkout.sha}`, root: checkout.root },
+          ],
+          TITLE_QUERY,
+          { titleNumber: TITLE },
+          QUICK ? 3 : 6,
+        );
+      }
     }
   } finally {
+    await baseline?.svc.stop();
     await apollo?.stop();
     await peer?.stop();
     await svc.stop();
@@ -743,6 +881,14 @@ async function main() {
   results.meta.loadavgAtEnd = loadavg();
   const written = writeReport(results, join(ROOT, 'bench'), { partial: !!ONLY });
   log(`done in ${results.meta.seconds.toFixed(0)} s: ${written.join(', ')}`);
+}
+
+// --report-only: RESULTS.md and chart.svg written again from bench/results.json (after the report's wording changed), nothing run.
+if (argv.includes('--report-only')) {
+  const saved = JSON.parse(readFileSync(join(ROOT, 'bench', 'results.json'), 'utf8')) as Results & { goals?: unknown };
+  delete saved.goals;
+  console.log(`[bench] written again: ${writeReport(saved, join(ROOT, 'bench'), { partial: false }).join(', ')}`);
+  process.exit(0);
 }
 
 // Bounded in time whatever happens: a hung phase ends the run (and every child) after 10 minutes.

@@ -6,24 +6,19 @@
  *   npx tsx bench/experiments/ab.ts [REV=HEAD] [ROUNDS=4]
  *
  * REV is checked out as a git worktree under the system temp folder, sharing this checkout's
- * node_modules. Bounded: ROUNDS rounds of 3 s per service and query.
+ * node_modules (bench/lib/baseline.ts); a directory is run as it stands. Bounded: ROUNDS rounds
+ * of 3 s per service and query.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { baselineCheckout } from '../lib/baseline';
 import { graphqlTarget, throughput, warmUp } from '../lib/load';
-import { cpuMs, killAll, ROOT, startEmulatorProcess, startService } from '../lib/procs';
+import { cpuMs, killAll, startEmulatorProcess, startService } from '../lib/procs';
 import { SIDE_BY_SIDE_QUERIES } from '../queries';
 
 const rev = process.argv[2] ?? 'HEAD';
 const rounds = Number(process.argv[3] ?? 4);
-const sha = execFileSync('git', ['rev-parse', '--short', rev], { cwd: ROOT, encoding: 'utf8' }).trim();
-const other = join(tmpdir(), `titlegraph-ab-${sha}`);
-if (!existsSync(other)) {
-  execFileSync('git', ['worktree', 'add', '--detach', other, sha], { cwd: ROOT, stdio: 'ignore' });
-  symlinkSync(join(ROOT, 'node_modules'), join(other, 'node_modules'));
-}
+// A directory is taken as another checkout as it stands (an experiment's patched copy, say).
+const { sha, root: other } = existsSync(rev) ? { sha: rev, root: rev } : baselineCheckout(rev);
 
 const emu = await startEmulatorProcess(0);
 const services = [

@@ -110,12 +110,21 @@ export interface Service {
 
 const sha256Hex = (v: string) => createHash('sha256').update(v, 'utf8').digest('hex');
 
+/** The API key the benchmark's gateways compose the supergraph with (a router key). */
+export const BENCH_ROUTER_KEY = 'bench-router-key';
+
 /** The API keys the benchmark's services accept: the embedded emulator's dev keys and clients. */
 export const BENCH_TENANTS = [
   { name: 'dev-key-a', apiKeySha256: sha256Hex('dev-key-a'), clientId: 'client-a', clientSecret: 'secret-a', organisation: 'ORG-A' },
   { name: 'dev-key-a2', apiKeySha256: sha256Hex('dev-key-a2'), clientId: 'client-a2', clientSecret: 'secret-a2', organisation: 'ORG-A' },
   { name: 'dev-key-b', apiKeySha256: sha256Hex('dev-key-b'), clientId: 'client-b', clientSecret: 'secret-b', organisation: 'ORG-B' },
 ];
+
+/**
+ * The gateways' key (bench/gateway.ts): it reads `_service { sdl }` to compose, nothing else.
+ * Only this checkout's service gets it: an older commit's tenants file may know no router keys.
+ */
+const ROUTER_TENANT = { name: 'bench-router', apiKeySha256: sha256Hex(BENCH_ROUTER_KEY), router: true };
 
 /**
  * A load run makes far more calls than the register's 2,000 a day (the bench emulator lifts its
@@ -139,7 +148,7 @@ export async function startService(
   mkdirSync(LOG_DIR, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'titlegraph-bench-'));
   const tenantsFile = join(work, 'tenants.json');
-  writeFileSync(tenantsFile, JSON.stringify({ tenants: BENCH_TENANTS }));
+  writeFileSync(tenantsFile, JSON.stringify({ tenants: root === ROOT ? [...BENCH_TENANTS, ROUTER_TENANT] : BENCH_TENANTS }));
   const log = join(LOG_DIR, `${name}.log`);
   const fd = openSync(log, 'w');
   const spawnedAt = Date.now();
@@ -212,6 +221,32 @@ export async function startApolloPeer(registerUrl: string): Promise<Peer> {
   children.add(child);
   const m = await waitForLine(log, /Apollo peer at (http:\/\/\S+?)\/?$/m, child, 60_000, 'Apollo peer');
   return { base: m[1]!, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/**
+ * A federation gateway in front of the service at `serviceBase` (bench/gateway.ts): Hive Gateway's
+ * runtime or Apollo Gateway, in a process of its own, forwarding each caller's Authorization.
+ */
+export async function startGateway(kind: 'hive' | 'apollo', serviceBase: string): Promise<Peer> {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const log = join(LOG_DIR, `gateway-${kind}.log`);
+  const fd = openSync(log, 'w');
+  const child = fork(join(ROOT, 'bench', 'gateway.ts'), [], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      BENCH_GATEWAY: kind,
+      TITLEGRAPH_URL: `${serviceBase}/graphql`,
+      BENCH_ROUTER_KEY,
+    },
+    stdio: ['ignore', fd, fd, 'ipc'],
+  });
+  closeSync(fd);
+  children.add(child);
+  const ready = await readyMessage<{ url: string }>(child, `${kind} gateway`);
+  return { base: ready.url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 export async function freePort(): Promise<number> {

@@ -1,5 +1,8 @@
-/** Summarises a V8 .cpuprofile (node --cpu-prof): self time by function and by package. */
-import { readFileSync } from 'node:fs';
+/** Summarises a V8 .cpuprofile (node --cpu-prof): self time by function and by package; profiles two services side by side. */
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { graphqlTarget, probe, throughput } from './load';
+import { type Emulator, LOG_DIR, startService } from './procs';
 
 interface CallFrame {
   functionName: string;
@@ -95,4 +98,66 @@ export function summariseProfile(file: string, top = 15, window: { fromMs?: numb
       .slice(0, top)
       .map((f) => ({ name: f.name, where: f.where, ms: f.us / 1000, share: share(f.us) })),
   };
+}
+
+/** CPU µs per request by package and by function (self time; a function's key is its name, a tab, and where it is), for each service profiled side by side. */
+export interface SideBySideProfile {
+  query: string;
+  services: { name: string; rps: number; busyUs: number; packages: Record<string, number>; functions: Record<string, number> }[];
+}
+
+/**
+ * Each checkout's service under `node --cpu-prof`, all loaded at the same time (8 connections each,
+ * the same query, one emulator): whatever else the machine does falls on all alike. Self time per
+ * request by package and by function (`name<TAB>where`), over the loaded window only.
+ */
+export async function profileSideBySide(
+  emu: Emulator,
+  checkouts: readonly { name: string; root: string }[],
+  query: string,
+  variables: object | undefined,
+  seconds: number,
+): Promise<SideBySideProfile> {
+  const dir = join(LOG_DIR, 'profiles-side-by-side');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const services = await Promise.all(
+    checkouts.map(async ({ name, root }, i) => {
+      const file = `${i}.cpuprofile`;
+      const svc = await startService(`profile-${i}`, emu.url, {}, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${file}`], root);
+      return { name, file, svc, target: graphqlTarget(svc.base, query, variables) };
+    }),
+  );
+  try {
+    for (const s of services) await probe(s.target);
+    await Promise.all(services.map((s) => throughput(s.target, 8, 2)));
+    const fromMs = services.map((s) => Date.now() - s.svc.spawnedAt);
+    const runs = await Promise.all(services.map((s) => throughput(s.target, 8, seconds)));
+    const toMs = services.map((s) => Date.now() - s.svc.spawnedAt);
+    const out: SideBySideProfile = { query, services: [] };
+    for (const [i, s] of services.entries()) {
+      await s.svc.stop();
+      if (!existsSync(join(dir, s.file))) throw new Error(`no profile written for ${s.name}`);
+      const summary = summariseProfile(join(dir, s.file), 400, { fromMs: fromMs[i]!, toMs: toMs[i]! });
+      const us = (ms: number) => (ms * 1000) / Math.max(1, runs[i]!.requests);
+      out.services.push({
+        name: s.name,
+        rps: runs[i]!.rps,
+        busyUs: us(summary.busyMs),
+        packages: Object.fromEntries(summary.byPackage.map((p) => [p.name, us(p.ms)])),
+        functions: Object.fromEntries(summary.topFunctions.map((f) => [`${f.name}\t${f.where}`, us(f.ms)])),
+      });
+    }
+    return out;
+  } finally {
+    for (const s of services) await s.svc.stop();
+  }
+}
+
+/** The rows that differ most between two services of a side-by-side profile: [key, a µs, b µs]. */
+export function largestDifferences(a: Record<string, number>, b: Record<string, number>, n: number): [string, number, number][] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .map((k): [string, number, number] => [k, a[k] ?? 0, b[k] ?? 0])
+    .sort((p, q) => Math.abs(q[1] - q[2]) - Math.abs(p[1] - p[2]))
+    .slice(0, n);
 }

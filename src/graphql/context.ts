@@ -59,18 +59,6 @@ const NO_REGISTER_CLIENT = new Proxy({} as RegisterClient, {
   },
 });
 
-/**
- * The server's request may carry a signal of its own kind (whatwg-node's), which undici and
- * AbortSignal.any refuse: its abort is passed on to a native one.
- */
-function nativeSignal(signal: AbortSignal): AbortSignal {
-  // An instanceof check passes for it, but the platform's brand check does not: always wrapped.
-  const controller = new AbortController();
-  if (signal.aborted) controller.abort();
-  else signal.addEventListener('abort', () => controller.abort(), { once: true });
-  return controller.signal;
-}
-
 /** The context of one request; `requestId` comes from the HTTP edge, which names every request. */
 export function createContext(services: Services, request: Request, requestId: string): Context {
   const tenant = callers.get(request);
@@ -80,8 +68,9 @@ export function createContext(services: Services, request: Request, requestId: s
   const register = tenant.router ? NO_REGISTER_CLIENT : services.tenants.clientFor(tenant);
   // A caller that goes away stops its free register calls (queued ones are never sent, those in
   // flight are aborted); the exchange never lets this signal touch a call that charges or
-  // creates, which runs to its end and is recorded (register/client/exchange.ts).
-  const callOptions: CallOptions = { requestId, signal: nativeSignal(request.signal) };
+  // creates, which runs to its end and is recorded (register/client/exchange.ts). The signal is
+  // only listened to, once, when a free call is made: no signal of our own per request.
+  const callOptions: CallOptions = { requestId, signal: request.signal };
   return {
     requestId,
     origin: new URL(request.url).origin,

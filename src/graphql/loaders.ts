@@ -19,12 +19,12 @@ export interface Loaders {
 }
 
 /** A loader whose "not found" is null and whose other failures are per-key GraphQL errors. */
-function registerLoader<V>(limit: LimitFunction, load: (key: string) => Promise<V>): DataLoader<string, V | null> {
+function registerLoader<V>(limit: LazyLimit, load: (key: string) => Promise<V>): DataLoader<string, V | null> {
   // batch: false: each key is its own call anyway; batching would only hold every key of a
   // batch until the last one answered.
   return new DataLoader<string, V | null>(
     async ([key]) => [
-      await limit(async () => {
+      await limit.run(async () => {
         try {
           return await load(key!);
         } catch (error) {
@@ -54,22 +54,46 @@ function cachedSummaries(
   };
 }
 
-/** A p-limit made on first use: most requests never load a title, and making one costs more than the request's own GraphQL work. */
-function lazyLimit(concurrency: number): LimitFunction {
-  let limit: LimitFunction | undefined;
-  return ((task: () => Promise<unknown>) => {
-    limit ??= pLimit(concurrency);
-    return limit(task);
-  }) as LimitFunction;
+/**
+ * At most `concurrency` loads at a time. The first load starts at once, outside any queue: most
+ * requests load one title, and making a p-limit costs more than the request's own GraphQL work
+ * (~8 µs, bench/RESULTS.md). A p-limit is made when a load comes while that first one runs,
+ * with the slots it leaves; once it ends, the queue has them all. A class, not closures: two are
+ * made per request, and under tsx each named closure costs a defineProperty (keepNames).
+ */
+class LazyLimit {
+  private limit: LimitFunction | undefined;
+  private firstRunning = false;
+
+  constructor(private readonly concurrency: number) {}
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    if (!this.limit && !this.firstRunning && this.concurrency > 1) {
+      this.firstRunning = true;
+      const running = task();
+      running.then(
+        () => this.firstEnded(),
+        () => this.firstEnded(),
+      );
+      return running;
+    }
+    this.limit ??= pLimit(this.firstRunning ? this.concurrency - 1 : this.concurrency);
+    return this.limit(task);
+  }
+
+  private firstEnded(): void {
+    this.firstRunning = false;
+    if (this.limit) this.limit.concurrency = this.concurrency;
+  }
 }
 
 export function createLoaders(register: RegisterClient, concurrency: number, options: CallOptions, summaryCache?: SummaryCache): Loaders {
   // A bound each: summaries and their securities listings are fetched side by side.
   return {
     titleSummary: registerLoader(
-      lazyLimit(concurrency),
+      new LazyLimit(concurrency),
       cachedSummaries(summaryCache, async (n) => (await register.titleSummary(n, options)).data),
     ),
-    securities: registerLoader(lazyLimit(concurrency), (n) => register.securities(n, options)),
+    securities: registerLoader(new LazyLimit(concurrency), (n) => register.securities(n, options)),
   };
 }

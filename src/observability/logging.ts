@@ -153,18 +153,18 @@ export function useRequestLogging(logger: Logger, probePaths: readonly string[] 
       calls.start(requestIdOf(request));
     },
     onResponse({ request, response }) {
-      const { id, startedAt, operation, operationName } = requestRecordOf(request);
+      const { id, startedAt, operation, operationName, path } = requestRecordOf(request);
       response.headers.set('x-request-id', id);
       // A request refused before its document was read has only the name it sent, when that is a name.
       const name = operation ? operation.name : operationName && isOperationName(operationName) ? operationName : undefined;
       const registerCalls = calls.finish(id);
-      const path = new URL(request.url).pathname;
-      const level = probes.has(path) && response.status < 500 ? 'debug' : 'info';
+      const urlPath = path ?? new URL(request.url).pathname;
+      const level = probes.has(urlPath) && response.status < 500 ? 'debug' : 'info';
       logger[level](
         {
           requestId: id,
           method: request.method,
-          path,
+          path: urlPath,
           status: response.status,
           durationMs: round(performance.now() - startedAt),
           ...(name ? { operationName: name } : {}),

@@ -12,10 +12,12 @@ export interface RequestRecord {
   readonly id: string;
   /** `performance.now()` when the request arrived. */
   readonly startedAt: number;
+  /** The path it was sent to, without the query string (from the URL the server parsed once). */
+  path?: string;
   /** The `operationName` the request sent, as sent (a request refused before parsing has only this). */
   operationName?: string;
-  /** The operation that runs: the one `operationName` names when the document has several. */
-  operation?: { type: OperationTypeNode; name?: string };
+  /** The operation that runs: the one `operationName` names when the document has several (shared by every request of the document). */
+  operation?: { readonly type: OperationTypeNode; readonly name?: string };
   /** Set by the edge once the caller's credentials were accepted (an API key or a sign-in token). */
   authenticated?: boolean;
 }
@@ -40,27 +42,51 @@ export function requestRecordOf(request: Request): RequestRecord {
 
 export const requestIdOf = (request: Request): string => requestRecordOf(request).id;
 
+type Operation = NonNullable<RequestRecord['operation']>;
+
+/**
+ * The operation each document runs, by operation name: worked out once per document (Yoga hands
+ * back the same parsed document for the same text), not once per request.
+ */
+const operationsOf = new WeakMap<DocumentNode, Map<string, Operation | null>>();
+
+function operationOf(document: DocumentNode, operationName: string | undefined): Operation | undefined {
+  let byName = operationsOf.get(document);
+  if (!byName) {
+    byName = new Map();
+    operationsOf.set(document, byName);
+  }
+  const key = operationName ?? '';
+  let known = byName.get(key);
+  if (known === undefined) {
+    const operation = getOperationAST(document, operationName);
+    known = operation ? { type: operation.operation, ...(operation.name ? { name: operation.name.value } : {}) } : null;
+    byName.set(key, known);
+  }
+  return known ?? undefined;
+}
+
+type ParseDone = { context: unknown; result: unknown };
+
+/** After parsing: the operation that will run. One function for every request, no closure per request. */
+function recordOperation({ context, result }: ParseDone): void {
+  const { request, params } = context as { request?: Request; params?: { operationName?: string | null } };
+  if (!request || !result || result instanceof Error) return;
+  const operation = operationOf(result as DocumentNode, params?.operationName ?? undefined);
+  if (operation) requestRecordOf(request).operation = operation;
+}
+
 /** Fills each request's record; createApp lists it before the plugins that read the record. */
 export function useRequestRecord(): Plugin {
   return {
-    onRequest({ request }) {
-      requestRecordOf(request);
+    onRequest({ request, url }) {
+      requestRecordOf(request).path = url.pathname;
     },
     onParams({ request, params }) {
       if (params.operationName) requestRecordOf(request).operationName = params.operationName;
     },
     onParse({ context }) {
-      const { request, params } = context as { request?: Request; params?: { operationName?: string | null } };
-      if (!request) return;
-      return ({ result }) => {
-        if (!result || result instanceof Error) return;
-        const operation = getOperationAST(result as DocumentNode, params?.operationName ?? undefined);
-        if (!operation) return;
-        requestRecordOf(request).operation = {
-          type: operation.operation,
-          ...(operation.name ? { name: operation.name.value } : {}),
-        };
-      };
+      if ((context as { request?: Request }).request) return recordOperation;
     },
   };
 }

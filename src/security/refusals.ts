@@ -106,19 +106,22 @@ export function reworded(error: GraphQLError, production: boolean): GraphQLError
   });
 }
 
+/** One result in the caller's words: itself when nothing changes (a result without errors, the common case, at once). */
+function rewordResult(r: unknown, production: boolean): unknown {
+  if (!r || typeof r !== 'object' || !('errors' in r) || !Array.isArray(r.errors) || r.errors.length === 0) return r;
+  const given = r.errors as unknown[];
+  const errors = given.map((e) => (e instanceof GraphQLError ? reworded(e, production) : e));
+  return errors.every((e, i) => e === given[i]) ? r : { ...r, errors };
+}
+
 export function useRefusalWording({ production }: { production: boolean }): Plugin {
   return {
     onResultProcess({ result, setResult }) {
-      const reword = (r: unknown) => {
-        if (!r || typeof r !== 'object' || !('errors' in r) || !Array.isArray(r.errors) || r.errors.length === 0) return r;
-        const errors = (r.errors as GraphQLError[]).map((e) => (e instanceof GraphQLError ? reworded(e, production) : e));
-        return errors.every((e, i) => e === (r.errors as unknown[])[i]) ? r : { ...r, errors };
-      };
       if (Array.isArray(result)) {
-        const next = result.map(reword);
+        const next = result.map((r) => rewordResult(r, production));
         if (next.some((r, i) => r !== result[i])) setResult(next as typeof result);
       } else {
-        const next = reword(result);
+        const next = rewordResult(result, production);
         if (next !== result) setResult(next as typeof result);
       }
     },
@@ -137,15 +140,24 @@ function asksForService(set: SelectionSetNode | undefined, fragments: Record<str
  * introspection. It runs once the caller is known, before any resolver.
  */
 export function useFederationSdlForRouters(): Plugin {
+  // Whether a document asks for `_service` is worked out once per document, not per request.
+  const asks = new WeakMap<DocumentNode, boolean>();
+  const asksOf = (document: DocumentNode): boolean => {
+    let known = asks.get(document);
+    if (known === undefined) {
+      const fragments: Record<string, FragmentDefinitionNode> = {};
+      for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+      const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+      known = operations.some((o) => o.operation === 'query' && asksForService(o.selectionSet, fragments));
+      asks.set(document, known);
+    }
+    return known;
+  };
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as Partial<Context>;
       if (context.tenant?.router) return;
-      const fragments: Record<string, FragmentDefinitionNode> = {};
-      for (const d of (args.document as DocumentNode).definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-      const document = args.document as DocumentNode;
-      const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-      if (operations.some((o) => o.operation === 'query' && asksForService(o.selectionSet, fragments))) {
+      if (asksOf(args.document as DocumentNode)) {
         setResultAndStopExecution({
           errors: [
             new GraphQLError('GraphQL introspection has been disabled, but the requested query contained the field "_service".', {

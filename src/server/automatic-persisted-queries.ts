@@ -44,7 +44,8 @@ export function useAutomaticPersistedQueries(store: ApqStore, registrationsPerMi
   const toRegister = new WeakMap<Request, { hash: string; query: string }>();
   const budget = new RegistrationBudget(registrationsPerMinute);
   return {
-    async onParams({ params, setParams, request }) {
+    // Synchronous unless a store is to be read or written: a promise would cost every request a turn.
+    onParams({ params, setParams, request }) {
       const persisted = params.extensions?.persistedQuery as { version?: unknown; sha256Hash?: unknown } | undefined;
       if (!persisted || typeof persisted !== 'object') return;
       const hash = typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash.toLowerCase() : '';
@@ -65,19 +66,24 @@ export function useAutomaticPersistedQueries(store: ApqStore, registrationsPerMi
       }
       // A hash alone is looked up in its caller's organisation (the edge authenticated it before this).
       const caller = callerOf(request);
-      const query = caller ? await store.get(caller.organisation, hash) : undefined;
-      // The message and code Apollo Client and urql look for before sending the query itself.
-      if (query === undefined) throw refusal('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND');
-      setParams({ ...params, query });
+      const found = caller ? store.get(caller.organisation, hash) : Promise.resolve(undefined);
+      return found.then((query) => {
+        // The message and code Apollo Client and urql look for before sending the query itself.
+        if (query === undefined) throw refusal('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND');
+        setParams({ ...params, query });
+      });
     },
-    async onExecute({ args }) {
+    onExecute({ args }) {
       const context = args.contextValue as Partial<Context> & { request?: Request };
       const pending = context.request && toRegister.get(context.request);
       if (!pending || !context.tenant || context.tenant.router) return;
       if (!budget.take(context.tenant.id)) return;
       // Written before the answer goes out, so the client's next request (maybe to another
       // replica) finds it; a store that is full or away never fails the request that registers.
-      await store.set(context.tenant.organisation, pending.hash, pending.query).catch(() => undefined);
+      return store.set(context.tenant.organisation, pending.hash, pending.query).then(
+        () => undefined,
+        () => undefined,
+      );
     },
   };
 }

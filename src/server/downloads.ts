@@ -15,6 +15,7 @@ import type { FileKind } from '../services/downloads/links';
 import { watchedDownload } from './download-stream';
 
 const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;
+const DOWNLOADS_PREFIX = '/downloads/';
 
 function decode(segment: string): string | undefined {
   try {
@@ -133,20 +134,29 @@ export async function handleDownload(
   return new ResponseImpl(body as unknown as BodyInit, { status: 200, headers });
 }
 
+/** A request under /downloads/, answered here (or left to Yoga when it is no download link). */
+async function serveDownload(
+  services: Services,
+  { request, url, endResponse, fetchAPI, serverContext }: Parameters<NonNullable<Plugin['onRequest']>>[0],
+): Promise<void> {
+  const res = (serverContext as { res?: ServerResponse } | undefined)?.res;
+  const started = performance.now();
+  const response = await handleDownload(
+    services,
+    request,
+    url.pathname,
+    fetchAPI.Response,
+    () => res?.destroy(),
+    (outcome) => services.events.emit('download', { outcome, durationMs: performance.now() - started }),
+  );
+  if (response) endResponse(response);
+}
+
 export function useDownloads(services: Services): Plugin {
   return {
-    async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
-      const res = (serverContext as { res?: ServerResponse } | undefined)?.res;
-      const started = performance.now();
-      const response = await handleDownload(
-        services,
-        request,
-        url.pathname,
-        fetchAPI.Response,
-        () => res?.destroy(),
-        (outcome) => services.events.emit('download', { outcome, durationMs: performance.now() - started }),
-      );
-      if (response) endResponse(response);
+    // Synchronous for every other path: a promise here would cost every GraphQL request a turn.
+    onRequest(payload) {
+      if (payload.url.pathname.startsWith(DOWNLOADS_PREFIX)) return serveDownload(services, payload);
     },
   };
 }

@@ -71,6 +71,26 @@ function asBadInput(error: GraphQLError, message: string): GraphQLError {
   });
 }
 
+/** What an `onExecute` hook hands back: its hooks for the end of that execution. */
+type ExecuteHooks = Exclude<Awaited<ReturnType<NonNullable<Plugin['onExecute']>>>, void>;
+
+/** Variable errors in our words; the same hooks for every request. */
+const VARIABLE_ERRORS: ExecuteHooks = {
+  onExecuteDone({ result, setResult }) {
+    if (!result || typeof result !== 'object' || Symbol.asyncIterator in result) return;
+    const single = result as ExecutionResult;
+    // Variables are coerced before anything runs: their errors have no path, and no data comes.
+    if (single.data !== undefined || !single.errors?.length) return;
+    const errors = single.errors.map((error) => {
+      if (error.path || !error.message.startsWith('Variable "$')) return error;
+      const rule = scalarRuleOf(error);
+      const message = rule ? `${error.message.slice(0, error.message.indexOf(';'))}: ${rule}` : error.message;
+      return asBadInput(error, message);
+    });
+    if (errors.some((e, i) => e !== single.errors![i])) setResult({ ...single, errors });
+  },
+};
+
 export function useInputErrorWording(): Plugin {
   return {
     onValidate({ params }) {
@@ -89,21 +109,7 @@ export function useInputErrorWording(): Plugin {
       };
     },
     onExecute() {
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (!result || typeof result !== 'object' || Symbol.asyncIterator in result) return;
-          const single = result as ExecutionResult;
-          // Variables are coerced before anything runs: their errors have no path, and no data comes.
-          if (single.data !== undefined || !single.errors?.length) return;
-          const errors = single.errors.map((error) => {
-            if (error.path || !error.message.startsWith('Variable "$')) return error;
-            const rule = scalarRuleOf(error);
-            const message = rule ? `${error.message.slice(0, error.message.indexOf(';'))}: ${rule}` : error.message;
-            return asBadInput(error, message);
-          });
-          if (errors.some((e, i) => e !== single.errors![i])) setResult({ ...single, errors });
-        },
-      };
+      return VARIABLE_ERRORS;
     },
   };
 }

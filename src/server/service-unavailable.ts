@@ -19,16 +19,22 @@ function isStoreOutage(error: GraphQLError): boolean {
   );
 }
 
+/** What an `onExecute` hook hands back: its hooks for the end of that execution. */
+type ExecuteHooks = Exclude<Awaited<ReturnType<NonNullable<Plugin['onExecute']>>>, void>;
+
+/** The same hooks for every request: nothing of a request is kept between them. */
+const OUTAGE_STATUS: ExecuteHooks = {
+  onExecuteDone({ result, setResult }) {
+    if (isAsyncIterable(result) || result.data || !result.errors?.some(isStoreOutage)) return;
+    const seconds = String(serviceUnavailableError().extensions.retryAfterSeconds);
+    setResult({ ...result, extensions: { ...result.extensions, http: { status: 503, headers: { 'Retry-After': seconds } } } });
+  },
+};
+
 export function useServiceUnavailableStatus(): Plugin {
   return {
     onExecute() {
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (isAsyncIterable(result) || result.data || !result.errors?.some(isStoreOutage)) return;
-          const seconds = String(serviceUnavailableError().extensions.retryAfterSeconds);
-          setResult({ ...result, extensions: { ...result.extensions, http: { status: 503, headers: { 'Retry-After': seconds } } } });
-        },
-      };
+      return OUTAGE_STATUS;
     },
   };
 }

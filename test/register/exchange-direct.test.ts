@@ -4,6 +4,7 @@
  * that throws, the pool a route uses, and how the caller's signal, the deadline and the back-off
  * wait interact. The emulator-based tests (exchange.test.ts, the fault matrix) cover the rest.
  */
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
@@ -446,6 +447,75 @@ describe('the caller, the deadline and the back-off', () => {
     const error = await failure(exchange(transport({ timeouts: { deadlineMs: 5_000 } }), spec({ opts: { signal: gaveUp.signal } })));
     expect((error as Error).message).toBe('caller left');
     expect(seen).toHaveLength(1);
+  });
+
+  test("a caller already gone: nothing is sent, no event, the caller's reason; a call that charges still goes", async () => {
+    const gone = AbortSignal.abort(new Error('caller left'));
+    const error = await failure(exchange(transport(), spec({ opts: { signal: gone } })));
+    expect((error as Error).message).toBe('caller left');
+    expect(seen).toHaveLength(0);
+    expect(events).toHaveLength(0);
+    await exchange(transport(), spec({ route: ROUTES.createCase, params: {}, json: {}, opts: { signal: gone } }));
+    expect(seen).toHaveLength(1);
+  });
+
+  test('the calls in flight for one caller share one listener on its signal, and all end when the caller goes away', async () => {
+    script.push(hang, hang, hang);
+    const caller = new AbortController();
+    const calls = [1, 2, 3].map((n) =>
+      failure(exchange(transport(), spec({ params: { titleNumber: `MID${n}` }, opts: { signal: caller.signal } }))),
+    );
+    await vi.waitFor(() => expect(seen).toHaveLength(3));
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    caller.abort(new Error('caller left'));
+    for (const error of await Promise.all(calls)) expect((error as Error).message).toBe('caller left');
+    expect(events.map((e) => e.outcome)).toEqual(['network', 'network', 'network']);
+  });
+
+  test("a call that charges or creates is not followed: the caller's leaving does not touch it", async () => {
+    script.push((_req, res) => setTimeout(() => ok({ data: { ok: true } })(_req, res), 150));
+    const caller = new AbortController();
+    const call = exchange(transport(), spec({ route: ROUTES.createCase, params: {}, json: {}, opts: { signal: caller.signal } }));
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    caller.abort(new Error('caller left'));
+    await expect(call).resolves.toEqual({ data: { ok: true } });
+  });
+
+  test("a download's body stays the caller's to stop after the call returns", async () => {
+    script.push((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.write(Buffer.alloc(1_000));
+    });
+    const caller = new AbortController();
+    const body = await exchange(
+      transport({ timeouts: { headersMs: 1_000, bodyMs: 30_000, deadlineMs: 2_000 } }),
+      spec({
+        route: ROUTES.downloadPlan,
+        params: { titleNumber: 'MID1', planId: 'p1' },
+        read: async (res) => res.body,
+        opts: { signal: caller.signal },
+      }),
+    );
+    const ended = new Promise<unknown>((resolve) => body.once('error', resolve));
+    body.resume();
+    caller.abort(new Error('caller left'));
+    expect(((await ended) as Error).message).toBe('caller left');
+  });
+
+  test('credentials at hand are used without asking for them; a token fetch is asked only without them', async () => {
+    let asked = 0;
+    const auth: AuthProvider = {
+      ready: () => ({ header: 'Bearer ready', token: 'ready' }),
+      authorize: async () => {
+        asked++;
+        return { header: 'Bearer fetched', token: 'fetched' };
+      },
+    };
+    await exchange(transport(), spec({ auth }));
+    await exchange(transport(), spec({ auth: { ...auth, ready: () => undefined } }));
+    expect(seen.map((r) => r.headers.authorization)).toEqual(['Bearer ready', 'Bearer fetched']);
+    expect(asked).toBe(1);
   });
 
   test('a Retry-After longer than the time left is not waited for: the last error comes at once', async () => {

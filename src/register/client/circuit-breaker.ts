@@ -57,28 +57,18 @@ export class CircuitBreaker {
   }
 
   private ticket(generation: number, trial: boolean): BreakerTicket {
-    let settled = false;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      if (generation !== this.generation) return;
-      fn();
-    };
-    return {
-      success: () =>
-        settle(() => {
-          if (trial || this.mode === 'closed') this.close();
-        }),
-      failure: () =>
-        settle(() => {
-          if (trial) this.open();
-          else if (this.mode === 'closed' && ++this.failures >= this.opts.failureThreshold) this.open();
-        }),
-      release: () =>
-        settle(() => {
-          if (trial) this.trialInFlight = false;
-        }),
-    };
+    return new Ticket(this, generation, trial);
+  }
+
+  /** @internal A ticket's outcome, when it is the first word of a ticket of the current phase. */
+  settle(generation: number, trial: boolean, outcome: 'success' | 'failure' | 'release'): void {
+    if (generation !== this.generation) return;
+    if (outcome === 'success') {
+      if (trial || this.mode === 'closed') this.close();
+    } else if (outcome === 'failure') {
+      if (trial) this.open();
+      else if (this.mode === 'closed' && ++this.failures >= this.opts.failureThreshold) this.open();
+    } else if (trial) this.trialInFlight = false;
   }
 
   private open(): void {
@@ -94,5 +84,34 @@ export class CircuitBreaker {
     this.mode = 'closed';
     this.failures = 0;
     this.trialInFlight = false;
+  }
+}
+
+/** One call's admission: its first word counts, later ones are ignored. A class, not closures: one is made per register call. */
+class Ticket implements BreakerTicket {
+  private settled = false;
+
+  constructor(
+    private readonly breaker: CircuitBreaker,
+    private readonly generation: number,
+    private readonly trial: boolean,
+  ) {}
+
+  success(): void {
+    this.once('success');
+  }
+
+  failure(): void {
+    this.once('failure');
+  }
+
+  release(): void {
+    this.once('release');
+  }
+
+  private once(outcome: 'success' | 'failure' | 'release'): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.breaker.settle(this.generation, this.trial, outcome);
   }
 }

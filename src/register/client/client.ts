@@ -60,6 +60,14 @@ export class RegisterClient {
   private readonly basicHeader: string;
   private readonly bearer: AuthProvider;
   private readonly quota: QuotaHooks | undefined;
+  /**
+   * The parts of a call's spec that do not change from call to call are made once (a closure per
+   * call costs, under tsx's keepNames, a defineProperty each): what to redact when no FAS is sent,
+   * the quota's word after each attempt, and each route's admission.
+   */
+  private readonly sensitive: () => (string | undefined)[];
+  private readonly settled: (call: RegisterCallEvent) => void;
+  private readonly admitters = new Map<RouteDef, () => Promise<void>>();
 
   constructor(
     private readonly transport: RegisterTransport,
@@ -69,10 +77,16 @@ export class RegisterClient {
     this.basicHeader = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`, 'utf8').toString('base64')}`;
     this.tokens = new TokenCache(() => this.fetchToken(), options);
     this.quota = options.quota;
+    this.sensitive = () => [credentials.clientSecret, this.basicHeader, this.tokens.current()];
+    this.settled = (call) => this.quota?.settled(call);
     this.bearer = {
       authorize: async (signal) => {
         const token = await this.tokens.get(signal);
         return { header: `Bearer ${token}`, token };
+      },
+      ready: () => {
+        const token = this.tokens.ready();
+        return token === undefined ? undefined : { header: `Bearer ${token}`, token };
       },
       invalidate: (token) => this.tokens.invalidate(token),
     };
@@ -180,10 +194,7 @@ export class RegisterClient {
     route: R,
     o: Pick<ExchangeSpec<unknown>, 'params' | 'query' | 'json' | 'opts'> & { fas?: string | undefined },
   ): Promise<z.output<R['response']>> {
-    return this.call<z.output<R['response']>>(route, {
-      ...o,
-      read: (res) => readJson(res, route.name, route.response) as Promise<z.output<R['response']>>,
-    });
+    return this.call<z.output<R['response']>>(route, { ...o, read: jsonReader(route) as ExchangeSpec<z.output<R['response']>>['read'] });
   }
 
   private download(route: RouteDef, params: Record<string, string>, opts?: CallOptions): Promise<RegisterDownload> {
@@ -204,10 +215,10 @@ export class RegisterClient {
     const called = exchange(this.transport, {
       ...rest,
       route,
-      ...(quota ? { admit: () => quota.admit(route), settled: (call: RegisterCallEvent) => quota.settled(call) } : {}),
+      ...(quota ? { admit: this.admitterOf(route, quota), settled: this.settled } : {}),
       auth: this.bearer,
       tenant: this.credentials.clientId,
-      sensitive: () => [this.credentials.clientSecret, this.basicHeader, this.tokens.current(), fas],
+      sensitive: fas === undefined ? this.sensitive : () => [this.credentials.clientSecret, this.basicHeader, this.tokens.current(), fas],
     });
     if (!quota) return called;
     return called.catch(async (error: unknown) => {
@@ -217,6 +228,16 @@ export class RegisterClient {
       }
       throw error;
     });
+  }
+
+  /** The quota's admission of one route, made once per route: a call's spec takes it as it is. */
+  private admitterOf(route: RouteDef, quota: QuotaHooks): () => Promise<void> {
+    let admit = this.admitters.get(route);
+    if (!admit) {
+      admit = () => quota.admit(route);
+      this.admitters.set(route, admit);
+    }
+    return admit;
   }
 
   private async fetchToken(): Promise<{ accessToken: string; expiresInSeconds: number }> {
@@ -232,6 +253,17 @@ export class RegisterClient {
     });
     return { accessToken: res.access_token, expiresInSeconds: res.expires_in };
   }
+}
+
+/** Each JSON route's reader, made once per route. */
+const jsonReaders = new Map<RouteDef, (res: RawResponse) => Promise<unknown>>();
+function jsonReader(route: JsonRoute): (res: RawResponse) => Promise<unknown> {
+  let read = jsonReaders.get(route);
+  if (!read) {
+    read = (res) => readJson(res, route.name, route.response);
+    jsonReaders.set(route, read);
+  }
+  return read;
 }
 
 function charge(q: wire.ChargeQuery): Record<string, string | undefined> {

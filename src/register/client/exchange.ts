@@ -5,13 +5,14 @@
  * the steps of an attempt (credentials, admit, the breaker's ticket, send, end) and `run` is the
  * retry loop around them.
  */
+import { EventEmitter } from 'node:events';
 import { request, type Dispatcher } from 'undici';
 import { hasEffect, type RouteDef } from '../contract/routes';
 import type { RegisterTransport, RegisterCallEvent } from './http';
 import type { BreakerTicket } from './circuit-breaker';
 import { type AttemptFailure, type BreakerVerdict, classifyContractBreach, classifyHttpAnswer, classifyThrown } from './classify';
 import { CLIENT_ERROR_CODES, RegisterError, redact, safeCause, type RegisterErrorInit } from './errors';
-import { backoffDelayMs, parseRetryAfter, raceSignal, shouldRetry, sleep, type FailureKind } from './retry';
+import { backoffDelayMs, parseRetryAfter, shouldRetry, sleep, type FailureKind } from './retry';
 import { discard, readErrorBody, type RawResponse } from './responses';
 import { noteChargeAnswer } from './charge-answers';
 
@@ -25,6 +26,11 @@ export interface CallOptions {
 export interface AuthProvider {
   /** The Authorization header for one attempt, and the bearer token inside it. */
   authorize(signal: AbortSignal): Promise<{ header: string; token?: string }>;
+  /**
+   * The same, when it is at hand without waiting (a cached token); undefined: ask `authorize`.
+   * Spares the common attempt an AbortSignal and two promises.
+   */
+  ready?(): { header: string; token?: string } | undefined;
   /** Bearer routes only: forget a token the register answered 401 to. */
   invalidate?(token: string): void;
 }
@@ -104,7 +110,8 @@ function trackingDispatcher(agent: Dispatcher, onConnected: () => void): Dispatc
     dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
       const onConnect = handler.onConnect;
       if (typeof onConnect === 'function') {
-        handler.onConnect = function connected(this: unknown, ...args: Parameters<typeof onConnect>) {
+        // An anonymous function: a named one costs a defineProperty per call under tsx's keepNames.
+        handler.onConnect = function (this: unknown, ...args: Parameters<typeof onConnect>) {
           onConnected();
           return onConnect.apply(this, args);
         };
@@ -116,10 +123,83 @@ function trackingDispatcher(agent: Dispatcher, onConnected: () => void): Dispatc
 
 type Credentials = Awaited<ReturnType<AuthProvider['authorize']>>;
 
+/**
+ * One call's cancellation: its deadline or, for a free call, its caller going away. undici takes
+ * an EventEmitter as its `signal`, and so does the wait for a pool slot: an AbortSignal is made
+ * only when something asks for one (a token fetch, a back-off wait). Node's AbortSignal costs
+ * ~3 µs to create and a composite one (`AbortSignal.any`) far more, on every call (bench/RESULTS.md).
+ */
+class CallAbort extends EventEmitter {
+  aborted = false;
+  reason: unknown;
+  private controller: AbortController | undefined;
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+    this.emit('abort', reason);
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+}
+
+/**
+ * The free calls in flight for each caller's signal. One listener per caller aborts them all
+ * when it goes away, instead of a composite signal and its listeners for every call.
+ */
+const callsOfCaller = new WeakMap<AbortSignal, Set<CallAbort>>();
+
+/** Aborts `call` when `caller` aborts, until the function returned is called. */
+function followCaller(caller: AbortSignal, call: CallAbort): () => void {
+  let calls = callsOfCaller.get(caller);
+  if (!calls) {
+    const inFlight = new Set<CallAbort>();
+    calls = inFlight;
+    callsOfCaller.set(caller, inFlight);
+    caller.addEventListener(
+      'abort',
+      () => {
+        for (const c of inFlight) c.abort(caller.reason);
+        inFlight.clear();
+      },
+      { once: true },
+    );
+  }
+  calls.add(call);
+  const followed = calls;
+  return () => followed.delete(call);
+}
+
+/** `pending`, or the call's abort reason when it aborts first ('abort' is emitted with it). */
+function raceAbort<R>(pending: Promise<R>, abort: CallAbort): Promise<R> {
+  if (abort.aborted) return Promise.reject(abort.reason);
+  return new Promise<R>((resolve, reject) => {
+    abort.once('abort', reject);
+    pending.then(
+      (value) => {
+        abort.removeListener('abort', reject);
+        resolve(value);
+      },
+      (error: unknown) => {
+        abort.removeListener('abort', reject);
+        reject(error);
+      },
+    );
+  });
+}
+
 export function exchange<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
   const wrapper = transport.callWrapper;
-  const run = () => new RegisterCall(transport, spec).run();
-  return wrapper ? wrapper({ route: spec.route.name, method: spec.route.method }, run) : run();
+  if (!wrapper) return new RegisterCall(transport, spec).run();
+  return wrapper({ route: spec.route.name, method: spec.route.method }, () => new RegisterCall(transport, spec).run());
 }
 
 class RegisterCall<T> {
@@ -130,9 +210,10 @@ class RegisterCall<T> {
    * is recorded.
    */
   private readonly callerSignal: AbortSignal | undefined;
-  private readonly deadline = new AbortController();
   /** Aborted by the caller or the deadline, whichever comes first. */
-  private readonly signal: AbortSignal;
+  private readonly abort = new CallAbort();
+  /** A download's body, still being read by the caller once the call has returned. */
+  private openBody: Dispatcher.ResponseData['body'] | undefined;
   // Set by run(), not here: building them can throw, and the call must then reject, not throw.
   private url!: string;
   private body: string | undefined;
@@ -147,19 +228,22 @@ class RegisterCall<T> {
   ) {
     this.route = spec.route;
     this.callerSignal = hasEffect(spec.route) ? undefined : spec.opts?.signal;
-    this.signal = this.callerSignal ? AbortSignal.any([this.callerSignal, this.deadline.signal]) : this.deadline.signal;
   }
 
   async run(): Promise<T> {
     const { transport, route, spec } = this;
     if (transport.closed)
       throw new RegisterError({ status: 0, route: route.name, code: CLIENT_ERROR_CODES.unavailable, detail: 'transport is closed' });
-    this.callerSignal?.throwIfAborted();
+    // A caller gone before the call starts: it is never sent. (One property read: the server's
+    // request signal is a Proxy whose every access costs, and throwIfAborted reads it several times.)
+    if (this.callerSignal?.aborted) throw this.callerSignal.reason;
     // Before the deadline's timer: a path parameter missing, say, rejects without leaving a timer behind.
     this.url = transport.url(route, spec.params, spec.query);
     this.body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
     const deadlineAt = performance.now() + transport.timeouts.deadlineMs;
-    const timer = setTimeout(() => this.deadline.abort(new DeadlineExceeded('deadline exceeded')), transport.timeouts.deadlineMs);
+    const abort = this.abort;
+    const timer = setTimeout(() => abort.abort(new DeadlineExceeded('deadline exceeded')), transport.timeouts.deadlineMs);
+    const unfollow = this.callerSignal ? followCaller(this.callerSignal, abort) : undefined;
     try {
       // the attempts the retry policy counts: the re-send after a 401 is not one of them
       let failedAttempts = 0;
@@ -191,7 +275,7 @@ class RegisterCall<T> {
         const delay = failure.retryAfterMs ?? backoffDelayMs(transport.retryPolicy, failedAttempts);
         if (performance.now() + delay >= deadlineAt) throw error;
         try {
-          await sleep(delay, this.signal);
+          await sleep(delay, abort.signal);
         } catch {
           if (this.callerSignal?.aborted) throw this.callerSignal.reason;
           throw error;
@@ -199,16 +283,25 @@ class RegisterCall<T> {
       }
     } finally {
       // for a streamed download this ends the deadline once the headers are in; the caller's
-      // signal keeps governing the body
+      // signal keeps governing the body until it closes
       clearTimeout(timer);
+      if (unfollow) {
+        const body = this.openBody;
+        if (body && !body.readableEnded && !body.destroyed) body.once('close', unfollow);
+        else unfollow();
+      }
     }
   }
 
   /** The steps in order; the first that fails ends the attempt. */
   private async attempt(): Promise<Attempt<T>> {
-    const credentials = await this.credentials();
+    // credentials at hand and no admission to wait for: no await before the request
+    const ready = this.spec.auth.ready?.();
+    const credentials = ready ? { auth: ready } : await this.credentials();
     if ('failure' in credentials) return credentials;
-    await this.admit();
+    // The quota's admission: a refusal ends the whole call, with nothing sent.
+    const admitted = this.spec.admit?.();
+    if (admitted) await admitted;
     const ticket = this.transport.breaker.acquire();
     if (!ticket) return this.refusedByBreaker();
     return this.send(credentials.auth, ticket);
@@ -217,10 +310,10 @@ class RegisterCall<T> {
   /** A token fetch is a call of its own, with its own events; when it fails, nothing is sent. */
   private async credentials(): Promise<{ auth: Credentials } | { failure: Failure }> {
     try {
-      return { auth: await this.spec.auth.authorize(this.signal) };
+      return { auth: await this.spec.auth.authorize(this.abort.signal) };
     } catch (error) {
       if (this.callerSignal?.aborted) throw this.callerSignal.reason;
-      if (this.signal.aborted) {
+      if (this.abort.aborted) {
         return {
           failure: {
             kind: 'token_failed',
@@ -241,11 +334,6 @@ class RegisterCall<T> {
     }
   }
 
-  /** The quota's admission: a refusal ends the whole call, with nothing sent. */
-  private async admit(): Promise<void> {
-    await this.spec.admit?.();
-  }
-
   private refusedByBreaker(): { failure: Failure } {
     this.emit(0, 'circuit_open', performance.now());
     return {
@@ -258,7 +346,7 @@ class RegisterCall<T> {
 
   /** The request: however it goes, the attempt ends here, its ticket settled. */
   private async send(auth: Credentials, ticket: BreakerTicket): Promise<Attempt<T>> {
-    const { transport, spec, route, signal, callerSignal } = this;
+    const { transport, spec, route, abort, callerSignal } = this;
     const started = performance.now();
     let status = 0;
     this.sentAt = undefined;
@@ -270,12 +358,12 @@ class RegisterCall<T> {
       const dispatcher = trackingDispatcher(pool, () => {
         this.sentAt = transport.registerNow();
       });
-      const pending = request(this.url, { dispatcher, method: route.method, headers, body: this.body, signal });
+      const pending = request(this.url, { dispatcher, method: route.method, headers, body: this.body, signal: abort });
       let response: Dispatcher.ResponseData;
       try {
         // undici settles a queued request only once it gets a connection: the race keeps the
         // deadline in force while the call waits for a pool slot.
-        response = await raceSignal(pending, signal);
+        response = await raceAbort(pending, abort);
       } catch (error) {
         void pending.then(
           (late) => late.body.destroy(),
@@ -300,7 +388,7 @@ class RegisterCall<T> {
       const verdict = classifyThrown({
         sent: this.sentAt !== undefined,
         status,
-        deadlinePassed: signal.aborted,
+        deadlinePassed: abort.aborted,
         ...(errorCodeOf(error) !== undefined ? { errorCode: errorCodeOf(error)! } : {}),
         ...(cause ? { cause } : {}),
       });
@@ -322,6 +410,7 @@ class RegisterCall<T> {
       try {
         const value = await spec.read({ status, headers: response.headers, body: response.body });
         this.end(ticket, started, status, 'success', 'ok');
+        this.openBody = response.body;
         return { value };
       } catch (error) {
         if (!(error instanceof RegisterError && error.code === CLIENT_ERROR_CODES.contract)) throw error;

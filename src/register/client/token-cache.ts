@@ -43,9 +43,13 @@ export class TokenCache {
 
   /** A usable access token; `signal` only stops this caller from waiting. */
   async get(signal?: AbortSignal): Promise<string> {
+    return this.ready() ?? (await raceSignal(this.refresh(), signal)).accessToken;
+  }
+
+  /** The cached token while it needs no refresh, without waiting; undefined otherwise. */
+  ready(): string | undefined {
     const c = this.cached;
-    if (c && this.now() < c.refreshAt) return c.accessToken;
-    return (await raceSignal(this.refresh(), signal)).accessToken;
+    return c && this.now() < c.refreshAt ? c.accessToken : undefined;
   }
 
   /** Forgets `accessToken` (after a 401), unless a newer token has already replaced it. */
