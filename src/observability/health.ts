@@ -15,6 +15,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { RegisterTransport } from '../register/client';
 import { ROUTES } from '../register/contract/routes';
+import type { DownloadLinks } from '../services/downloads/links';
 import { type DatabaseOutage, DatabaseUnavailableError } from '../storage/database-unavailable';
 
 /** How long /ready waits for the register before it says "not ready" (READY_TIMEOUT_MS). */
@@ -38,6 +39,8 @@ export interface Readiness {
    * read-only or failing.
    */
   database?: { reachable: boolean; error?: DatabaseOutage };
+  /** The download link keys (ids only): replicas that show another signingKeyId sign links this one may refuse. */
+  downloadLinks?: { signingKeyId: string; keyIds: string[] };
 }
 
 type Transport = Pick<RegisterTransport, 'breakerState' | 'url' | 'closed'>;
@@ -54,6 +57,7 @@ export class ReadinessProbe {
     options: ReadinessOptions = {},
     /** Rejects when the shared database cannot be reached; absent with the embedded store. */
     private readonly database?: () => Promise<void>,
+    private readonly downloadLinks?: Pick<DownloadLinks, 'signingKeyId' | 'keyIds'>,
   ) {
     this.path = options.path ?? '/ready';
     this.timeoutMs = options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
@@ -66,6 +70,9 @@ export class ReadinessProbe {
       ready: register.reachable && (database?.reachable ?? true),
       register: { ...register, breaker: this.transport.breakerState() },
       ...(database ? { database } : {}),
+      ...(this.downloadLinks
+        ? { downloadLinks: { signingKeyId: this.downloadLinks.signingKeyId, keyIds: this.downloadLinks.keyIds } }
+        : {}),
     };
   }
 
