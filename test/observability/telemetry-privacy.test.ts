@@ -111,7 +111,7 @@ test('a purchase with a reference, a title read over GET and a download: no FAS,
   expect(client.map(urlOf)).toContainEqual(expect.stringContaining('fas=REDACTED&reference=REDACTED'));
   const servers = spans.filter((s) => s.attributes['server.port'] === Number(new URL(svc.origin).port));
   expect(servers.map((s) => s.attributes['url.path'])).toEqual(expect.arrayContaining(['/graphql', link.pathname]));
-  expect(servers.map((s) => s.attributes['url.query'])).toContain('client=REDACTED&expires=REDACTED&signature=REDACTED');
+  expect(servers.map((s) => s.attributes['url.query'])).toContain('client=REDACTED&expires=REDACTED&kid=REDACTED&signature=REDACTED');
 
   const secrets = [
     '0877',
