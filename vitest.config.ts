@@ -50,6 +50,8 @@ export default defineConfig({
             'test/graphql/actionable-errors.test.ts',
             'test/money/charges-in-answer.test.ts',
             'test/interop/graphql-http.test.ts',
+            'test/server/register-hang.test.ts',
+            'test/server/database-outage-status.test.ts',
           ],
           env: { NODE_ENV: 'production' },
         },
