@@ -55,6 +55,8 @@ export default defineConfig({
             'test/interop/graphql-http.test.ts',
             'test/observability/operator-signals.test.ts',
             'test/graphql/messages-to-act-on.test.ts',
+            'test/server/register-hang.test.ts',
+            'test/server/database-outage-status.test.ts',
           ],
           env: { NODE_ENV: 'production' },
         },

@@ -22,6 +22,7 @@ import { DEFAULT_READ_SETTINGS, type ServiceSettings } from './services/create-s
 import { DEFAULT_QUOTA_POLICY } from './services/quota';
 import { DEFAULT_JOURNAL_RETENTION_DAYS, MIN_JOURNAL_RETENTION_DAYS, STATEMENT_MAX_DAYS } from './services/statements';
 import { DEFAULT_DOWNLOAD_SETTINGS } from './services/downloads/slots';
+import { downloadLinkKeys } from './services/downloads/links';
 import { DEFAULT_READY_TIMEOUT_MS } from './observability/health';
 import { DEFAULT_DATABASE_MAX_CONNECTIONS } from './storage/pg-database';
 import type { ObservabilityOptions } from './observability';
@@ -305,7 +306,14 @@ export const Env = z.object({
   HTTP_MAX_CONNECTIONS: whole(1).default(DEFAULT_HTTP_LIMITS.maxConnections),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: whole(1).default(DEFAULT_HTTP_LIMITS.maxConnectionsPerAddress),
   PUBLIC_URL: httpUrl.optional(),
-  DOWNLOAD_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // One key, or several comma-separated while they rotate (the first signs): each at least 32 characters.
+  DOWNLOAD_LINK_SECRET: z
+    .string()
+    .refine(
+      (value) => downloadLinkKeys(value).length > 0 && downloadLinkKeys(value).every((key) => key.length >= 32),
+      'must be at least 32 characters',
+    )
+    .optional(),
   ...FEE_SETTINGS,
   APQ_MAX_ENTRIES_PER_ORGANISATION: whole(1).default(DEFAULT_APQ_LIMITS.maxPerOrganisation),
   APQ_MAX_TOTAL_BYTES: whole(1024).default(DEFAULT_APQ_LIMITS.maxTotalBytes),

@@ -6,7 +6,7 @@
  * test/interop/gateway-configs.test.ts loads this file.
  */
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { Kind, parse, print, visit } from 'graphql';
+import { GraphQLError, Kind, parse, print, visit } from 'graphql';
 
 /** The federation security directives: Apollo Router and Hive Gateway enforce them; @apollo/gateway cannot. */
 const SECURITY_DIRECTIVES = new Set(['authenticated', 'requiresScopes', 'policy']);
@@ -40,10 +40,14 @@ export interface GatewayContext {
 /** Headers titlegraph reads from each client request: the caller's key, and tracing. */
 const FORWARDED_TO_TITLEGRAPH = ['authorization', 'traceparent', 'tracestate', 'x-request-id'] as const;
 
+type FetchResponse = Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0];
+
 /**
  * titlegraph's data source. A client's operation carries that client's own key (and its tracing
  * headers); the gateway's own requests (loading the schema, the health check) carry the router
- * key, which reads the schema and nothing else.
+ * key, which reads the schema and nothing else. Its failures reach the client without
+ * titlegraph's internal address: a refusal in titlegraph's own words and code, a lost connection
+ * as one.
  */
 export class TitlegraphDataSource extends RemoteGraphQLDataSource<GatewayContext & Record<string, unknown>> {
   constructor(
@@ -74,6 +78,29 @@ export class TitlegraphDataSource extends RemoteGraphQLDataSource<GatewayContext
     const service = (response.data as { _service?: { sdl?: unknown } } | undefined)?._service;
     if (typeof service?.sdl === 'string') service.sdl = withoutSecurityDirectives(service.sdl);
     return response;
+  }
+
+  /**
+   * A refusal (401 for a missing or unknown key, 403, 429, 503…) as titlegraph words it, not
+   * Apollo's "401: Unauthorized" with titlegraph's internal URL in `extensions.response`.
+   */
+  override async errorFromResponse(response: FetchResponse): Promise<GraphQLError> {
+    const body = await this.parseBody(response).catch(() => undefined);
+    const first = (body as { errors?: { message?: unknown; extensions?: Record<string, unknown> }[] } | undefined)?.errors?.[0];
+    const fallbackCode = response.status === 401 ? 'UNAUTHENTICATED' : response.status === 403 ? 'FORBIDDEN' : 'SUBGRAPH_ERROR';
+    return new GraphQLError(typeof first?.message === 'string' ? first.message : `titlegraph answered ${response.status}.`, {
+      extensions: { code: fallbackCode, ...first?.extensions, response: { status: response.status } },
+    });
+  }
+
+  /** A connection that failed names no address either (node-fetch's message does: "request to http://… failed"). */
+  override didEncounterError(error: Error): void {
+    if (error instanceof GraphQLError) throw error;
+    const reason = (error as { code?: unknown }).code;
+    throw new GraphQLError(
+      `The connection to titlegraph failed${typeof reason === 'string' ? ` (${reason})` : ''}: send a query again; replay a mutation with the same idempotencyKey.`,
+      { extensions: { code: 'SUBGRAPH_UNREACHABLE' } },
+    );
   }
 }
 

@@ -6,11 +6,12 @@
  * (or `node --import ./examples/observability/otel.mjs dist/start.js` for the compiled build).
  * Needs @opentelemetry/sdk-node, @opentelemetry/instrumentation-http and
  * @opentelemetry/instrumentation-undici installed beside titlegraph.
+ * The instrumentations (instrumentations.mjs, beside this file) redact every URL's query string:
+ * the register's carry FAS numbers and matter references.
  * test/observability/otel-sdk.test.ts starts the service with this file and an OTLP/HTTP receiver.
  */
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { instrumentations } from './instrumentations.mjs';
 
-const sdk = new NodeSDK({ instrumentations: [new HttpInstrumentation(), new UndiciInstrumentation()] });
+const sdk = new NodeSDK({ instrumentations: instrumentations() });
 sdk.start();

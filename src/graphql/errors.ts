@@ -17,8 +17,8 @@
  * |   lost (5xx, timeout, reset, cut or  |   the key; idempotency/run) |                           |                                   |
  * |   contract-breaking body)            |                             |                           |                                   |
  * | UNAUTHORISED (401 after one refresh) | top-level REGISTER_AUTH_FAILED                                                  |
- * | 5xx, network, breaker open           | top-level REGISTER_UNAVAILABLE                                                  |
- * | timeout before sending / on a GET    | top-level REGISTER_TIMEOUT                                                      |
+ * | 5xx, network, breaker open           | top-level REGISTER_UNAVAILABLE (+ retryAfterSeconds; "nothing was sent" if so)  |
+ * | timeout before sending / on a GET    | top-level REGISTER_TIMEOUT (the same)                                           |
  * | response not matching the wire schema| top-level REGISTER_CONTRACT_ERROR                                               |
  */
 import { GraphQLError } from 'graphql';
@@ -129,6 +129,12 @@ export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
   const extensions: Record<string, unknown> = { code: topLevelCode(error) };
   if (error.retryAfterSeconds !== undefined) extensions.retryAfterSeconds = error.retryAfterSeconds;
   if (extensions.code === 'SERVICE_UNAVAILABLE') return serviceUnavailableError();
+  if (extensions.code === 'REGISTER_UNAVAILABLE' || extensions.code === 'REGISTER_TIMEOUT') {
+    const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds ?? REGISTER_RETRY_AFTER_SECONDS));
+    return new GraphQLError(unreachableMessage(error, String(extensions.code), seconds), {
+      extensions: { ...extensions, retryAfterSeconds: seconds },
+    });
+  }
   const message =
     extensions.code === 'RATE_LIMITED'
       ? rateLimitedMessage(error)
@@ -136,6 +142,22 @@ export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
         ? (error.detail ?? `The register refused the request (${error.code}).`)
         : `The register could not answer (${String(extensions.code)}).`;
   return new GraphQLError(message, { extensions });
+}
+
+/** Seconds a caller is asked to wait for the register, when neither it nor the breaker said how long. */
+const REGISTER_RETRY_AFTER_SECONDS = 2;
+
+/** What happened, whether anything reached the register, and when to try again. */
+function unreachableMessage(error: RegisterError, code: string, seconds: number): string {
+  const again = `try again in ${seconds} s`;
+  if (error.code === 'CIRCUIT_OPEN') {
+    return `The register is not answering: calls to it are paused after repeated failures, so nothing was sent to it (${code}); ${again}.`;
+  }
+  if (error.neverSent) {
+    const what = code === 'REGISTER_TIMEOUT' ? 'could not be reached in time' : 'could not be reached';
+    return `The register ${what}, so nothing was sent to it (${code}); ${again}.`;
+  }
+  return `The register could not answer (${code}); ${again}.`;
 }
 
 /** Seconds a caller is asked to wait when the service's database cannot be reached. */

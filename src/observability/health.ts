@@ -5,7 +5,10 @@
  *   never looks at the register: restarting titlegraph does not fix a register outage.
  * - GET /ready: 200 when the database takes requests (the shared one, DATABASE_URL, answers; the
  *   embedded one's disk is not full, read-only or failing) and the register's token route
- *   answers within `timeoutMs`, 503 otherwise.
+ *   answers within `timeoutMs` and the circuit breaker lets calls through, 503 otherwise.
+ *   While the breaker is open every call is refused, so the replica is not ready, and says for
+ *   how long (`retryAfterSeconds`). Once it is half-open the probe is its trial: a replica that
+ *   a load balancer took out of rotation gets no calls that could close it, so the probe does.
  *   The probe sends no credentials (nothing is charged or counted, no token is made): the
  *   register refuses it (401), which proves the address is the register's. A 404 means
  *   REGISTER_BASE_URL points elsewhere (a missing /v1, say), and a 5xx that the register is
@@ -15,6 +18,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { RegisterTransport } from '../register/client';
 import { ROUTES } from '../register/contract/routes';
+import type { DownloadLinks } from '../services/downloads/links';
 import { type DatabaseOutage, DatabaseUnavailableError } from '../storage/database-unavailable';
 
 /** How long /ready waits for the register before it says "not ready" (READY_TIMEOUT_MS). */
@@ -31,16 +35,25 @@ export interface ReadinessOptions {
 
 export interface Readiness {
   ready: boolean;
-  register: { reachable: boolean; status?: number; error?: 'timeout' | 'unreachable' | 'closed'; breaker: string };
+  register: {
+    reachable: boolean;
+    status?: number;
+    error?: 'timeout' | 'unreachable' | 'closed';
+    breaker: string;
+    /** While the breaker refuses calls: when it lets one through again. */
+    retryAfterSeconds?: number;
+  };
   /**
    * The database (shared with DATABASE_URL, or the embedded file in DATA_DIR): without it no
    * request can be taken. `error` says why: unreachable, or the embedded file's disk is full,
    * read-only or failing.
    */
   database?: { reachable: boolean; error?: DatabaseOutage };
+  /** The download link keys (ids only): replicas that show another signingKeyId sign links this one may refuse. */
+  downloadLinks?: { signingKeyId: string; keyIds: string[] };
 }
 
-type Transport = Pick<RegisterTransport, 'breakerState' | 'url' | 'closed'>;
+type Transport = Pick<RegisterTransport, 'breakerState' | 'url' | 'closed' | 'breaker'>;
 
 export class ReadinessProbe {
   private last: { at: number; result: Omit<Readiness['register'], 'breaker'> } | undefined;
@@ -54,6 +67,7 @@ export class ReadinessProbe {
     options: ReadinessOptions = {},
     /** Rejects when the shared database cannot be reached; absent with the embedded store. */
     private readonly database?: () => Promise<void>,
+    private readonly downloadLinks?: Pick<DownloadLinks, 'signingKeyId' | 'keyIds'>,
   ) {
     this.path = options.path ?? '/ready';
     this.timeoutMs = options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
@@ -61,11 +75,17 @@ export class ReadinessProbe {
   }
 
   async check(): Promise<Readiness> {
-    const [register, database] = await Promise.all([this.probe(), this.probeDatabase()]);
+    const [register, database] = await Promise.all([this.probeThroughBreaker(), this.probeDatabase()]);
+    const breaker = this.transport.breakerState();
+    const refusing = breaker !== 'closed' && !this.transport.closed;
+    const retryAfterMs = refusing ? this.transport.breaker.retryAfterMs() : 0;
     return {
-      ready: register.reachable && (database?.reachable ?? true),
-      register: { ...register, breaker: this.transport.breakerState() },
+      ready: register.reachable && !refusing && (database?.reachable ?? true),
+      register: { ...register, breaker, ...(refusing ? { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) } : {}) },
       ...(database ? { database } : {}),
+      ...(this.downloadLinks
+        ? { downloadLinks: { signingKeyId: this.downloadLinks.signingKeyId, keyIds: this.downloadLinks.keyIds } }
+        : {}),
     };
   }
 
@@ -80,6 +100,18 @@ export class ReadinessProbe {
     } catch (error) {
       return { reachable: false, error: error instanceof DatabaseUnavailableError ? error.reason : 'unreachable' };
     }
+  }
+
+  /** The probe, as the half-open breaker's trial when it waits for one (its answer closes or reopens it). */
+  private async probeThroughBreaker(): Promise<Omit<Readiness['register'], 'breaker'>> {
+    const trial = this.transport.breakerState() === 'half_open' ? this.transport.breaker.acquire() : undefined;
+    if (!trial) return this.probe();
+    trial.sent();
+    const result = await this.call();
+    if (result.reachable) trial.success();
+    else trial.failure();
+    this.last = { at: performance.now(), result };
+    return result;
   }
 
   private probe(): Promise<Omit<Readiness['register'], 'breaker'>> {

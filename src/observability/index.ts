@@ -25,7 +25,7 @@ export function useObservability(services: Services & { transport?: RegisterTran
   }
   if (services.transport) {
     const ping = services.idempotency.ping?.bind(services.idempotency);
-    plugins.push(new ReadinessProbe(services.transport, options.readiness, ping).plugin());
+    plugins.push(new ReadinessProbe(services.transport, options.readiness, ping, services.downloadLinks).plugin());
   }
   if (options.tracing) {
     plugins.push(useOperationSpans());

@@ -238,6 +238,18 @@ export function logServiceEvents(events: EventHub, logger: Logger): void {
           "identity provider's signing keys could not be fetched: its people's new tokens cannot be verified (503) until they can",
         ),
   );
+  // Once a minute per key id at most: a forged link may name any id, as often as it likes.
+  const unknownKeysTold = new Map<string, number>();
+  events.on('downloadLinkUnknownKey', (e) => {
+    const now = performance.now();
+    if (now - (unknownKeysTold.get(e.keyId) ?? Number.NEGATIVE_INFINITY) < 60_000) return;
+    if (unknownKeysTold.size >= 100) unknownKeysTold.clear();
+    unknownKeysTold.set(e.keyId, now);
+    logger.warn(
+      { event: 'download_link_key', keyId: e.keyId, signingKeyId: e.knownKeyIds[0], knownKeyIds: e.knownKeyIds },
+      `a download link signed with key ${e.keyId} arrived; this replica signs with ${e.knownKeyIds[0]} and checks with ${e.knownKeyIds.join(', ')}, so it refused the link (403 DOWNLOAD_LINK_INVALID): replicas disagree on DOWNLOAD_LINK_SECRET (README, Rotating DOWNLOAD_LINK_SECRET), unless the link is forged`,
+    );
+  });
   events.on('journalDeferred', (e) =>
     logger.warn({ waiting: e.waiting }, 'journal write failed after the register answered; retried until the database takes it'),
   );

@@ -79,7 +79,11 @@ export class ServiceMetrics {
   /** Requests already counted: an incremental result is processed once per part. */
   private readonly counted = new WeakSet<Request>();
 
-  constructor(services: Pick<Services, 'events'>, transport?: Pick<RegisterTransport, 'breakerState'>, options: MetricsOptions = {}) {
+  constructor(
+    services: Pick<Services, 'events'> & Partial<Pick<Services, 'downloadLinks'>>,
+    transport?: Pick<RegisterTransport, 'breakerState'>,
+    options: MetricsOptions = {},
+  ) {
     this.path = options.path ?? '/metrics';
     this.maxOperationNames = options.maxOperationNames ?? DEFAULT_MAX_OPERATION_NAMES;
     const { counter, histogram, gauge } = metricsOn(this.registry);
@@ -166,6 +170,23 @@ export class ServiceMetrics {
         },
       );
     }
+    const { downloadLinks } = services;
+    if (downloadLinks) {
+      // Replicas that sign with different keys show as more than one key_id across them.
+      gauge(
+        'titlegraph_download_link_signing_key_info',
+        'The id of the key this replica signs download links with (DOWNLOAD_LINK_SECRET, its first key): 1. Replicas should all show the same one.',
+        ['key_id'],
+        function collect() {
+          this.reset();
+          this.set({ key_id: downloadLinks.signingKeyId }, 1);
+        },
+      );
+    }
+    const unknownKeyLinks = counter(
+      'titlegraph_download_link_unknown_key_total',
+      'Live download links refused because they were signed with a key this replica does not have (replicas disagree on DOWNLOAD_LINK_SECRET, or the link is forged).',
+    );
     if (options.defaultMetrics) {
       collectDefaultMetrics({ register: this.registry });
       for (const name of NOT_PROMETHEUS_NAMES) this.registry.removeSingleMetric(name);
@@ -197,6 +218,7 @@ export class ServiceMetrics {
         downloads.inc({ outcome: event.outcome });
         downloadSeconds.observe({ outcome: event.outcome }, event.durationMs / 1000);
       }),
+      services.events.on('downloadLinkUnknownKey', () => unknownKeyLinks.inc()),
       services.events.on('spendReserved', (event) => spendReserved.inc({ organisation: event.organisation }, event.pence / 100)),
       services.events.on('spendReservationEnded', (event) => spendReserved.dec({ organisation: event.organisation }, event.pence / 100)),
     );

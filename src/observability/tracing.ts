@@ -5,7 +5,10 @@
  * - a `graphql.execute` span covers execution, on graphql-js's executor and on compiled queries;
  * - one CLIENT span per register call, active around the call and all its attempts, so the HTTP
  *   client's own spans (undici's instrumentation) nest under it; each attempt is an event on it.
- * Nothing sent to the register (URL, token, FAS) becomes an attribute.
+ * Nothing sent to the register (URL, token, FAS) becomes an attribute, and the request's span
+ * keeps no query value (a GraphQL GET's variables, a download link's signature): see
+ * `redactRequestUrl`. The HTTP client's spans are the instrumentation's to redact
+ * (examples/observability/instrumentations.mjs).
  *
  * titlegraph ships no SDK and no exporter: with no SDK registered the API is a no-op. To export,
  * preload one that reads the standard OTEL_* variables (README, Observability).
@@ -90,6 +93,10 @@ export function useOperationSpans(tracer: Tracer = trace.getTracer(TRACER_NAME))
       requestSpan?.updateName(name ? `${type} ${name}` : type);
       requestSpan?.setAttributes(attributes);
     },
+    onRequest() {
+      const active = trace.getActiveSpan();
+      if (active) redactRequestUrl(active);
+    },
     onContextBuilding({ context: yogaContext }) {
       // The span active while Yoga builds the context is the request's (e.g. the HTTP server span).
       const active = trace.getActiveSpan();
@@ -99,3 +106,26 @@ export function useOperationSpans(tracer: Tracer = trace.getTracer(TRACER_NAME))
 }
 
 const requestSpans = new WeakMap<object, Span>();
+
+/** The URL attributes of HTTP spans, in the stable conventions and the older ones. */
+const URL_ATTRIBUTES = ['url.query', 'url.full', 'http.target', 'http.url'] as const;
+
+/**
+ * Rewrites the query values in the request span's URL attributes to `REDACTED`, whatever
+ * instrumentation made the span and however it was configured. Only an SDK's span shows its
+ * attributes (`ReadableSpan.attributes`); another is left as it is.
+ */
+function redactRequestUrl(span: Span): void {
+  const attributes = (span as { attributes?: Readonly<Record<string, unknown>> }).attributes;
+  if (!attributes) return;
+  for (const key of URL_ATTRIBUTES) {
+    const value = attributes[key];
+    if (typeof value !== 'string') continue;
+    // url.query is the query alone (with or without its `?`); the others are URLs or paths.
+    const at = key === 'url.query' && !value.startsWith('?') ? 0 : value.indexOf('?') + 1;
+    if (at === 0 && key !== 'url.query') continue;
+    const names = [...new URLSearchParams(value.slice(at)).keys()];
+    if (names.length > 0)
+      span.setAttribute(key, value.slice(0, at) + names.map((name) => `${encodeURIComponent(name)}=REDACTED`).join('&'));
+  }
+}

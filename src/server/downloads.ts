@@ -105,7 +105,11 @@ export async function handleDownload(
           error.retryAfterSeconds ? { 'retry-after': String(error.retryAfterSeconds) } : {},
         );
       }
-      return problem(502, 'REGISTER_UNAVAILABLE', 'The register could not deliver the file.');
+      const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds ?? 2));
+      const sent = error.neverSent ? ': nothing was sent to it' : '';
+      return problem(502, 'REGISTER_UNAVAILABLE', `The register could not deliver the file${sent}; try again in ${seconds} s.`, {
+        'retry-after': String(seconds),
+      });
     }
     throw error;
   }

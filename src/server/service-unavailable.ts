@@ -1,7 +1,9 @@
 /**
  * A request that failed as a whole because this service's database could not be reached (before
  * anything was sent to the register) is answered 503 with Retry-After, as a load balancer and a
- * retrying client expect. With partial data the answer stays 200: the rest of it is good.
+ * retrying client expect, whether the failed field took `data` with it or left it as nulls
+ * (`{"title": null}`: a nullable root field). With partial data (a root field that has a value)
+ * the answer stays 200: the rest of it is good.
  */
 import type { GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
@@ -19,13 +21,17 @@ function isStoreOutage(error: GraphQLError): boolean {
   );
 }
 
+/** Some root field has a value: that part of the answer is good. */
+const hasSomeData = (data: Record<string, unknown> | null | undefined) =>
+  !!data && Object.values(data).some((value) => value !== null && value !== undefined);
+
 /** What an `onExecute` hook hands back: its hooks for the end of that execution. */
 type ExecuteHooks = Exclude<Awaited<ReturnType<NonNullable<Plugin['onExecute']>>>, void>;
 
 /** The same hooks for every request: nothing of a request is kept between them. */
 const OUTAGE_STATUS: ExecuteHooks = {
   onExecuteDone({ result, setResult }) {
-    if (isAsyncIterable(result) || result.data || !result.errors?.some(isStoreOutage)) return;
+    if (isAsyncIterable(result) || hasSomeData(result.data) || !result.errors?.some(isStoreOutage)) return;
     const seconds = String(serviceUnavailableError().extensions.retryAfterSeconds);
     setResult({ ...result, extensions: { ...result.extensions, http: { status: 503, headers: { 'Retry-After': seconds } } } });
   },

@@ -103,7 +103,7 @@ export interface ServiceSettings {
   /** Bounds of the automatic persisted query store (entries per organisation, total bytes). */
   apq: ApqLimits;
   downloads: DownloadSettings;
-  /** Key that signs download links (shared by replicas); absent: a random key of this process. */
+  /** Key that signs download links (shared by replicas), or keys comma-separated while they rotate (the first signs); absent: a random key of this process. */
   downloadLinkSecret?: string;
   /** The public base address of this service, for absolute download links; absent: each request's origin. */
   publicUrl?: string;
@@ -254,7 +254,9 @@ export function createServices(options: ServiceOptions): RunningServices {
     quota,
     registerNow: () => transport.registerNow(),
     apq,
-    downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl, options.downloadLinkClock),
+    downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl, options.downloadLinkClock, (keyId, knownKeyIds) =>
+      events.emit('downloadLinkUnknownKey', { keyId, knownKeyIds }),
+    ),
     downloadSlots: new DownloadSlots(options.downloads.perTenant),
     downloadLimits: options.downloads,
     journalOutbox,

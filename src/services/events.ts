@@ -42,6 +42,8 @@ export interface ServiceEvents {
   spendReservationEnded: { organisation: string; pence: number };
   /** A /downloads request is over: refused (its code, lowercase), `ok` (the whole file, or a HEAD), or `cut` mid-file. */
   download: { outcome: string; durationMs: number };
+  /** A live download link signed with a key this replica does not have arrived: replicas disagree on DOWNLOAD_LINK_SECRET (or the link is forged). */
+  downloadLinkUnknownKey: { keyId: string; knownKeyIds: string[] };
   /** A journal write failed after the register answered; it is retried until it lands. */
   journalDeferred: { waiting: number };
   /** The disk under the embedded database (DATA_DIR) became full, read-only or failing: told once per episode, not per request. */

@@ -2,6 +2,12 @@
  * A PostgreSQL pool with its schema set up once: what the idempotency store and the quota
  * ledger share when DATABASE_URL is set. The DDL runs in one transaction under an advisory
  * lock, because replicas starting together would otherwise race on CREATE … IF NOT EXISTS.
+ *
+ * Every later statement has a deadline: the server cancels one that runs longer than
+ * `STATEMENT_TIMEOUT_MS` (a lock never released, a database overwhelmed), and the client gives
+ * up a little later when no answer comes at all (a frozen server cancels nothing). Either way the
+ * request is told the database is unavailable (503 SERVICE_UNAVAILABLE, nothing sent to the
+ * register) rather than held for the whole outage.
  */
 import pg from 'pg';
 import { DatabaseUnavailableError } from './database-unavailable';
@@ -31,10 +37,17 @@ export interface PgDatabaseOptions {
   /** Key of the advisory lock that serialises this schema's DDL across replicas. */
   ddlLock: number;
   /** Creates what is missing (tables, indexes, functions), inside the locked transaction. */
-  setup(client: pg.PoolClient): Promise<void>;
+  setup(client: pg.ClientBase): Promise<void>;
 }
 
+/** The longest one statement runs after set-up (PostgreSQL's `statement_timeout`). */
+export const STATEMENT_TIMEOUT_MS = 5_000;
+/** How long the client waits for an answer: past the server's own cancellation, so that this fires only when the server is gone. */
+const QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 1_000;
+
 const UNREACHABLE_CODES = new Set([
+  // query_canceled: the statement ran past statement_timeout (nothing of it was kept)
+  '57014',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
@@ -52,8 +65,13 @@ function isUnreachable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(error.message);
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(
+    error.message,
+  );
 }
+
+/** The client gave up waiting: the connection still has the statement in flight, so it is not reused. */
+const isReadTimeout = (error: unknown) => error instanceof Error && error.message === 'Query read timeout';
 
 const unavailable = (error: unknown): never => {
   throw isUnreachable(error) ? new DatabaseUnavailableError(error) : error;
@@ -70,14 +88,36 @@ export class PgDatabase {
       max: options.maxConnections ?? 10,
       idleTimeoutMillis: 30_000,
       connectionTimeoutMillis: 10_000,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      query_timeout: QUERY_TIMEOUT_MS,
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
-    this.initialised = this.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1)', [options.ddlLock]);
-      await options.setup(client);
-    }, false);
+    this.initialised = this.setUp();
     this.initialised.catch(() => undefined); // surfaced by ready() and by every operation
+  }
+
+  /**
+   * The schema's DDL, on a connection of its own without the pool's deadlines: a migration (an
+   * index on a large journal) or another replica's, holding the lock, may take longer.
+   */
+  private async setUp(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 10_000 });
+    client.on('error', () => undefined);
+    await client.connect().catch((error: unknown) => {
+      throw new DatabaseUnavailableError(error);
+    });
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [this.options.ddlLock]);
+      await this.options.setup(client);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      unavailable(error);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   }
 
   /** Resolves once the schema exists; rejects when the database cannot be reached or set up. */
@@ -88,10 +128,14 @@ export class PgDatabase {
   async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     await this.initialised.catch(unavailable);
     const client = await this.connect();
+    let failure: unknown;
     try {
-      return await client.query<R>(text, values).catch(unavailable);
+      return await client.query<R>(text, values);
+    } catch (error) {
+      failure = error;
+      return unavailable(error);
     } finally {
-      client.release();
+      client.release(isReadTimeout(failure));
     }
   }
 
@@ -103,19 +147,22 @@ export class PgDatabase {
   }
 
   /** Runs `work` on one connection inside BEGIN … COMMIT (ROLLBACK on any error). */
-  async transaction<R>(work: (client: pg.PoolClient) => Promise<R>, afterSetup = true): Promise<R> {
-    if (afterSetup) await this.initialised.catch(unavailable);
+  async transaction<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+    await this.initialised.catch(unavailable);
     const client = await this.connect();
+    let failure: unknown;
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      failure = error;
+      // After a read timeout the ROLLBACK would wait as long again: dropping the connection ends the transaction.
+      if (!isReadTimeout(error)) await client.query('ROLLBACK').catch(() => undefined);
       return unavailable(error);
     } finally {
-      client.release();
+      client.release(isReadTimeout(failure));
     }
   }
 

@@ -162,6 +162,50 @@ describe('Apollo Gateway with examples/federation/apollo-gateway.ts', () => {
     expect(titlegraph.emulator.calls.count()).toBe(0);
   });
 
+  test("a wrong key, or one without Bearer, is refused in titlegraph's words and code, without titlegraph's internal address", async () => {
+    titlegraph.emulator.calls.reset();
+    const query = '{ title(titleNumber: "MID15313") { status } }';
+    for (const authorization of ['Bearer not-a-key-of-ours', 'dev-key-b']) {
+      const direct = await fetch(titlegraphUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization },
+        body: JSON.stringify({ query }),
+      });
+      expect(direct.status).toBe(401);
+      const own = ((await direct.json()) as { errors: { message: string; extensions: { code: string } }[] }).errors[0]!;
+      const result = await execute(query, {}, { authorization });
+      expect(result.data?.title ?? null).toBeNull();
+      expect(result.errors).toEqual([
+        expect.objectContaining({ message: own.message, extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) }),
+      ]);
+      expect(JSON.stringify(result)).not.toContain(new URL(titlegraphUrl).host);
+      expect(JSON.stringify(result)).not.toMatch(/401: Unauthorized/);
+    }
+    expect(titlegraph.emulator.calls.count()).toBe(0);
+  });
+
+  test('titlegraph unreachable: the client is told so, without its address', async () => {
+    const gone = createServer();
+    const goneUrl = `${await listen(gone)}/graphql`;
+    await closeServer(gone);
+    const supergraphSdl = (await composeWithTitlegraph(titlegraphUrl, [], ROUTER_KEY)).replace(titlegraphUrl, goneUrl);
+    const cut = new ApolloGateway({ supergraphSdl, buildService: buildService(ROUTER_KEY), logger: quietApolloLogger });
+    const result = await executeThroughApollo(
+      await cut.load(),
+      '{ title(titleNumber: "MID15313") { status } }',
+      {},
+      { headers: CLIENT_HEADERS },
+    );
+    await cut.stop();
+    expect(result.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^The connection to titlegraph failed \(ECONNREFUSED\)/),
+        extensions: expect.objectContaining({ code: 'SUBGRAPH_UNREACHABLE' }),
+      }),
+    ]);
+    expect(JSON.stringify(result)).not.toContain(new URL(goneUrl).host);
+  });
+
   test("composing with a client's key instead of the router key fails with titlegraph's reason, not a bare 400", async () => {
     const wrong = new ApolloGateway({
       supergraphSdl: new IntrospectAndCompose({ subgraphs: [{ name: 'titlegraph', url: titlegraphUrl }] }),

@@ -31,6 +31,8 @@ describe('/ready', () => {
       register: { reachable: true, status: 401, breaker: 'closed' },
       // The embedded database (DATA_DIR) takes writes (test/server/disk-outage.test.ts: when its disk is full).
       database: { reachable: true },
+      // The ids of the download link keys (a random one of this process here): never the keys.
+      downloadLinks: { signingKeyId: expect.stringMatching(/^[0-9a-f]{8}$/), keyIds: [expect.stringMatching(/^[0-9a-f]{8}$/)] },
     });
     expect(svc.emulator.calls.count({ route: 'token' })).toBe(1);
     expect(svc.emulator.calls.count({ route: 'token', status: 200 })).toBe(0);
@@ -42,6 +44,7 @@ describe('/ready', () => {
       ready: false,
       register: { reachable: false, error: 'unreachable', breaker: 'closed' },
       database: { reachable: true },
+      downloadLinks: expect.anything(),
     });
   });
 

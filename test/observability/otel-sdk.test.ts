@@ -133,3 +133,20 @@ test('a query that calls the register twice: the span tree, interpreted and comp
     expect(lines.every((l) => typeof l.span_id === 'string')).toBe(true);
   }
 }, 60_000);
+
+test('the recipe sends the trace backend no FAS number, matter reference or API key (its hooks redact every query)', async () => {
+  const response = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
+    body: JSON.stringify({
+      query:
+        'mutation Buy { purchaseTitleDetails(fas: "0877", input: { titleNumber: "BLK1", reference: "Smith to Jones, 12 Elm Row", idempotencyKey: "otel-private" }) { userErrors { code } } }',
+    }),
+  });
+  expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();
+  const details = () => spans.filter((s) => String(attribute(s, 'url.full') ?? '').includes('/v1/titles/BLK1/details'));
+  await expect.poll(() => details().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+  expect(attribute(details()[0]!, 'url.full')).toMatch(/\/v1\/titles\/BLK1\/details\?fas=REDACTED&reference=REDACTED$/);
+  await expect.poll(() => spans.filter((s) => s.name === 'mutation Buy').length, { timeout: 10_000 }).toBe(1);
+  expect(JSON.stringify(spans)).not.toMatch(/0877|Smith|Jones|dev-key-a/);
+}, 30_000);

@@ -182,6 +182,14 @@ describe('download link settings', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://db/titlegraph', DOWNLOAD_LINK_SECRET: SECRET }).downloadLinkSecret).toBe(SECRET);
   });
 
+  test('keys rotate: DOWNLOAD_LINK_SECRET lists them comma-separated, each at least 32 characters, never repeated back', () => {
+    const next = `${SECRET}-next`;
+    expect(loadConfig({ DOWNLOAD_LINK_SECRET: `${next},${SECRET}` }).downloadLinkSecret).toBe(`${next},${SECRET}`);
+    const refused = fails({ DOWNLOAD_LINK_SECRET: `${next},short-old-key` });
+    expect(refused).toBe('Invalid configuration: DOWNLOAD_LINK_SECRET must be at least 32 characters.');
+    expect(fails({ DOWNLOAD_LINK_SECRET: ' , ' })).toMatch(/DOWNLOAD_LINK_SECRET must be at least 32 characters/);
+  });
+
   test('a short key, or a PUBLIC_URL that is not http(s), is refused naming the setting', () => {
     expect(fails({ DOWNLOAD_LINK_SECRET: 'short' })).toMatch(/DOWNLOAD_LINK_SECRET must be at least 32 characters/);
     expect(fails({ PUBLIC_URL: 'ftp://titlegraph.example.com' })).toMatch(/PUBLIC_URL/);

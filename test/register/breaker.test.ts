@@ -3,7 +3,7 @@
  * to the threshold, a ticket counts once however often it is settled, and a ticket from before a
  * transition never counts after it, even across several transitions.
  */
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { CircuitBreaker } from '../../src/register/client/circuit-breaker';
 
 function breaker(failureThreshold: number, openMs = 1_000) {
@@ -121,5 +121,86 @@ describe('a success while closed', () => {
     second.failure();
     b.acquire()!.failure();
     expect(b.state()).toBe('open');
+  });
+});
+
+describe('slow attempts (slowMs): the register hanging opens it within slowMs, not after a deadline', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  function slowBreaker(failureThreshold: number, slowMs = 100, openMs = 1_000) {
+    let now = 0;
+    const b = new CircuitBreaker({ failureThreshold, openMs, slowMs, now: () => now });
+    const advance = (ms: number) => {
+      now += ms;
+      vi.advanceTimersByTime(ms);
+    };
+    return { b, advance };
+  }
+
+  test('the threshold of attempts sent and unanswered past slowMs opens it while they are all still in flight', () => {
+    const { b, advance } = slowBreaker(3);
+    const tickets = [b.acquire()!, b.acquire()!, b.acquire()!];
+    for (const ticket of tickets) ticket.sent();
+    advance(99);
+    expect(b.state()).toBe('closed');
+    advance(1);
+    expect(b.state()).toBe('open');
+    expect(b.acquire()).toBeUndefined();
+    // their ends, when they come, are from before the opening: they change nothing
+    for (const ticket of tickets) ticket.failure();
+    expect(b.retryAfterMs()).toBe(1_000);
+  });
+
+  test('the wait for a connection is not the register being slow: only time after sending counts', () => {
+    const { b, advance } = slowBreaker(1);
+    const queued = b.acquire()!;
+    advance(500);
+    expect(b.state()).toBe('closed');
+    queued.sent();
+    advance(100);
+    expect(b.state()).toBe('open');
+  });
+
+  test('a slow attempt counts once, and its late answer resets the count like any success', () => {
+    const { b, advance } = slowBreaker(2);
+    const slow = b.acquire()!;
+    slow.sent();
+    advance(100); // one failure
+    slow.failure(); // its timeout later: not a second one
+    expect(b.state()).toBe('closed');
+    const late = b.acquire()!;
+    late.sent();
+    advance(100); // two: opens
+    expect(b.state()).toBe('open');
+
+    const { b: b2, advance: advance2 } = slowBreaker(2);
+    const answeredLate = b2.acquire()!;
+    answeredLate.sent();
+    advance2(100);
+    answeredLate.success();
+    b2.acquire()!.failure();
+    expect(b2.state()).toBe('closed');
+  });
+
+  test('a slow trial reopens it at once; the next trial comes openMs later', () => {
+    const { b, advance } = slowBreaker(1, 100, 300);
+    b.acquire()!.failure();
+    advance(300);
+    const trial = b.acquire()!;
+    trial.sent();
+    expect(b.retryAfterMs()).toBe(100); // the trial decides within slowMs
+    advance(100);
+    expect(b.state()).toBe('open');
+    expect(b.retryAfterMs()).toBe(300);
+    trial.success(); // from the earlier phase
+    expect(b.state()).toBe('open');
+    advance(300);
+    b.acquire()!.success();
+    expect(b.state()).toBe('closed');
+    expect(b.retryAfterMs()).toBe(0);
   });
 });

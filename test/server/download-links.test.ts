@@ -2,9 +2,12 @@
  * Download links a browser can follow: absolute, signed for the client that got the file, no
  * Authorization needed; tampered or expired links are refused before anything is fetched.
  */
+import pino from 'pino';
 import { describe, expect, test } from 'vitest';
+import { logServiceEvents } from '../../src/observability/logging';
 import { DownloadLinks, LINK_VALIDITY_MS } from '../../src/services/downloads/links';
 import { OrderTitleDocumentMutation, PurchaseTitlePlansMutation, TitleQuery } from '../support/documents';
+import { parseMetrics } from '../support/prometheus';
 import { newKey, replicaForTest, serviceForTest, type Service } from '../support/harness';
 
 const SECRET = 'a-test-signing-key-of-at-least-32-characters';
@@ -40,7 +43,7 @@ describe('signed download links', () => {
     const svc = await serviceForTest({}, { publicUrl: 'https://titlegraph.example.com/', downloadLinkSecret: SECRET });
     const document = await order(svc);
     expect(document.downloadUrl).toMatch(
-      /^https:\/\/titlegraph\.example\.com\/downloads\/titles\/MID15313\/documents\/[^?]+\?client=client-b&expires=\d+&signature=/,
+      /^https:\/\/titlegraph\.example\.com\/downloads\/titles\/MID15313\/documents\/[^?]+\?client=client-b&expires=\d+&kid=[0-9a-f]{8}&signature=/,
     );
     const link = new URL(document.downloadUrl);
     const response = await svc.get(link.pathname + link.search, null);
@@ -270,5 +273,110 @@ describe('signed download links', () => {
     expect(params.get('ends')).toBe('day');
     params.delete('ends');
     expect(links.check(file, params)).toMatchObject({ ok: false, code: 'DOWNLOAD_LINK_INVALID' });
+  });
+});
+
+describe('rotating DOWNLOAD_LINK_SECRET (README, Rotating DOWNLOAD_LINK_SECRET)', () => {
+  const OLD = 'the-old-signing-key-of-at-least-32-characters';
+  const NEW = 'the-new-signing-key-of-at-least-32-characters';
+
+  async function orderedLink(svc: Service) {
+    return new URL((await order(svc)).downloadUrl);
+  }
+  const follow = async (replica: Service, link: URL) => {
+    const response = await replica.get(link.pathname + link.search, null);
+    const status = response.status;
+    await response.arrayBuffer();
+    return status;
+  };
+  const keyIdOf = (secret: string) => new DownloadLinks(secret, undefined).signingKeyId;
+  const ready = async (replica: Service) =>
+    ((await (await replica.get('/ready', null)).json()) as { downloadLinks: unknown }).downloadLinks;
+  const signingKeyMetric = async (replica: Service) =>
+    parseMetrics(await (await replica.get('/metrics', null)).text()).filter((m) => m.name === 'titlegraph_download_link_signing_key_info');
+
+  test('old, then old+new, then new+old, then new: every live link keeps working on every replica at every step', async () => {
+    // Step 0: every replica on the old key.
+    const a = await serviceForTest({}, { downloadLinkSecret: OLD });
+    const b = replicaForTest(a, { downloadLinkSecret: OLD });
+    const before = await orderedLink(a);
+    expect(before.searchParams.get('kid')).toBe(keyIdOf(OLD));
+
+    // Step 1: one replica at a time learns the new key, still signing with the old one.
+    const b1 = replicaForTest(a, { downloadLinkSecret: `${OLD},${NEW}` });
+    const step1 = await orderedLink(b1);
+    expect(step1.searchParams.get('kid')).toBe(keyIdOf(OLD));
+    for (const replica of [a, b, b1]) for (const link of [before, step1]) expect(await follow(replica, link)).toBe(200);
+
+    // Step 2: once every replica knows it, they sign with the new key one at a time.
+    const a2 = replicaForTest(a, { downloadLinkSecret: ` ${NEW} , ${OLD} ` });
+    const step2 = await orderedLink(a2);
+    expect(step2.searchParams.get('kid')).toBe(keyIdOf(NEW));
+    for (const replica of [b1, a2]) for (const link of [before, step1, step2]) expect(await follow(replica, link)).toBe(200);
+
+    // Step 3, 15 minutes later (every old link has expired): the old key goes.
+    const a3 = replicaForTest(a, { downloadLinkSecret: NEW });
+    expect(await follow(a3, step2)).toBe(200);
+    expect(await ready(a3)).toEqual({ signingKeyId: keyIdOf(NEW), keyIds: [keyIdOf(NEW)] });
+    expect(await ready(a2)).toEqual({ signingKeyId: keyIdOf(NEW), keyIds: [keyIdOf(NEW), keyIdOf(OLD)] });
+    expect(await signingKeyMetric(a2)).toEqual([
+      { name: 'titlegraph_download_link_signing_key_info', labels: { key_id: keyIdOf(NEW) }, value: 1 },
+    ]);
+  });
+
+  test('a link made before links named their key (no kid) is checked with every key', async () => {
+    const a = await serviceForTest({}, { downloadLinkSecret: OLD });
+    const link = await orderedLink(a);
+    link.searchParams.delete('kid');
+    expect(await follow(replicaForTest(a, { downloadLinkSecret: `${NEW},${OLD}` }), link)).toBe(200);
+    expect(await follow(replicaForTest(a, { downloadLinkSecret: NEW }), link)).toBe(403);
+  });
+
+  test('replicas that disagree: the link is refused, and the replica says so in its log, its metrics and /ready', async () => {
+    const a = await serviceForTest({}, { downloadLinkSecret: NEW });
+    const b = replicaForTest(a, { downloadLinkSecret: OLD });
+    const lines: { level: number; msg: string; keyId?: string }[] = [];
+    logServiceEvents(b.services.events, pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) }));
+    const link = await orderedLink(a);
+    a.emulator.calls.reset();
+    const { status, body } = await refusal(await b.get(link.pathname + link.search, null));
+    expect([status, body.error.code]).toEqual([403, 'DOWNLOAD_LINK_INVALID']);
+    expect(a.emulator.calls.count({ route: 'downloadDocument' })).toBe(0);
+    await refusal(await b.get(link.pathname + link.search, null)); // told once, counted twice
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        keyId: keyIdOf(NEW),
+        msg: expect.stringMatching(/signed with key \w+ arrived; this replica signs with \w+ .* replicas disagree on DOWNLOAD_LINK_SECRET/),
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(OLD);
+    const metrics = parseMetrics(await (await b.get('/metrics', null)).text());
+    expect(metrics.find((m) => m.name === 'titlegraph_download_link_unknown_key_total')?.value).toBe(2);
+    expect((await signingKeyMetric(a))[0]!.labels.key_id).not.toBe((await signingKeyMetric(b))[0]!.labels.key_id);
+    expect(((await ready(a)) as { signingKeyId: string }).signingKeyId).not.toBe(
+      ((await ready(b)) as { signingKeyId: string }).signingKeyId,
+    );
+  });
+
+  test('a forged key id is refused like any changed link, and an expired link of a retired key is not a disagreement', () => {
+    let now = Date.parse('2026-03-10T12:00:00Z');
+    const told: string[] = [];
+    const old = new DownloadLinks(OLD, undefined, () => now);
+    const current = new DownloadLinks(
+      NEW,
+      undefined,
+      () => now,
+      (keyId) => told.push(keyId),
+    );
+    const file = { tenant: 'client-a', titleNumber: 'MID15313', kind: 'documents' as const, id: 'abc' };
+    const params = new URL(current.link('http://x', file, new Date(now + 3_600_000))).searchParams;
+    params.set('kid', keyIdOf(OLD));
+    expect(current.check(file, params)).toMatchObject({ ok: false, code: 'DOWNLOAD_LINK_INVALID' });
+    expect(told).toEqual([keyIdOf(OLD)]);
+    const retired = new URL(old.link('http://x', file, new Date(now + 3_600_000))).searchParams;
+    now += LINK_VALIDITY_MS + 1;
+    expect(current.check(file, retired)).toMatchObject({ ok: false, code: 'DOWNLOAD_LINK_INVALID' });
+    expect(told).toHaveLength(1);
   });
 });

@@ -38,6 +38,8 @@ export interface RegisterErrorInit {
   outcomeUnknown?: boolean;
   /** The register's clock when the request went out (see RegisterTransport.registerNow). */
   sentAt?: Date;
+  /** No attempt of the call was written to the register (refused by the breaker, never connected). */
+  neverSent?: boolean;
   cause?: Error;
 }
 
@@ -59,6 +61,8 @@ export class RegisterError extends Error {
   readonly outcomeUnknown: boolean;
   /** The register's clock when the request went out; unset when it never did. */
   readonly sentAt?: Date;
+  /** True when it is known that no attempt of the call reached the register: the caller may say "nothing was sent". */
+  readonly neverSent: boolean;
 
   constructor(init: RegisterErrorInit) {
     const head = `register ${init.route} failed: ${init.status === 0 ? 'no response' : `HTTP ${init.status}`} ${init.code}`;
@@ -72,6 +76,7 @@ export class RegisterError extends Error {
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
     if (init.sentAt !== undefined) this.sentAt = init.sentAt;
+    this.neverSent = init.neverSent ?? false;
   }
 
   /** Plain, log-safe fields (for pino and friends). */

@@ -221,6 +221,8 @@ class RegisterCall<T> {
   private attemptNumber = 0;
   /** The register's clock when the current attempt's request went out, for the charge journal's day. */
   private sentAt: Date | undefined;
+  /** Some attempt of this call was written to the register. */
+  private written = false;
 
   constructor(
     private readonly transport: RegisterTransport,
@@ -270,6 +272,7 @@ class RegisterCall<T> {
           ...failure.error,
           outcomeUnknown: decision === 'unknown',
           ...(this.sentAt ? { sentAt: this.sentAt } : {}),
+          ...(this.written ? {} : { neverSent: true }),
         });
         if (decision !== 'retry' || failedAttempts >= transport.retryPolicy.attempts || transport.closed) throw error;
         const delay = failure.retryAfterMs ?? backoffDelayMs(transport.retryPolicy, failedAttempts);
@@ -339,7 +342,13 @@ class RegisterCall<T> {
     return {
       failure: {
         kind: 'circuit_open',
-        error: { route: this.route.name, status: 0, code: CLIENT_ERROR_CODES.circuitOpen, detail: 'circuit breaker is open' },
+        error: {
+          route: this.route.name,
+          status: 0,
+          code: CLIENT_ERROR_CODES.circuitOpen,
+          detail: 'circuit breaker is open',
+          retryAfterSeconds: Math.max(1, Math.ceil(this.transport.breaker.retryAfterMs() / 1000)),
+        },
       },
     };
   }
@@ -357,6 +366,8 @@ class RegisterCall<T> {
       const pool = transport.dispatcher(spec.tenant, route.response === 'pdf' ? 'downloads' : 'api');
       const dispatcher = trackingDispatcher(pool, () => {
         this.sentAt = transport.registerNow();
+        this.written = true;
+        ticket.sent();
       });
       const pending = request(this.url, { dispatcher, method: route.method, headers, body: this.body, signal: abort });
       let response: Dispatcher.ResponseData;

@@ -46,8 +46,8 @@ export interface RegisterTransportOptions {
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; deadlineMs?: number };
   /** GET only; default 3 attempts in total. */
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
-  /** Default 5 consecutive failures, 10 s open. */
-  breaker?: { failureThreshold?: number; openMs?: number };
+  /** Default 5 consecutive failures (an attempt unanswered 5 s after it was sent is one), 1 s open. */
+  breaker?: { failureThreshold?: number; openMs?: number; slowMs?: number };
   /** Once per attempt: metrics, logs, quota counting. Exceptions thrown here are swallowed. */
   onCall?: (e: RegisterCallEvent) => void;
 }
@@ -106,6 +106,7 @@ export class RegisterTransport {
     this.breaker = new CircuitBreaker({
       failureThreshold: opts.breaker?.failureThreshold ?? DEFAULT_BREAKER.failureThreshold,
       openMs: opts.breaker?.openMs ?? DEFAULT_BREAKER.openMs,
+      slowMs: opts.breaker?.slowMs ?? DEFAULT_BREAKER.slowMs,
     });
     this.onCall = opts.onCall;
     this.connections = { api: opts.connections ?? 32, downloads: opts.downloadConnections ?? 8 };

@@ -6,6 +6,12 @@
  * Links are made when `downloadUrl` is resolved, so every answer (a replay too) has fresh ones.
  * A link cut short by the file's own expiry says so (`ends=day`, signed), so that its refusal
  * tells the caller to order again rather than to ask for a link that could never work.
+ *
+ * Keys rotate (README, Rotating DOWNLOAD_LINK_SECRET): the setting lists keys, comma-separated;
+ * links are signed with the first and checked with any. Each link names its key (`kid`, an id
+ * derived from the key, which shows nothing of it), so that a link signed with a key this
+ * replica does not know is told apart from a forged one, and replicas can compare their keys.
+ * A link without `kid` (made before keys had ids) is checked with every key.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -25,23 +31,63 @@ export type LinkCheck =
   | { ok: true; tenant: string }
   | { ok: false; code: 'DOWNLOAD_LINK_INVALID' | 'DOWNLOAD_LINK_EXPIRED' | 'DOCUMENT_EXPIRED'; message: string };
 
+/** The keys of a DOWNLOAD_LINK_SECRET setting: comma-separated, the first signs; blanks around them ignored. */
+export function downloadLinkKeys(setting: string): string[] {
+  return setting
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+}
+
+/** A key's public name: 8 hex digits of an HMAC keyed by it, so equal keys have equal ids and the id reveals nothing. */
+function keyIdOf(key: Buffer): string {
+  return createHmac('sha256', key).update('titlegraph download link key id').digest('hex').slice(0, 8);
+}
+
+interface SigningKey {
+  id: string;
+  secret: Buffer;
+}
+
+const INVALID = {
+  ok: false,
+  code: 'DOWNLOAD_LINK_INVALID',
+  message: 'This download link is not valid: ask the API for the document or plan again to get a new one.',
+} as const;
+
 export class DownloadLinks {
-  private readonly secret: Buffer;
+  /** The first signs; all verify. */
+  private readonly keys: readonly SigningKey[];
 
   constructor(
+    /** DOWNLOAD_LINK_SECRET: one key, or keys comma-separated (the first signs). */
     secret: string | undefined,
     private readonly publicUrl: string | undefined,
     private readonly now: () => number = Date.now,
+    /** A link signed with a key this instance does not have arrived (replicas disagree on DOWNLOAD_LINK_SECRET). */
+    private readonly onUnknownKey: (keyId: string, knownKeyIds: string[]) => void = () => undefined,
   ) {
     // One instance alone may sign with a key of its own; replicas share DOWNLOAD_LINK_SECRET.
-    this.secret = secret ? Buffer.from(secret, 'utf8') : randomBytes(32);
+    const secrets = secret ? downloadLinkKeys(secret).map((key) => Buffer.from(key, 'utf8')) : [randomBytes(32)];
+    this.keys = secrets.map((key) => ({ id: keyIdOf(key), secret: key }));
+  }
+
+  /** The id of the key new links are signed with. */
+  get signingKeyId(): string {
+    return this.keys[0]!.id;
+  }
+
+  /** The ids of every key links are checked with, the signing one first. */
+  get keyIds(): string[] {
+    return this.keys.map((key) => key.id);
   }
 
   // Over the expiry's text as it appears in the link, so that no other spelling of the same
-  // time (leading zeros, 1e9) passes as the signed one.
-  private signature(file: FileRef, expires: string, endsWithDay: boolean): string {
+  // time (leading zeros, 1e9) passes as the signed one. The key id is not signed: a changed one
+  // names another key, which cannot have made the signature.
+  private signature(key: SigningKey, file: FileRef, expires: string, endsWithDay: boolean): string {
     const fields = ['v1', file.tenant, file.kind, file.titleNumber, file.id, expires, ...(endsWithDay ? ['day'] : [])];
-    return createHmac('sha256', this.secret).update(fields.join('\n')).digest('base64url');
+    return createHmac('sha256', key.secret).update(fields.join('\n')).digest('base64url');
   }
 
   /** An absolute, signed link to the file, valid for 15 minutes at most and never past `fileExpiresAt`. */
@@ -50,11 +96,13 @@ export class DownloadLinks {
     const expires = Math.floor(Math.min(this.now() + LINK_VALIDITY_MS, fileExpiresAt.getTime()) / 1000);
     const base = (this.publicUrl ?? origin).replace(/\/+$/, '');
     const path = `/downloads/titles/${encodeURIComponent(file.titleNumber)}/${file.kind}/${encodeURIComponent(file.id)}`;
+    const key = this.keys[0]!;
     const query = new URLSearchParams({
       client: file.tenant,
       expires: String(expires),
       ...(endsWithDay ? { ends: 'day' } : {}),
-      signature: this.signature(file, String(expires), endsWithDay),
+      kid: key.id,
+      signature: this.signature(key, file, String(expires), endsWithDay),
     });
     return `${base}${path}?${query}`;
   }
@@ -63,18 +111,24 @@ export class DownloadLinks {
   check(file: Omit<FileRef, 'tenant'>, params: URLSearchParams): LinkCheck {
     const tenant = params.get('client') ?? '';
     const expiresText = params.get('expires') ?? '';
+    const keyId = params.get('kid');
+    const keys = keyId === null ? this.keys : this.keys.filter((key) => key.id === keyId);
+    if (keys.length === 0) {
+      // A live link: some replica signs with a key this one lacks. (An expired one may be from a
+      // key retired since, as a rotation ends.)
+      const live = /^\d{1,12}$/.test(expiresText) && Number(expiresText) * 1000 > this.now();
+      if (live && /^[0-9a-f]{8}$/.test(keyId!)) this.onUnknownKey(keyId!, this.keyIds);
+      return INVALID;
+    }
     // The text is compared, not the decoded bytes: base64url decoding forgives a changed last
     // character (its low bits are padding) and stray characters, so a changed link would pass.
     const given = Buffer.from(params.get('signature') ?? '', 'utf8');
     const endsWithDay = params.get('ends') === 'day';
-    const expected = Buffer.from(this.signature({ ...file, tenant }, expiresText, endsWithDay), 'utf8');
-    if (!tenant || !/^\d{1,12}$/.test(expiresText) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return {
-        ok: false,
-        code: 'DOWNLOAD_LINK_INVALID',
-        message: 'This download link is not valid: ask the API for the document or plan again to get a new one.',
-      };
-    }
+    const signedBy = (key: SigningKey) => {
+      const expected = Buffer.from(this.signature(key, { ...file, tenant }, expiresText, endsWithDay), 'utf8');
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    };
+    if (!tenant || !/^\d{1,12}$/.test(expiresText) || !keys.some(signedBy)) return INVALID;
     if (Number(expiresText) * 1000 <= this.now()) {
       if (endsWithDay) {
         const what = file.kind === 'documents' ? 'document' : 'plan';
