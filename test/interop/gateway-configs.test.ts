@@ -188,7 +188,7 @@ describe('Apollo Gateway with examples/federation/apollo-gateway.ts', () => {
     const gone = createServer();
     const goneUrl = `${await listen(gone)}/graphql`;
     await closeServer(gone);
-    const supergraphSdl = (await composeWithTitlegraph(titlegraphUrl, [], ROUTER_KEY)).replace(titlegraphUrl, goneUrl);
+    const supergraphSdl = (await composeWithTitlegraph(titlegraphUrl, [], ROUTER_KEY, true)).replace(titlegraphUrl, goneUrl);
     const cut = new ApolloGateway({ supergraphSdl, buildService: buildService(ROUTER_KEY), logger: quietApolloLogger });
     const result = await executeThroughApollo(
       await cut.load(),
