@@ -5,10 +5,11 @@
  * meets a plain-text line.
  */
 import { createApp } from './server/app';
+import { loadGraphiQL } from './server/graphiql';
 import { serve, shutdownOnSignals, type Serving } from './server/serve';
 import { createLogger, exitProcess, logServiceEvents, type Logger } from './observability/logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
-import { startEmulator, type Emulator } from './emulator';
+import type { Emulator } from './emulator';
 import { createServices, StoreOpenError } from './services/create-services';
 import { DEV_ORGANISATIONS, DEV_TENANTS } from './services/tenants';
 import { formatPence, perProduct } from './register/contract/money';
@@ -20,6 +21,26 @@ function busyPortError(error: unknown, setting: string, port: number): unknown {
   return code === 'EADDRINUSE'
     ? new ConfigError(`${setting} ${port} is already in use: set ${setting} to a free port (0 picks one)`)
     : error;
+}
+
+/**
+ * The emulator (its PDF library) and GraphiQL's 18 MB page are loaded only when this start uses
+ * them: the container image's default target leaves their packages out. A start that needs one
+ * that is missing names the package and the way on, rather than a module error.
+ */
+async function loadPart<T>(load: () => Promise<T>, part: string, instead: string): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const missing =
+      (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND'
+        ? /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1]
+        : undefined;
+    if (!missing) throw error;
+    throw new ConfigError(
+      `${part} needs the package ${missing}, which is not installed here (the container image's default target leaves it out): ${instead}, or build the image's full target (docker build --target full .).`,
+    );
+  }
 }
 
 /** The data folder of the embedded stores must be a folder this process can write to. */
@@ -55,16 +76,27 @@ async function main(config: AppConfig, logger: Logger) {
       "PUBLIC_URL is not set: download links take their address from each request's Host header; set PUBLIC_URL to the public address behind a gateway or proxy.",
     );
   }
+  if (config.graphiql) await loadPart(loadGraphiQL, 'GraphiQL (GRAPHIQL=true, the default outside production)', 'set GRAPHIQL=false');
+  const embedded = config.register
+    ? undefined
+    : await loadPart(
+        // Its documents load pdf-lib on the first one: load it now, so a missing package stops the start.
+        () => Promise.all([import('./emulator'), import('./emulator/pdf')]).then(([emulator]) => emulator),
+        'The embedded register emulator (REGISTER=emulator, or no REGISTER_BASE_URL outside production)',
+        'set REGISTER_BASE_URL to the register (ending in /v1)',
+      );
   let emulator: Emulator | undefined;
-  if (!config.register) {
-    emulator = await startEmulator({
-      host: config.emulator.host,
-      port: config.emulator.port,
-      latencyMs: config.emulator.latencyMs,
-      fees: perProduct((product) => formatPence(config.spend.feesPence[product])),
-    }).catch((error: unknown) => {
-      throw busyPortError(error, 'EMULATOR_PORT', config.emulator.port);
-    });
+  if (embedded) {
+    emulator = await embedded
+      .startEmulator({
+        host: config.emulator.host,
+        port: config.emulator.port,
+        latencyMs: config.emulator.latencyMs,
+        fees: perProduct((product) => formatPence(config.spend.feesPence[product])),
+      })
+      .catch((error: unknown) => {
+        throw busyPortError(error, 'EMULATOR_PORT', config.emulator.port);
+      });
   }
   // The configuration's sections are what createServices and createApp take; only the register
   // (an external one or the embedded emulator) is decided here; createServices opens every store.

@@ -8,7 +8,6 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { renderGraphiQL as renderBundledGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 
 type Encoding = 'br' | 'gzip';
@@ -35,14 +34,29 @@ const compress: Record<Encoding, (html: Buffer) => Promise<Buffer>> = {
   gzip: (html) => promisify(gzip)(html, { level: 9 }),
 };
 
+type RenderGraphiQL = (options: GraphiQLOptions) => string;
+
+let renderer: Promise<RenderGraphiQL> | undefined;
+
+/**
+ * The bundled page's package, loaded on first use: it is 18 MB, and the production image leaves it
+ * out (GraphiQL is off there unless GRAPHIQL=true), so nothing may import it before GraphiQL is on.
+ * main.ts awaits this at start when GraphiQL is on, so a missing package stops the start instead
+ * of the first page view.
+ */
+export function loadGraphiQL(): Promise<RenderGraphiQL> {
+  renderer ??= import('@graphql-yoga/render-graphiql').then((module) => module.renderGraphiQL);
+  return renderer;
+}
+
 /** The page is rendered once per distinct options, and each encoding compressed once. */
 const pages = new Map<string, Page>();
 
-function pageFor(options: GraphiQLOptions): Page {
+async function pageFor(options: GraphiQLOptions): Promise<Page> {
   const key = JSON.stringify(options);
   let page = pages.get(key);
   if (!page) {
-    const html = Buffer.from(renderBundledGraphiQL(options), 'utf8');
+    const html = Buffer.from((await loadGraphiQL())(options), 'utf8');
     page = { html, etag: `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`, encoded: {} };
     if (pages.size > 16) pages.clear();
     pages.set(key, page);
@@ -93,39 +107,40 @@ export function useGraphiQLPage(endpoint: string, options: GraphiQLOptions): Plu
     onRequest({ request, url, endResponse, fetchAPI }) {
       if (request.method !== 'GET' || url.pathname !== endpoint) return;
       if (!(request.headers.get('accept') ?? '').includes('text/html')) return;
-      const page = pageFor(options);
-      const encoding = encodingFor(request.headers.get('accept-encoding'));
-      const headers: Record<string, string> = {
-        'content-type': 'text/html; charset=utf-8',
-        etag: page.etag,
-        // the page changes only with a new version of the service: revalidate, then reuse
-        'cache-control': 'no-cache',
-        vary: 'Accept, Accept-Encoding',
-      };
-      if (matches(request.headers.get('if-none-match'), page.etag)) {
-        endResponse(new fetchAPI.Response(null, { status: 304, headers }));
-        return;
-      }
-      if (encoding) headers['content-encoding'] = encoding;
-      return body(page, encoding).then(
-        (bytes) =>
-          endResponse(
-            new fetchAPI.Response(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), {
-              status: 200,
-              headers,
-            }),
-          ),
-        // Compression failed (out of memory, say): the page uncompressed rather than an error.
-        () => {
-          delete headers['content-encoding'];
-          endResponse(
-            new fetchAPI.Response(new Uint8Array(page.html.buffer as ArrayBuffer, page.html.byteOffset, page.html.byteLength), {
-              status: 200,
-              headers,
-            }),
-          );
-        },
-      );
+      return pageFor(options).then((page) => {
+        const encoding = encodingFor(request.headers.get('accept-encoding'));
+        const headers: Record<string, string> = {
+          'content-type': 'text/html; charset=utf-8',
+          etag: page.etag,
+          // the page changes only with a new version of the service: revalidate, then reuse
+          'cache-control': 'no-cache',
+          vary: 'Accept, Accept-Encoding',
+        };
+        if (matches(request.headers.get('if-none-match'), page.etag)) {
+          endResponse(new fetchAPI.Response(null, { status: 304, headers }));
+          return;
+        }
+        if (encoding) headers['content-encoding'] = encoding;
+        return body(page, encoding).then(
+          (bytes) =>
+            endResponse(
+              new fetchAPI.Response(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), {
+                status: 200,
+                headers,
+              }),
+            ),
+          // Compression failed (out of memory, say): the page uncompressed rather than an error.
+          () => {
+            delete headers['content-encoding'];
+            endResponse(
+              new fetchAPI.Response(new Uint8Array(page.html.buffer as ArrayBuffer, page.html.byteOffset, page.html.byteLength), {
+                status: 200,
+                headers,
+              }),
+            );
+          },
+        );
+      });
     },
   };
 }

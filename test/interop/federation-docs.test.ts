@@ -38,7 +38,13 @@ test('each configuration file the section points at exists and is loaded by a ga
     ...new Set([...section.matchAll(/\((examples\/federation\/[\w.-]+)\)|`(examples\/federation\/[\w.-]+)`/g)].map((m) => m[1] ?? m[2]!)),
   ];
   expect(files.length).toBeGreaterThanOrEqual(3);
-  const tests = ['gateway-configs.test.ts', 'demand-control.test.ts', 'gateway-chargeable.test.ts']
+  const tests = [
+    'gateway-configs.test.ts',
+    'demand-control.test.ts',
+    'gateway-chargeable.test.ts',
+    'apollo-cost-rule.test.ts',
+    'gateway-routes.test.ts',
+  ]
     .map((f) => readFileSync(new URL(`test/interop/${f}`, ROOT), 'utf8'))
     .join('\n');
   for (const file of files) {

@@ -36,11 +36,12 @@ export function spawnTs(entry: string, args: string[] = [], env: Record<string, 
       delete childEnv[name]; // unset, not the string "undefined"
     else childEnv[name] = value;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
-    cwd: ROOT,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return spawnNode(['--import', 'tsx', entry, ...args], { cwd: ROOT, env: childEnv });
+}
+
+/** This Node with `args`, in `cwd`, with exactly `env` (nothing of this process's own). */
+export function spawnNode(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Child {
+  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const lines: string[] = [];
   const listeners = new Set<(line: string) => void>();
