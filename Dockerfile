@@ -34,7 +34,7 @@ FROM node:26-slim AS telemetry-packages
 WORKDIR /otel
 COPY examples/deployment/telemetry/package.json examples/deployment/telemetry/package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund
-COPY examples/observability/otel.mjs ./
+COPY examples/observability/otel.mjs examples/observability/instrumentations.mjs ./
 
 FROM node:26-slim AS runtime
 ENV NODE_ENV=production \
