@@ -15,7 +15,6 @@ export const GROUPS = {
   'client-pure': {
     mutate: ['src/register/client/retry.ts', 'src/register/client/classify.ts', 'src/register/client/circuit-breaker.ts'],
     tests: [
-      'test/register/units.test.ts',
       'test/register/classify.test.ts',
       'test/register/retry-decision.test.ts',
       'test/register/faults.test.ts',
@@ -47,7 +46,6 @@ export const GROUPS = {
   security: {
     mutate: ['src/security/cost.ts', 'src/security/one-chargeable-mutation.ts', 'src/security/entities.ts'],
     tests: [
-      'test/security/entities-and-cost.test.ts',
       'test/security/limits.test.ts',
       'test/security/limit-refusals.test.ts',
       'test/security/cost.test.ts',

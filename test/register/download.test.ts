@@ -1,6 +1,7 @@
-/** Streamed downloads, and no sockets left behind after faults. */
+/** Streamed downloads, their file names, and no sockets left behind after faults. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { abandon, type RegisterClient } from '../../src/register/client';
+import { parseContentDispositionFilename } from '../../src/register/client/responses';
 import { readAll, registerError, rig, type Rig } from '../support/register-rig';
 
 let r: Rig;
@@ -103,5 +104,16 @@ describe('no leaked sockets', () => {
     await new Promise((res) => setTimeout(res, 50));
     expect(tcpSockets()).toBeLessThanOrEqual(emuBaseline);
     expect((await registerError(lc.titleSummary('MID1234'))).code).toBe('REGISTER_UNAVAILABLE');
+  });
+});
+
+describe('the file name of a download', () => {
+  it('is taken from Content-Disposition, preferring filename*, and never a path', () => {
+    expect(parseContentDispositionFilename('attachment; filename="MID15313-title.pdf"')).toBe('MID15313-title.pdf');
+    expect(parseContentDispositionFilename("attachment; filename=a.pdf; filename*=UTF-8''caf%C3%A9.pdf")).toBe('café.pdf');
+    expect(parseContentDispositionFilename('attachment; filename=plain.pdf')).toBe('plain.pdf');
+    expect(parseContentDispositionFilename('attachment; filename="../../etc/passwd"')).toBe('passwd');
+    expect(parseContentDispositionFilename('inline')).toBeUndefined();
+    expect(parseContentDispositionFilename(undefined)).toBeUndefined();
   });
 });

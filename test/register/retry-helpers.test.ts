@@ -89,6 +89,13 @@ describe('backoffDelayMs', () => {
     expect(backoffDelayMs(policy, 2, () => 0.999_9)).toBe(199);
   });
 
+  test('full jitter: from 0 up to just under the doubled base, and just under the cap past it', () => {
+    expect(backoffDelayMs(policy, 1, () => 0.999)).toBe(99);
+    expect(backoffDelayMs(policy, 3, () => 0.999)).toBe(399);
+    expect(backoffDelayMs(policy, 10, () => 0.999)).toBe(999);
+    expect(backoffDelayMs(policy, 3, () => 0)).toBe(0);
+  });
+
   test('uses Math.random by default, within the range', () => {
     for (let i = 0; i < 50; i++) {
       const delay = backoffDelayMs(policy, 2);
@@ -101,15 +108,21 @@ describe('backoffDelayMs', () => {
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2026-03-01T12:00:00Z');
-  test.each([
+  test.each<[string | string[] | undefined, number | undefined]>([
+    [undefined, undefined],
     ['', undefined],
     ['   ', undefined],
+    ['soon', undefined],
     ['1.5', undefined],
     ['-3', undefined],
     ['12', 12],
+    [' 0 ', 0],
+    [['3', '9'], 3], // a repeated header: the first value counts
     ['Sun, 01 Mar 2026 12:00:00 GMT', 0],
     ['Sun, 01 Mar 2026 12:00:00 GMT ', 0],
     ['Sun, 01 Mar 2026 12:00:01 GMT', 1],
+    ['Sun, 01 Mar 2026 12:00:30 GMT', 30],
+    ['Sun, 01 Mar 2026 11:00:00 GMT', 0], // a date already past: no wait, never a negative one
     ['2026-03-01T12:00:05Z', undefined],
   ])('%j → %s', (value, seconds) => {
     expect(parseRetryAfter(value, now)).toBe(seconds);
