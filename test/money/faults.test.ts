@@ -10,16 +10,15 @@ type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;
 
 beforeEach(async () => {
-  svc = await startService(
-    {},
-    {
+  svc = await startService({
+    services: {
       transport: {
         timeouts: { connectMs: 500, headersMs: 300, bodyMs: 300, deadlineMs: 2_000 },
         retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
         breaker: { failureThreshold: 4, openMs: 300 },
       },
     },
-  );
+  });
 });
 afterEach(() => svc.stop());
 

@@ -21,7 +21,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()));
 });
 async function service(timing: { waitMs?: number; staleMs?: number } = {}, transport?: typeof FAULT_TEST_TRANSPORT): Promise<Svc> {
-  const svc = await startService({}, { idempotencyTiming: timing, ...(transport ? { transport } : {}) });
+  const svc = await startService({ services: { idempotencyTiming: timing, ...(transport ? { transport } : {}) } });
   running.push(svc);
   return svc;
 }

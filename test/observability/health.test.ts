@@ -1,6 +1,6 @@
 /** /health (alive) and /ready (the register answers, the database takes writes), over real HTTP. */
 import { afterEach, describe, expect, test } from 'vitest';
-import { startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
 
 let svc: HttpService | undefined;
 afterEach(async () => {

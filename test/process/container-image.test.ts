@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config';
+import { postRaw } from '../support/post-raw';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
@@ -109,12 +110,12 @@ test('the compiled service starts in production, passes the image healthcheck, a
   const probe = spawnSync(process.execPath, healthcheck.slice(1), { env: { PORT: port }, encoding: 'utf8', timeout: 10_000 });
   expect(probe.status, probe.stderr).toBe(0);
 
-  const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-    body: JSON.stringify({ query: '{ title(titleNumber: "MID15313") { titleNumber status } }' }),
-  });
-  expect(await response.json()).toEqual({ data: { title: { titleNumber: 'MID15313', status: 'REGISTERED' } } });
+  const response = await postRaw(
+    `http://127.0.0.1:${port}/graphql`,
+    { query: '{ title(titleNumber: "MID15313") { titleNumber status } }' },
+    { accept: null },
+  );
+  expect(response.body).toEqual({ data: { title: { titleNumber: 'MID15313', status: 'REGISTERED' } } });
 
   const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
   child.kill('SIGTERM');

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { londonDate } from '../../src/register/contract/london-day';
-import { CHARGE_RECORDS, EMBEDDED_ENV, PURCHASE_DETAILS, postGraphql, spawnTs, type Child } from '../support/processes';
+import { CHARGE_RECORDS, EMBEDDED_ENV, PURCHASE_DETAILS, spawnTs, type Child } from '../support/processes';
+import { postRaw } from '../support/post-raw';
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
@@ -87,11 +88,14 @@ describe('graceful shutdown of npm start', () => {
   test('SIGTERM while a charge is in flight: it is answered with its charge, new requests are refused, exit 0', async () => {
     const { child, graphqlUrl, emulatorOrigin } = await startMain({ EMULATOR_LATENCY_MS: '2500' });
     // Warm up (register token), so the mutation below is one slow register call.
-    const warm = await postGraphql(graphqlUrl, TITLE, { titleNumber: 'MID15313' });
-    expect(warm.data.title.titleNumber).toBe('MID15313');
+    const warm = await postRaw(graphqlUrl, { query: TITLE, variables: { titleNumber: 'MID15313' } });
+    expect(warm.body.data.title.titleNumber).toBe('MID15313');
 
     const idempotencyKey = `shutdown-${process.pid}-${Date.now()}`;
-    const inFlight = postGraphql(graphqlUrl, PURCHASE_DETAILS, { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey } });
+    const inFlight = postRaw(graphqlUrl, {
+      query: PURCHASE_DETAILS,
+      variables: { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey } },
+    });
     await sleep(500); // the mutation is now waiting on the emulator's latency
     child.process.kill('SIGTERM');
     await child.waitFor(/"msg":"titlegraph: SIGTERM: draining 1 in-flight request\(s\)"/);
@@ -105,9 +109,9 @@ describe('graceful shutdown of npm start', () => {
 
     const answered = await inFlight;
     expect(answered.status).toBe(200);
-    expect(answered.data.purchaseTitleDetails.userErrors).toEqual([]);
-    expect(answered.data.purchaseTitleDetails.details.titleNumber).toBe('MID15313');
-    expect(answered.data.purchaseTitleDetails.charges).toEqual([
+    expect(answered.body.data.purchaseTitleDetails.userErrors).toEqual([]);
+    expect(answered.body.data.purchaseTitleDetails.details.titleNumber).toBe('MID15313');
+    expect(answered.body.data.purchaseTitleDetails.charges).toEqual([
       expect.objectContaining({ fas: '0877', transactionNumber: ledger.charges[0]!.charge.transactionNumber }),
     ]);
 
@@ -119,15 +123,18 @@ describe('graceful shutdown of npm start', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-shutdown-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const { child, graphqlUrl, emulatorOrigin } = await startMain({ DATA_DIR: dataDir });
-    const warm = await postGraphql(graphqlUrl, TITLE, { titleNumber: 'MID15313' });
-    expect(warm.data.title.titleNumber).toBe('MID15313');
+    const warm = await postRaw(graphqlUrl, { query: TITLE, variables: { titleNumber: 'MID15313' } });
+    expect(warm.body.data.title.titleNumber).toBe('MID15313');
     // The register charges at once, then sends its answer's body 28 s later: within the 30 s
     // register call deadline, beyond the old 25 s shutdown deadline.
     await injectFault(emulatorOrigin, 'titleDetails', { kind: 'drip', chunkBytes: 1_000_000, intervalMs: 28_000 });
 
     const idempotencyKey = `slow-answer-${process.pid}-${Date.now()}`;
     const started = Date.now();
-    const inFlight = postGraphql(graphqlUrl, PURCHASE_DETAILS, { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey } });
+    const inFlight = postRaw(graphqlUrl, {
+      query: PURCHASE_DETAILS,
+      variables: { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey } },
+    });
     const ledger = await vi.waitFor(
       async () => {
         const charges = await ledgerOf(emulatorOrigin);
@@ -142,8 +149,8 @@ describe('graceful shutdown of npm start', () => {
 
     const answered = await inFlight;
     expect(answered.status).toBe(200);
-    expect(answered.data.purchaseTitleDetails.userErrors).toEqual([]);
-    expect(answered.data.purchaseTitleDetails.charges).toEqual([
+    expect(answered.body.data.purchaseTitleDetails.userErrors).toEqual([]);
+    expect(answered.body.data.purchaseTitleDetails.charges).toEqual([
       expect.objectContaining({ fas: '0877', transactionNumber: ledger[0]!.charge.transactionNumber }),
     ]);
     expect(await child.exited).toEqual({ code: 0, signal: null });
@@ -151,8 +158,8 @@ describe('graceful shutdown of npm start', () => {
 
     // Started again on the same data: the journal has the charge, not an unknown outcome.
     const again = await startMain({ DATA_DIR: dataDir });
-    const records = await postGraphql(again.graphqlUrl, CHARGE_RECORDS, { day: londonDate(new Date(ledger[0]!.at)) });
-    expect(records.data.chargeRecords).toEqual([
+    const records = await postRaw(again.graphqlUrl, { query: CHARGE_RECORDS, variables: { day: londonDate(new Date(ledger[0]!.at)) } });
+    expect(records.body.data.chargeRecords).toEqual([
       expect.objectContaining({
         status: 'CHARGED',
         idempotencyKey,
@@ -164,14 +171,17 @@ describe('graceful shutdown of npm start', () => {
   test('a purchase the register never answers is answered OUTCOME_UNKNOWN at its own deadline, before the process exits 0', async () => {
     const { child, graphqlUrl, emulatorOrigin } = await startMain({ REGISTER_CALL_DEADLINE_MS: '1000', SHUTDOWN_DEADLINE_MS: '6000' });
     await injectFault(emulatorOrigin, 'titleDetails', { kind: 'hang', phase: 'after' });
-    const hanging = postGraphql(graphqlUrl, PURCHASE_DETAILS, {
-      fas: '0877',
-      input: { titleNumber: 'MID15313', idempotencyKey: `hang-${Date.now()}` },
+    const hanging = postRaw(graphqlUrl, {
+      query: PURCHASE_DETAILS,
+      variables: {
+        fas: '0877',
+        input: { titleNumber: 'MID15313', idempotencyKey: `hang-${Date.now()}` },
+      },
     });
     await vi.waitFor(async () => expect(await ledgerOf(emulatorOrigin)).toHaveLength(1), { timeout: 20_000, interval: 50 });
     child.process.kill('SIGTERM');
     const answered = await hanging;
-    expect(answered.data.purchaseTitleDetails.userErrors).toEqual([expect.objectContaining({ code: 'OUTCOME_UNKNOWN' })]);
+    expect(answered.body.data.purchaseTitleDetails.userErrors).toEqual([expect.objectContaining({ code: 'OUTCOME_UNKNOWN' })]);
     expect(await child.exited).toEqual({ code: 0, signal: null });
   }, 90_000);
 
@@ -181,11 +191,14 @@ describe('graceful shutdown of npm start', () => {
       SHUTDOWN_DEADLINE_MS: '6000',
       DOWNLOAD_IDLE_TIMEOUT_MS: '600000',
     });
-    const bought = await postGraphql(graphqlUrl, PURCHASE_PLANS, {
-      fas: '0877',
-      input: { titleNumber: 'LAN50', idempotencyKey: `plans-${Date.now()}` },
+    const bought = await postRaw(graphqlUrl, {
+      query: PURCHASE_PLANS,
+      variables: {
+        fas: '0877',
+        input: { titleNumber: 'LAN50', idempotencyKey: `plans-${Date.now()}` },
+      },
     });
-    const link = new URL(bought.data.purchaseTitlePlans.plans[0].downloadUrl);
+    const link = new URL(bought.body.data.purchaseTitlePlans.plans[0].downloadUrl);
     // Reads the first bytes of the 50 MiB plan, then nothing more: the response stays in flight.
     const paused = await new Promise<import('node:http').IncomingMessage>((ok, fail) => {
       const req = request(
@@ -212,7 +225,7 @@ describe('graceful shutdown of npm start', () => {
 
   test('with no request in flight, SIGTERM exits 0 at once', async () => {
     const { child, graphqlUrl } = await startMain({});
-    const ok = await postGraphql(graphqlUrl, TITLE, { titleNumber: 'MID15313' }); // leaves an idle keep-alive connection
+    const ok = await postRaw(graphqlUrl, { query: TITLE, variables: { titleNumber: 'MID15313' } }); // leaves an idle keep-alive connection
     expect(ok.status).toBe(200);
     const started = Date.now();
     child.process.kill('SIGTERM');

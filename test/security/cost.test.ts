@@ -13,6 +13,7 @@ import { FIELD, operationCost, REGISTER_CALL } from '../../src/security/cost';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { createApp } from '../../src/server/app';
 import { startService } from '../support/harness';
+import { type PostTarget, postRaw } from '../support/post-raw';
 
 function cost(document: string, variables: Record<string, unknown> = {}): number {
   const parsed = parse(document);
@@ -22,6 +23,7 @@ function cost(document: string, variables: Record<string, unknown> = {}): number
   return operationCost(buildSchema(), operation, fragments, variables);
 }
 
+const AS_B = { authorization: 'Bearer dev-key-b' };
 const F = FIELD;
 const R = REGISTER_CALL;
 const DETAILS_INPUT = 'fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "cost-strength" }';
@@ -191,15 +193,11 @@ describe('the running service', () => {
   });
   afterAll(() => svc.stop());
 
-  async function post(app: { fetch: Svc['yoga']['fetch'] }, query: string, variables?: unknown) {
+  /** A request as dev-key-b, with the register calls it caused. */
+  async function judged(app: PostTarget, query: string, variables?: unknown) {
     svc.emulator.calls.reset();
-    const response = await app.fetch('http://titlegraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-b' },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-    return { status: response.status, body, calls: svc.emulator.calls.count() };
+    const answer = await postRaw(app, { query, variables }, AS_B);
+    return { ...answer, calls: svc.emulator.calls.count() };
   }
   const limited = (maxCost: number) => createApp(svc.services, { hardening: { limits: { ...DEFAULT_LIMITS, maxCost } } });
 
@@ -209,7 +207,7 @@ describe('the running service', () => {
   test.each(QUERIES)(
     '%s: refused one below its price with no register call, answered at it',
     async (_label, document, price, variables) => {
-      const refused = await post(limited(price - 1), document, variables);
+      const refused = await judged(limited(price - 1), document, variables);
       expect(refused.body.errors).toEqual([
         {
           message: `Query cost ${price} exceeds the limit of ${price - 1} (each register call the query would make costs ${R}: every titles item and _entities representation, and each title's securities; each field ${F}).`,
@@ -218,14 +216,14 @@ describe('the running service', () => {
       ]);
       expect(refused.calls).toBe(0);
 
-      const answered = await post(limited(price), document, variables);
+      const answered = await judged(limited(price), document, variables);
       expect(answered.body.errors).toBeUndefined();
     },
   );
 
   test.each(MUTATIONS)('%s: refused one below its price, with no register call and no charge', async (_label, document, price) => {
     const charges = svc.emulator.ledger.count();
-    const refused = await post(limited(price - 1), document);
+    const refused = await judged(limited(price - 1), document);
     expect(refused.body.errors).toEqual([
       expect.objectContaining({ extensions: { code: 'COST_LIMIT_EXCEEDED', cost: price, maxCost: price - 1 } }),
     ]);
@@ -236,7 +234,7 @@ describe('the running service', () => {
   test('securities inside title details: the purchase is refused one below its price, with no register call and no charge', async () => {
     const price = 4 * F + R;
     const charges = svc.emulator.ledger.count();
-    const refused = await post(
+    const refused = await judged(
       limited(price - 1),
       `mutation { purchaseTitleDetails(fas: "5555", input: { titleNumber: "MID1234", idempotencyKey: "cost-${Date.now()}" }) { details { securities { creditor } } } }`,
     );
@@ -256,7 +254,9 @@ describe('the running service', () => {
         plans { type paperSize description lastUpdated }
         applications { applicationNumber applicationDate type { code prettyPrint } }
         securities { id applicationType specification dateOfRegistration source }`;
-      const answered = await post(svc.yoga, `query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { ${FULL_SUMMARY} } }`, { n: hundred });
+      const answered = await judged(svc.yoga, `query($n: [TitleNumber!]!) { titles(titleNumbers: $n) { ${FULL_SUMMARY} } }`, {
+        n: hundred,
+      });
       expect(answered.body.errors).toBeUndefined();
       expect((answered.body.data as { titles: unknown[] }).titles.length).toBe(100);
       expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(100);
@@ -264,21 +264,23 @@ describe('the running service', () => {
     });
 
     test('three aliased titles(100) with securities are refused with no register call', async () => {
-      const refused = await post(svc.yoga, `query($n: [TitleNumber!]!) { ${page('a')} ${page('b')} ${page('c')} }`, { n: hundred });
+      const refused = await judged(svc.yoga, `query($n: [TitleNumber!]!) { ${page('a')} ${page('b')} ${page('c')} }`, { n: hundred });
       expect(refused.body.errors![0]!.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', maxCost: 5000 });
       expect(refused.calls).toBe(0);
     });
 
     test("a titles list given as the variable's default counts its items: three pages with securities are refused with no register call", async () => {
       const list = `[${hundred.map((n) => `"${n}"`).join(', ')}]`;
-      const refused = await post(svc.yoga, `query($n: [TitleNumber!]! = ${list}) { ${page('a')} ${page('b')} ${page('c')} }`);
+      const refused = await judged(svc.yoga, `query($n: [TitleNumber!]! = ${list}) { ${page('a')} ${page('b')} ${page('c')} }`);
       expect(refused.body.errors![0]!.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', cost: 12 * F + 600 * R });
       expect(refused.calls).toBe(0);
     });
 
     test('aliased _entities are priced together: three pages with securities are refused with no register call', async () => {
       const entities = (alias: string) => `${alias}: _entities(representations: $r) { ... on Title { titleNumber securities { id } } }`;
-      const refused = await post(svc.yoga, `query($r: [_Any!]!) { ${entities('a')} ${entities('b')} ${entities('c')} }`, { r: reps(100) });
+      const refused = await judged(svc.yoga, `query($r: [_Any!]!) { ${entities('a')} ${entities('b')} ${entities('c')} }`, {
+        r: reps(100),
+      });
       expect(refused.body.errors![0]!.extensions!.code).toBe('COST_LIMIT_EXCEEDED');
       expect(refused.calls).toBe(0);
     });
@@ -290,7 +292,7 @@ describe('the running service', () => {
 
     test('the same literal document is refused every time, with no register call', async () => {
       for (let i = 0; i < 3; i++) {
-        const refused = await post(svc.yoga, threePages);
+        const refused = await judged(svc.yoga, threePages);
         expect(refused.body.errors![0]!.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', cost: 12 * F + 600 * R });
         expect(refused.calls).toBe(0);
       }
@@ -299,12 +301,12 @@ describe('the running service', () => {
     test('the same text with a variable list is priced by each request’s variables', async () => {
       const query =
         'query($n: [TitleNumber!]!) { a: titles(titleNumbers: $n) { titleNumber securities { id } } b: titles(titleNumbers: $n) { titleNumber securities { id } } c: titles(titleNumbers: $n) { titleNumber securities { id } } }';
-      const small = await post(svc.yoga, query, { n: ['MID15313'] });
+      const small = await judged(svc.yoga, query, { n: ['MID15313'] });
       expect(small.body.errors).toBeUndefined();
-      const large = await post(svc.yoga, query, { n: hundred });
+      const large = await judged(svc.yoga, query, { n: hundred });
       expect(large.body.errors![0]!.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED' });
       expect(large.calls).toBe(0);
-      const smallAgain = await post(svc.yoga, query, { n: ['MID15313'] });
+      const smallAgain = await judged(svc.yoga, query, { n: ['MID15313'] });
       expect(smallAgain.body.errors).toBeUndefined();
     });
   });

@@ -37,7 +37,7 @@ const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 
 describe('signed download links', () => {
   test('absolute from PUBLIC_URL, and a plain GET with no Authorization streams the PDF as the client that ordered it', async () => {
-    const svc = await serviceForTest({}, { publicUrl: 'https://titlegraph.example.com/', downloadLinkSecret: SECRET });
+    const svc = await serviceForTest({ services: { publicUrl: 'https://titlegraph.example.com/', downloadLinkSecret: SECRET } });
     const document = await order(svc);
     expect(document.downloadUrl).toMatch(
       /^https:\/\/titlegraph\.example\.com\/downloads\/titles\/MID15313\/documents\/[^?]+\?client=client-b&expires=\d+&signature=/,
@@ -65,7 +65,7 @@ describe('signed download links', () => {
 
   test('tampered links (signature, file, expiry or client changed), and expired ones, are refused with no register call', async () => {
     const clock = movableClock();
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET, downloadLinkClock: clock.now } });
     const document = await order(svc);
     const good = new URL(document.downloadUrl);
     const variants: [string, (u: URL) => void, string][] = [
@@ -106,7 +106,7 @@ describe('signed download links', () => {
 
   test('a replay of the order gets a fresh link to the same document, which works when the first has expired', async () => {
     const clock = movableClock();
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET, downloadLinkClock: clock.now } });
     const key = newKey('replay-link');
     const first = await order(svc, 'dev-key-b', '5555', key);
     const firstLink = new URL(first.downloadUrl);
@@ -125,7 +125,7 @@ describe('signed download links', () => {
   });
 
   test("another client's link downloads as that client only: a key sent with it changes nothing", async () => {
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET } });
     const link = new URL((await order(svc, 'dev-key-b')).downloadUrl);
     svc.emulator.calls.reset();
     const response = await svc.get(link.pathname + link.search, 'dev-key-a');
@@ -141,7 +141,7 @@ describe('signed download links', () => {
   });
 
   test('a link made by one replica works on another with the same key, not on one with another key', async () => {
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET } });
     const same = replicaForTest(svc, { downloadLinkSecret: SECRET });
     const other = replicaForTest(svc, { downloadLinkSecret: `${SECRET}-not-the-same` });
     const link = new URL((await order(svc)).downloadUrl);
@@ -150,7 +150,7 @@ describe('signed download links', () => {
   });
 
   test("near the register's midnight: expiresAt is the register's, and the link ends with the file", async () => {
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET } });
     // the register 5 minutes before its midnight (London, winter), whatever our own clock says
     svc.emulator.clock.set(new Date('2026-01-15T23:55:00Z'));
     const document = await order(svc);
@@ -178,7 +178,7 @@ describe('signed download links', () => {
 
   test('after the London midnight, a replay and the old link both say the document expired with its day: order again with a new key', async () => {
     const clock = movableClock();
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET, downloadLinkClock: clock.now } });
     const orderWith = (idempotencyKey: string) =>
       svc.gql(
         OrderTitleDocumentMutation,
@@ -231,7 +231,7 @@ describe('signed download links', () => {
 
   test('plans too: after the London midnight a replay answers DOCUMENT_EXPIRED with its charges, and the old link 410', async () => {
     const clock = movableClock();
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET, downloadLinkClock: clock.now } });
     const buy = (idempotencyKey: string) =>
       svc.gql(PurchaseTitlePlansMutation, { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey } }, 'dev-key-b');
     svc.emulator.clock.set(new Date('2026-01-15T23:50:00Z'));

@@ -11,7 +11,7 @@ let origin: string;
 const SIZE = 8 * 1024 * 1024;
 
 beforeAll(async () => {
-  svc = await startService({ largePlanBytes: SIZE });
+  svc = await startService({ emulator: { largePlanBytes: SIZE } });
   server = createServer(svc.yoga);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -224,7 +224,7 @@ describe('admission', () => {
 
 describe('over HTTP: which register calls count', () => {
   async function service(options: ServiceOverrides = {}) {
-    const svc = await startService({}, options);
+    const svc = await startService({ services: options });
     cleanups.push(() => svc.stop());
     return svc;
   }

@@ -237,10 +237,9 @@ describe('statement paging', () => {
 describe('GET /statements.csv over HTTP', () => {
   let svc: Awaited<ReturnType<typeof startService>>;
   beforeAll(async () => {
-    svc = await startService(
-      {},
-      { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key-csv'), router: true }] },
-    );
+    svc = await startService({
+      services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key-csv'), router: true }] },
+    });
   });
   afterAll(() => svc?.stop());
   const csv = (query: string, init: RequestInit = {}) =>
