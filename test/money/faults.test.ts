@@ -2,7 +2,7 @@
  * Fault injection through the whole stack: the emulator misbehaves on one route, and the
  * GraphQL caller gets a typed error; GETs are retried, POSTs are called exactly once.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CreateCaseMutation, PurchaseTitlePlansMutation, TitleQuery } from '../support/documents';
 import { newKey, startService } from '../support/harness';
 
@@ -121,9 +121,11 @@ describe('circuit breaker', () => {
     expect(svc.services.transport.breakerState()).toBe('open');
 
     svc.emulator.faults.clear();
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    // Once it has been open for openMs it lets one trial through, which closes it.
+    await vi.waitFor(() => expect(svc.services.transport.breakerState()).toBe('half_open'));
     const recovered = await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
     expect(recovered.errors).toBeUndefined();
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(before + 1);
     expect(svc.services.transport.breakerState()).toBe('closed');
   });
 

@@ -4,10 +4,12 @@
  * it takes back (never sent, refused by our breaker, 401, 429) and which it keeps, judged on
  * `registerUsage` and the emulator's call log.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest';
 import type { RegisterCallEvent } from '../../src/register/client';
 import { londonDate } from '../../src/register/contract/london-day';
 import { ROUTES } from '../../src/register/contract/routes';
@@ -16,7 +18,7 @@ import { type QuotaStore, SqliteQuotaStore } from '../../src/storage/quota/store
 import { DatabaseUnavailableError } from '../../src/storage/database-unavailable';
 import { RegisterError } from '../../src/register/client';
 import { RegisterUsageQuery, TitleQuery } from '../support/documents';
-import { startService, type Service, type ServiceOverrides } from '../support/harness';
+import { serviceForTest, type Service, type ServiceOverrides } from '../support/harness';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -39,6 +41,18 @@ function guard(policy: Partial<QuotaPolicy>, at = LATE) {
   /** The hooks the register client of this API client would call. */
   const client = (id: string) => quota.forClient({ id, organisation: ORGANISATIONS[id]! });
   return { quota, clock, client };
+}
+
+/** The sockets the register client connects to `port` from now until the test ends (undici's diagnostics channel). */
+function socketsTo(port: string): Socket[] {
+  const sockets: Socket[] = [];
+  const onConnected = (message: unknown) => {
+    const { socket } = message as { socket: Socket };
+    if (String(socket.remotePort) === port) sockets.push(socket);
+  };
+  subscribe('undici:client:connected', onConnected);
+  onTestFinished(() => unsubscribe('undici:client:connected', onConnected));
+  return sockets;
 }
 
 const FREE = ROUTES.titleSummary;
@@ -223,11 +237,7 @@ describe('admission', () => {
 });
 
 describe('over HTTP: which register calls count', () => {
-  async function service(options: ServiceOverrides = {}) {
-    const svc = await startService({ services: options });
-    cleanups.push(() => svc.stop());
-    return svc;
-  }
+  const service = (options: ServiceOverrides = {}) => serviceForTest({ services: options });
   const calls = async (svc: Service, key = 'dev-key-a') => (await svc.gql(RegisterUsageQuery, {}, key)).data!.registerUsage.calls;
   const title = (svc: Service, titleNumber: string, key = 'dev-key-a') => svc.gql(TitleQuery, { titleNumber }, key);
 
@@ -292,10 +302,13 @@ describe('over HTTP: which register calls count', () => {
 
   test('calls that never reached the register (it is down) are not counted', async () => {
     const svc = await service({ transport: { retry: { baseDelayMs: 1, maxDelayMs: 1 } } });
+    const kept = socketsTo(new URL(svc.emulator.url).port);
     await title(svc, 'MID15313');
     expect(await calls(svc)).toBe(1);
+    expect(kept.length).toBeGreaterThan(0);
     await svc.emulator.close();
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the pool sees its kept-alive sockets closed
+    // The client's kept-alive connections have seen the close: the next call finds no one listening.
+    await Promise.all(kept.map((socket) => socket.destroyed || new Promise((closed) => socket.once('close', closed))));
     const answer = await title(svc, 'MID1234');
     expect(answer.errors).toBeDefined();
     expect(await calls(svc)).toBe(1);
