@@ -51,7 +51,9 @@ function socketsTo(port: string): Socket[] {
     if (String(socket.remotePort) === port) sockets.push(socket);
   };
   subscribe('undici:client:connected', onConnected);
-  onTestFinished(() => unsubscribe('undici:client:connected', onConnected));
+  onTestFinished(() => {
+    unsubscribe('undici:client:connected', onConnected);
+  });
   return sockets;
 }
 
