@@ -1,5 +1,5 @@
 /** Streamed downloads, their file names, and no sockets left behind after faults. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { abandon, type RegisterClient } from '../../src/register/client';
 import { parseContentDispositionFilename } from '../../src/register/client/responses';
 import { readAll, registerError, rig, type Rig } from '../support/register-rig';
@@ -74,7 +74,7 @@ describe('downloads', () => {
 describe('no leaked sockets', () => {
   const tcpSockets = () => process.getActiveResourcesInfo().filter((x) => x === 'TCPSocketWrap').length;
 
-  it('close() resolves promptly after hang, reset and drip faults, and frees every socket', async () => {
+  it('close() ends hanging, reset, dripping and unread responses rather than waiting for them, and frees every socket', async () => {
     const emuBaseline = tcpSockets();
     const t = r.transport({ retry: { attempts: 1 }, timeouts: { headersMs: 200, deadlineMs: 800 } });
     const lc = r.client(t);
@@ -98,11 +98,8 @@ describe('no leaked sockets', () => {
     expect(results.slice(0, 4).every((x) => x.status === 'rejected')).toBe(true);
     const dl = await lc.downloadDocument('MID15313', documentId); // left unconsumed on purpose
     expect(dl.status).toBe(200);
-    const started = performance.now();
-    await t.close();
-    expect(performance.now() - started).toBeLessThan(1500);
-    await new Promise((res) => setTimeout(res, 50));
-    expect(tcpSockets()).toBeLessThanOrEqual(emuBaseline);
+    await t.close(); // waiting for the unread download instead would outlast this test
+    await vi.waitFor(() => expect(tcpSockets()).toBeLessThanOrEqual(emuBaseline));
     expect((await registerError(lc.titleSummary('MID1234'))).code).toBe('REGISTER_UNAVAILABLE');
   });
 });

@@ -4,12 +4,10 @@
  * it takes back (never sent, refused by our breaker, 401, 429) and which it keeps, judged on
  * `registerUsage` and the emulator's call log.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { RegisterCallEvent } from '../../src/register/client';
 import { londonDate } from '../../src/register/contract/london-day';
 import { ROUTES } from '../../src/register/contract/routes';
@@ -17,6 +15,7 @@ import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, QuotaRefusal, typ
 import { type QuotaStore, SqliteQuotaStore } from '../../src/storage/quota/store';
 import { DatabaseUnavailableError } from '../../src/storage/database-unavailable';
 import { RegisterError } from '../../src/register/client';
+import { connectionsTo } from '../support/connections';
 import { RegisterUsageQuery, TitleQuery } from '../support/documents';
 import { serviceForTest, type Service, type ServiceOverrides } from '../support/harness';
 
@@ -41,20 +40,6 @@ function guard(policy: Partial<QuotaPolicy>, at = LATE) {
   /** The hooks the register client of this API client would call. */
   const client = (id: string) => quota.forClient({ id, organisation: ORGANISATIONS[id]! });
   return { quota, clock, client };
-}
-
-/** The sockets the register client connects to `port` from now until the test ends (undici's diagnostics channel). */
-function socketsTo(port: string): Socket[] {
-  const sockets: Socket[] = [];
-  const onConnected = (message: unknown) => {
-    const { socket } = message as { socket: Socket };
-    if (String(socket.remotePort) === port) sockets.push(socket);
-  };
-  subscribe('undici:client:connected', onConnected);
-  onTestFinished(() => {
-    unsubscribe('undici:client:connected', onConnected);
-  });
-  return sockets;
 }
 
 const FREE = ROUTES.titleSummary;
@@ -304,13 +289,13 @@ describe('over HTTP: which register calls count', () => {
 
   test('calls that never reached the register (it is down) are not counted', async () => {
     const svc = await service({ transport: { retry: { baseDelayMs: 1, maxDelayMs: 1 } } });
-    const kept = socketsTo(new URL(svc.emulator.url).port);
+    const kept = connectionsTo(new URL(svc.emulator.url).port);
     await title(svc, 'MID15313');
     expect(await calls(svc)).toBe(1);
-    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.opened).toBeGreaterThan(0);
     await svc.emulator.close();
     // The client's kept-alive connections have seen the close: the next call finds no one listening.
-    await Promise.all(kept.map((socket) => socket.destroyed || new Promise((closed) => socket.once('close', closed))));
+    await kept.allClosed();
     const answer = await title(svc, 'MID1234');
     expect(answer.errors).toBeDefined();
     expect(await calls(svc)).toBe(1);
