@@ -1,6 +1,6 @@
 /**
  * Mutation testing of the code that guards money and quota. `npm run test:mutation`
- * (scripts/test-mutation.ts) runs Stryker once per group of modules below, each against the
+ * (scripts/test-mutation.mjs) runs Stryker once per group of modules below, each against the
  * tests that exercise it, then writes docs/test-strength.md. Not part of `npm test`.
  *
  * Run one group by hand: MUTATION_GROUP=exchange npx stryker run

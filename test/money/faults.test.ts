@@ -1,6 +1,7 @@
 /**
  * Fault injection through the whole stack: the emulator misbehaves on one route, and the
- * GraphQL caller gets a typed error; GETs are retried, POSTs are called exactly once.
+ * GraphQL caller gets a typed error; reads are retried, a call that charges or creates is sent
+ * once (its effect, not its HTTP method, decides).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CreateCaseMutation, PurchaseTitlePlansMutation, TitleQuery } from '../support/documents';

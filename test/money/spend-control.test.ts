@@ -1,7 +1,8 @@
 /**
  * Spend control over GraphQL, judged on the emulator's ledger and call log: the quote, the daily
  * limits (reserved before anything is sent), maxFee, unknown outcomes, statements and their
- * visibility. Store-level races (two stores on one PostgreSQL) are in store-contract.test.ts.
+ * visibility. Store-level races (two stores on one PostgreSQL) are in
+ * test/storage/idempotency-store-contract.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, vi, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';

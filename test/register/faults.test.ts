@@ -1,4 +1,7 @@
-/** Faults: GET retries, POST exactly once, outcome unknown, breaker, 429, contract errors, deadlines. */
+/**
+ * Faults: reads retried, a call that creates or charges sent once (its effect decides, not its
+ * method), outcome unknown, breaker, 429, contract errors, deadlines.
+ */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RegisterClient } from '../../src/register/client';
 import { registerError, rig, type Rig } from '../support/register-rig';
@@ -28,7 +31,7 @@ const CASE = {
 const summaryCalls = () => r.emu.calls.count({ route: 'titleSummary' });
 const caseCalls = () => r.emu.calls.count({ route: 'createCase' });
 
-describe('GET retries', () => {
+describe('reads are retried', () => {
   it('retries 503 and succeeds', async () => {
     r.emu.faults.inject('titleSummary', { kind: 'status', status: 503 }, 2);
     const res = await c.titleSummary('MID15313');
@@ -69,7 +72,7 @@ describe('GET retries', () => {
   });
 });
 
-describe('POST is sent exactly once', () => {
+describe('a call that creates or charges is sent once', () => {
   it('503 → REGISTER_UNAVAILABLE, not retried, outcome unknown (a 5xx proves nothing was not done)', async () => {
     r.emu.faults.inject('createCase', { kind: 'status', status: 503 }, 5);
     const e = await registerError(c.createCase(CASE));
