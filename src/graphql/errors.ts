@@ -18,7 +18,7 @@
  * |   contract-breaking body)            |                             |                           |                                   |
  * | UNAUTHORISED (401 after one refresh) | top-level REGISTER_AUTH_FAILED                                                  |
  * | 5xx, network, breaker open           | top-level REGISTER_UNAVAILABLE (+ retryAfterSeconds; "nothing was sent" if so)  |
- * | timeout before sending / on a GET    | top-level REGISTER_TIMEOUT (the same)                                           |
+ * | timeout before sending / on a read   | top-level REGISTER_TIMEOUT (the same)                                           |
  * | response not matching the wire schema| top-level REGISTER_CONTRACT_ERROR                                               |
  */
 import { GraphQLError } from 'graphql';

@@ -1,7 +1,7 @@
 /**
  * The register's quota (2,000 calls per organisation per register day) protected from our
  * side, for the organisation as a whole: every attempt is admitted against the shared ledger
- * (quota-store.ts), so all its API clients and all replicas draw on one count. Admission
+ * (storage/quota/store.ts), so all its API clients and all replicas draw on one count. Admission
  * refuses, with no call made:
  * - everything while the register's last 429 for the organisation holds (seen by any replica);
  * - everything once the day's calls are used up;
@@ -107,7 +107,7 @@ export class QuotaGuard {
 
   /**
    * The organisation's calls today, and until when calls are refused here, by the same rules as
-   * admission (quota-store.ts `decide`): the register's block, then the day's limit, then the
+   * admission (`decide` in storage/quota/store.ts): the register's block, then the day's limit, then the
    * free reads' share. A client's own bucket is left out: it is the client's, not the organisation's.
    */
   async usage(organisation: string): Promise<QuotaUsage> {

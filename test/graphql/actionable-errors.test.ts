@@ -3,9 +3,10 @@
  * our own words (no zod defaults, no wire names), the caller's own FAS shown to them, and a
  * document with several operations asks for operationName by name.
  */
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { AddDeedToCaseMutation, CreateCaseMutation, PurchaseTitleDetailsMutation } from '../support/documents';
-import { newKey, serviceForTest, test, type Service } from '../support/harness';
+import { newKey, serviceForTest, type Service } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const caseInput = (more: Record<string, unknown> = {}) => ({
   reference: 'Smith to Jones',
@@ -18,12 +19,7 @@ const caseInput = (more: Record<string, unknown> = {}) => ({
 const WIRE_WORDS = /agent\.|subjects|\bapplicants\b|\[redacted\]|\[fas\]|Too small|Too big|Invalid input|expected string/;
 
 async function raw(svc: Service, body: Record<string, unknown>) {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
+  return (await postRaw(svc.yoga, body, { authorization: null })).body;
 }
 
 describe('field paths of register refusals', () => {
@@ -38,7 +34,8 @@ describe('field paths of register refusals', () => {
     expect(error!.message).not.toMatch(WIRE_WORDS);
   });
 
-  test('an unknown creditor code points at input.creditorApplicant.creditorCode, in GraphQL words', async ({ svc }) => {
+  test('an unknown creditor code points at input.creditorApplicant.creditorCode, in GraphQL words', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(AddDeedToCaseMutation, {
       input: {
         caseId: 'RLP06ORGACASE',
@@ -60,7 +57,8 @@ describe('field paths of register refusals', () => {
 });
 
 describe("the caller's own FAS is shown to them", () => {
-  test('another organisation’s account', async ({ svc }) => {
+  test('another organisation’s account', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(PurchaseTitleDetailsMutation, {
       fas: '5555',
       input: { titleNumber: 'MID15313', idempotencyKey: newKey() },
@@ -70,14 +68,16 @@ describe("the caller's own FAS is shown to them", () => {
     expect(error!.message).not.toMatch(WIRE_WORDS);
   });
 
-  test('a title account given as the case account: named, as `fas`, not `agent.fas`', async ({ svc }) => {
+  test('a title account given as the case account: named, as `fas`, not `agent.fas`', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(CreateCaseMutation, { fas: '0877', input: caseInput() });
     const [error] = data!.createCase.userErrors;
     expect(error).toEqual({ code: 'FAS_NOT_AUTHORISED', message: expect.stringMatching(/^fas: 0877 /), field: ['fas'] });
     expect(error!.message).not.toMatch(WIRE_WORDS);
   });
 
-  test('an account at its credit limit', async ({ svc }) => {
+  test('an account at its credit limit', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(PurchaseTitleDetailsMutation, {
       fas: '9999',
       input: { titleNumber: 'MID15313', idempotencyKey: newKey() },
@@ -89,14 +89,16 @@ describe("the caller's own FAS is shown to them", () => {
 });
 
 describe('input rules in our own words, one error per field', () => {
-  test('an empty telephone says so, in words a person uses', async ({ svc }) => {
+  test('an empty telephone says so, in words a person uses', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput({ contactTelephone: '' }) });
     expect(data!.createCase.userErrors).toEqual([
       { code: 'INVALID_INPUT', message: 'input.contactTelephone must not be empty.', field: ['input', 'contactTelephone'] },
     ]);
   });
 
-  test('a field that breaks two rules gets one error', async ({ svc }) => {
+  test('a field that breaks two rules gets one error', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput({ contactEmail: '€uro' }) });
     const errors = data!.createCase.userErrors.filter((e) => e.field?.join('.') === 'input.contactEmail');
     expect(errors).toHaveLength(1);
@@ -104,7 +106,8 @@ describe('input rules in our own words, one error per field', () => {
     expect(svc.emulator.calls.count({ route: 'createCase' })).toBe(0);
   });
 
-  test('every broken field is still reported at once', async ({ svc }) => {
+  test('every broken field is still reported at once', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(CreateCaseMutation, {
       fas: '1877',
       input: caseInput({ contactTelephone: '', reference: 'x'.repeat(51) }),
@@ -118,7 +121,8 @@ describe('input rules in our own words, one error per field', () => {
 });
 
 describe('which operation to run', () => {
-  test('several operations and no operationName: it is asked for, naming them', async ({ svc }) => {
+  test('several operations and no operationName: it is asked for, naming them', async () => {
+    const svc = await serviceForTest();
     const body = await raw(svc, { query: 'query A { __typename } query B { __typename }' });
     expect(body.errors).toEqual([
       expect.objectContaining({
@@ -128,12 +132,14 @@ describe('which operation to run', () => {
     ]);
   });
 
-  test('an operationName the document does not have', async ({ svc }) => {
+  test('an operationName the document does not have', async () => {
+    const svc = await serviceForTest();
     const body = await raw(svc, { query: 'query A { __typename } query B { __typename }', operationName: 'C' });
     expect(body.errors![0]!.message).toBe('The document has no operation named "C"; it has A, B.');
   });
 
-  test('the named one runs', async ({ svc }) => {
+  test('the named one runs', async () => {
+    const svc = await serviceForTest();
     const body = await raw(svc, { query: 'query A { __typename } query B { __typename }', operationName: 'B' });
     expect(body.errors).toBeUndefined();
   });

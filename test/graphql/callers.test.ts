@@ -4,11 +4,11 @@
  * anything is sent), and its idempotency keys. Two keys on one register client share the client
  * and its caches, never each other's rights or limits. Judged on the emulator's ledger and call log.
  */
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { londonDate } from '../../src/register/contract/london-day';
 import { DEV_TENANTS, sha256Hex, type TenantConfig } from '../../src/services/tenants';
 import { BuyTitleMutation, CallerRecordsQuery, CallerSpendingQuery, StatementPageQuery, ViewerQuery } from '../support/documents';
-import { newKey, serviceForTest, test } from '../support/harness';
+import { newKey, serviceForTest } from '../support/harness';
 
 const today = () => londonDate(new Date());
 const buy = (titleNumber: string, idempotencyKey = newKey('buy')) => ({ fas: '0877', input: { titleNumber, idempotencyKey } });
@@ -35,7 +35,8 @@ const TWO_KEYS_ONE_CLIENT: TenantConfig[] = [
 ];
 
 describe('viewer', () => {
-  test('names the key, its register client, organisation and scopes; an accounts key also has charges:organisation', async ({ svc }) => {
+  test('names the key, its register client, organisation and scopes; an accounts key also has charges:organisation', async () => {
+    const svc = await serviceForTest();
     expect((await svc.gql(ViewerQuery, {})).data!.viewer).toEqual({
       kind: 'API_KEY',
       caller: 'dev-key-a',
@@ -55,7 +56,7 @@ describe('viewer', () => {
 
 describe('two keys on one register client', () => {
   test("each has its own limit, sees its own calls, and the accounts key sees both; neither's rights pass to the other", async () => {
-    const svc = await serviceForTest({}, { tenants: TWO_KEYS_ONE_CLIENT });
+    const svc = await serviceForTest({ services: { tenants: TWO_KEYS_ONE_CLIENT } });
     const first = await svc.gql(BuyTitleMutation, buy('BLK1'), 'clerk-key');
     expect(first.data!.purchaseTitleDetails.charges).toHaveLength(1);
     // The clerk's own 3.00 is spent: refused before anything is sent, naming the clerk's own limit.
@@ -97,7 +98,7 @@ describe('two keys on one register client', () => {
   });
 
   test("an idempotency key is its caller's: the other key of the client never gets its answer, and nothing is sent", async () => {
-    const svc = await serviceForTest({}, { tenants: TWO_KEYS_ONE_CLIENT });
+    const svc = await serviceForTest({ services: { tenants: TWO_KEYS_ONE_CLIENT } });
     const key = newKey('shared');
     expect((await svc.gql(BuyTitleMutation, buy('BLK1', key), 'accounts-key')).data!.purchaseTitleDetails.charges).toHaveLength(1);
     const other = await svc.gql(BuyTitleMutation, buy('BLK1', key), 'clerk-key');
@@ -112,7 +113,8 @@ describe('two keys on one register client', () => {
 });
 
 describe('chargeStatement pages', () => {
-  test('every record exactly once across pages, a record written while paging included; totals cover the whole range', async ({ svc }) => {
+  test('every record exactly once across pages, a record written while paging included; totals cover the whole range', async () => {
+    const svc = await serviceForTest();
     for (const title of ['BLK1', 'BLK2', 'BLK3', 'BLK4', 'BLK5']) await svc.gql(BuyTitleMutation, buy(title));
     const page = (after?: string | null) =>
       svc
@@ -133,7 +135,8 @@ describe('chargeStatement pages', () => {
     expect(current).toMatchObject({ nextCursor: null, total: '18.00', unknownCount: 0 });
   });
 
-  test('a page size outside 1 to 1000 and a cursor this service did not make are refused, naming the argument', async ({ svc }) => {
+  test('a page size outside 1 to 1000 and a cursor this service did not make are refused, naming the argument', async () => {
+    const svc = await serviceForTest();
     for (const [variables, field] of [
       [{ first: 0 }, 'first'],
       [{ first: 1001 }, 'first'],

@@ -1,7 +1,7 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { AddDeedToCaseInput } from '../gql/graphql';
 import { AddDeedToCaseMutation, CreateCaseMutation, TitleWithSecuritiesQuery } from '../support/documents';
-import { newKey, test, type Service } from '../support/harness';
+import { newKey, type Service, serviceForTest } from '../support/harness';
 
 const caseInput = (more: Record<string, unknown> = {}) => ({
   reference: 'Smith to Jones',
@@ -30,7 +30,8 @@ const buyer = {
 };
 
 describe('createCase', () => {
-  test('creates a case over one registered title', async ({ svc }) => {
+  test('creates a case over one registered title', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput() });
     expect(data!.createCase.userErrors).toEqual([]);
     expect(data!.createCase.case).toEqual({
@@ -45,7 +46,8 @@ describe('createCase', () => {
     ["another organisation's FAS", { fas: '5877' }, 'FAS_NOT_AUTHORISED', ['fas']],
     ['an unknown title', { titleNumbers: ['ZZZ999'] }, 'TITLE_NOT_FOUND', undefined],
     ['a draft title', { titleNumbers: ['GLA5001'] }, 'TITLE_STATUS_NOT_SUPPORTED', undefined],
-  ])('refuses %s', async ([_label, change, code, field], { svc }) => {
+  ])('refuses %s', async ([_label, change, code, field]) => {
+    const svc = await serviceForTest();
     const { fas = '1877', ...more } = change as { fas?: string };
     const { data } = await svc.gql(CreateCaseMutation, { fas, input: caseInput(more) });
     expect(data!.createCase.case).toBeNull();
@@ -53,7 +55,8 @@ describe('createCase', () => {
     if (field) expect(data!.createCase.userErrors[0]!.field).toEqual(field);
   });
 
-  test('names every broken field at once and sends nothing upstream', async ({ svc }) => {
+  test('names every broken field at once and sends nothing upstream', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(CreateCaseMutation, {
       fas: '1877',
       input: caseInput({
@@ -80,7 +83,8 @@ describe('createCase', () => {
     ['\u00AC', true],
     ['\u00AE', true],
     ['\u00FF', true],
-  ])('the case reference with %j is accepted: %s', async ([ch, accepted], { svc }) => {
+  ])('the case reference with %j is accepted: %s', async ([ch, accepted]) => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput({ reference: `Ref ${ch}` }) });
     if (accepted) expect(data!.createCase.userErrors).toEqual([]);
     else
@@ -93,14 +97,16 @@ describe('createCase', () => {
       ]);
   });
 
-  test('a reference of exactly 50 characters is accepted', async ({ svc }) => {
+  test('a reference of exactly 50 characters is accepted', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(CreateCaseMutation, { fas: '1877', input: caseInput({ reference: 'r'.repeat(50) }) });
     expect(data!.createCase.userErrors).toEqual([]);
   });
 });
 
 describe('addDeedToCase', () => {
-  test('adds a disposition with granters and applicants', async ({ svc }) => {
+  test('adds a disposition with granters and applicants', async () => {
+    const svc = await serviceForTest();
     const caseId = await newCase(svc);
     const { data } = await svc.gql(AddDeedToCaseMutation, {
       input: deed(caseId, {
@@ -114,7 +120,8 @@ describe('addDeedToCase', () => {
     expect(data!.addDeedToCase.deed).toEqual({ id: expect.any(String), caseId, deedType: 'DISPOSITION' });
   });
 
-  test('adds a standard security with its creditor applicant', async ({ svc }) => {
+  test('adds a standard security with its creditor applicant', async () => {
+    const svc = await serviceForTest();
     const caseId = await newCase(svc);
     const { data } = await svc.gql(AddDeedToCaseMutation, {
       input: deed(caseId, { deedType: 'STANDARD_SECURITY', creditorApplicant: { creditorCode: 'SANT4' } }),
@@ -123,7 +130,8 @@ describe('addDeedToCase', () => {
     expect(data!.addDeedToCase.deed!.deedType).toBe('STANDARD_SECURITY');
   });
 
-  test('discharges a security listed for the title, and refuses an unknown one', async ({ svc }) => {
+  test('discharges a security listed for the title, and refuses an unknown one', async () => {
+    const svc = await serviceForTest();
     const caseId = await newCase(svc);
     const { data: listing } = await svc.gql(TitleWithSecuritiesQuery, { titleNumber: 'MID15313' });
     const securityId = listing!.title!.securities![0]!.id;
@@ -143,19 +151,22 @@ describe('addDeedToCase', () => {
     ['RLP01PRIVCASE', 'a private case'],
     ['RLP02ORGBCASE', "another organisation's case"],
     ['RLP99NOSUCHCS', 'an unknown case'],
-  ])('gives CASE_NOT_FOUND for %s (%s)', async ([caseId], { svc }) => {
+  ])('gives CASE_NOT_FOUND for %s (%s)', async ([caseId]) => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(AddDeedToCaseMutation, { input: deed(caseId, { deedType: 'DISPOSITION', applicants: [buyer] }) });
     expect(data!.addDeedToCase.userErrors).toEqual([expect.objectContaining({ code: 'CASE_NOT_FOUND', field: ['input', 'caseId'] })]);
   });
 
-  test('accepts a deed on a case created outside the API, over a draft title', async ({ svc }) => {
+  test('accepts a deed on a case created outside the API, over a draft title', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(AddDeedToCaseMutation, {
       input: deed('RLP03DRAFTTTL', { deedType: 'DISPOSITION', applicants: [buyer] }),
     });
     expect(data!.addDeedToCase.userErrors).toEqual([]);
   });
 
-  test('refuses a discharge naming a security over a draft title (register rule)', async ({ svc }) => {
+  test('refuses a discharge naming a security over a draft title (register rule)', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(AddDeedToCaseMutation, {
       input: deed('RLP03DRAFTTTL', { deedType: 'DISCHARGE_OF_STANDARD_SECURITY', securityId: 'SEC1' }),
     });
@@ -204,7 +215,8 @@ describe('addDeedToCase', () => {
       { deedType: 'DISPOSITION', granters: [{ type: 'NATURAL', lastName: 'Ł' }] },
       'input.granters.0.lastName',
     ],
-  ])('refuses %s as INVALID_INPUT without a register call', async ([_label, change, field], { svc }) => {
+  ])('refuses %s as INVALID_INPUT without a register call', async ([_label, change, field]) => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(AddDeedToCaseMutation, { input: deed('RLP03DRAFTTTL', change) });
     expect(data!.addDeedToCase.deed).toBeNull();
     expect(data!.addDeedToCase.userErrors.map((e) => e.field!.join('.'))).toContain(field);
@@ -212,7 +224,8 @@ describe('addDeedToCase', () => {
     expect(svc.emulator.calls.count({ route: 'addDeed' })).toBe(0);
   });
 
-  test('accepts every list at its limit', async ({ svc }) => {
+  test('accepts every list at its limit', async () => {
+    const svc = await serviceForTest();
     const caseId = await newCase(svc);
     const { data: listing } = await svc.gql(TitleWithSecuritiesQuery, { titleNumber: 'MID15313' });
     const { data } = await svc.gql(AddDeedToCaseMutation, {

@@ -3,12 +3,13 @@
  * code point and what to type instead, on the field the caller sent; a value that breaks two
  * rules is told both, once. Nothing is sent.
  */
-import { expect } from 'vitest';
+import { expect, test } from 'vitest';
 import { latin1Problem } from '../../src/register/contract/rules';
 import { CreateCaseMutation, PurchaseTitleDetailsMutation } from '../support/documents';
-import { newKey, test } from '../support/harness';
+import { newKey, serviceForTest } from '../support/harness';
 
-test('a curly apostrophe in a purchase reference: its position, its code point and the fix', async ({ svc }) => {
+test('a curly apostrophe in a purchase reference: its position, its code point and the fix', async () => {
+  const svc = await serviceForTest();
   const { data } = await svc.gql(PurchaseTitleDetailsMutation, {
     fas: '0877',
     input: { titleNumber: 'MID1234', reference: 'Smith’s purchase', idempotencyKey: newKey() },
@@ -23,7 +24,8 @@ test('a curly apostrophe in a purchase reference: its position, its code point a
   expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
 });
 
-test('a case reference that is too long and has a curly quote is told both, in one error', async ({ svc }) => {
+test('a case reference that is too long and has a curly quote is told both, in one error', async () => {
+  const svc = await serviceForTest();
   const reference = `“${'x'.repeat(60)}`;
   const { data } = await svc.gql(CreateCaseMutation, {
     fas: '1877',

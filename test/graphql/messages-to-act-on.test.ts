@@ -9,12 +9,13 @@ import { loadConfig } from '../../src/config';
 import { endOfLondonDay } from '../../src/register/contract/london-day';
 import { CreateCaseMutation, PurchaseTitleDetailsMutation, TitleQuery } from '../support/documents';
 import { type Service, serviceForTest } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const PRODUCTION = { NODE_ENV: 'production', REGISTER: 'emulator' } as const;
 
 describe('GraphiQL off', () => {
   test('a browser opening /graphql in production reads that GraphiQL is off and that GRAPHIQL=true turns it on', async () => {
-    const svc = await serviceForTest({}, {}, { graphiql: loadConfig(PRODUCTION).graphiql });
+    const svc = await serviceForTest({ app: { graphiql: loadConfig(PRODUCTION).graphiql } });
     const browser = await svc.yoga.fetch('http://titlegraph.test/graphql', {
       headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
     });
@@ -34,7 +35,7 @@ describe('GraphiQL off', () => {
   });
 
   test('with GRAPHIQL=true in production the browser gets GraphiQL itself', async () => {
-    const svc = await serviceForTest({}, {}, { graphiql: loadConfig({ ...PRODUCTION, GRAPHIQL: 'true' }).graphiql });
+    const svc = await serviceForTest({ app: { graphiql: loadConfig({ ...PRODUCTION, GRAPHIQL: 'true' }).graphiql } });
     const browser = await svc.yoga.fetch('http://titlegraph.test/graphql', { headers: { accept: 'text/html' } });
     expect(browser.status).toBe(200);
     expect(await browser.text()).not.toContain('GraphiQL is off');
@@ -67,12 +68,8 @@ describe('maxFee and the FAS', () => {
 
 /** registerUsage with both blocks (sent as text: a document of its own would be codegen's to type). */
 async function usage(svc: Service): Promise<unknown> {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-a' },
-    body: JSON.stringify({ query: '{ registerUsage { calls blockedUntil freeReadsBlockedUntil } }' }),
-  });
-  return ((await response.json()) as { data: { registerUsage: unknown } }).data.registerUsage;
+  const { body } = await postRaw(svc.yoga, { query: '{ registerUsage { calls blockedUntil freeReadsBlockedUntil } }' });
+  return body.data.registerUsage;
 }
 
 /** "00:00:00 on 27 November": a moment as the refusals write it, in London time. */
@@ -93,7 +90,7 @@ function londonWords(at: Date): string {
 describe('the quota', () => {
   test('refusals give the time in London as well as the seconds; registerUsage says until when free reads, then all calls, are refused', async () => {
     // No share for free reads, and one paid call a day.
-    const svc = await serviceForTest({}, { quota: { dailyQuota: 1, freeShare: 0 } });
+    const svc = await serviceForTest({ services: { quota: { dailyQuota: 1, freeShare: 0 } } });
     const midnight = endOfLondonDay(svc.services.registerNow());
     expect(await usage(svc)).toEqual({ calls: 0, blockedUntil: null, freeReadsBlockedUntil: midnight.toISOString() });
 
@@ -129,14 +126,10 @@ describe('the quota', () => {
 
 describe('the allow-list', () => {
   test('query text under PERSISTED_OPERATIONS_ONLY is refused naming both ids: documentId, and Relay’s doc_id', async () => {
-    const svc = await serviceForTest({}, {}, { persistedOperations: { store: new Map(), only: true } });
-    const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-a' },
-      body: JSON.stringify({ query: '{ __typename }' }),
-    });
+    const svc = await serviceForTest({ app: { persistedOperations: { store: new Map(), only: true } } });
+    const response = await postRaw(svc.yoga, { query: '{ __typename }' });
     expect(response.status).toBe(400);
-    const { errors } = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    const { errors } = response.body as { errors: { message: string; extensions: { code: string } }[] };
     expect(errors[0]!.extensions.code).toBe('PERSISTED_QUERY_ONLY');
     expect(errors[0]!.message).toContain('PERSISTED_OPERATIONS_ONLY');
     expect(errors[0]!.message).toContain('"documentId": "sha256:…"');

@@ -1,4 +1,4 @@
-import { describe, expect, vi } from 'vitest';
+import { describe, expect, vi, test } from 'vitest';
 import {
   CreditorsQuery,
   ReferenceListPathsQuery,
@@ -7,10 +7,11 @@ import {
   TitlesQuery,
   TitleWithSecuritiesQuery,
 } from '../support/documents';
-import { serviceForTest, test } from '../support/harness';
+import { serviceForTest } from '../support/harness';
 
 describe('title', () => {
-  test('returns the full summary of a registered title', async ({ svc }) => {
+  test('returns the full summary of a registered title', async () => {
+    const svc = await serviceForTest();
     const { data, errors } = await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
     expect(errors).toBeUndefined();
     const title = data!.title!;
@@ -22,7 +23,8 @@ describe('title', () => {
     expect(title.titleSheetUpdatedTo).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
-  test('is null for a title the register does not have', async ({ svc }) => {
+  test('is null for a title the register does not have', async () => {
+    const svc = await serviceForTest();
     const { data, errors } = await svc.gql(TitleQuery, { titleNumber: 'ZZZ999' });
     expect(errors).toBeUndefined();
     expect(data!.title).toBeNull();
@@ -34,7 +36,8 @@ describe('title', () => {
     ['ABN7', 'CANCELLED'],
     ['FFE300', 'AMALGAMATED'],
     ['REN9', 'ABSORBED'],
-  ])('gives the reduced summary of %s (%s)', async ([titleNumber, status], { svc }) => {
+  ])('gives the reduced summary of %s (%s)', async ([titleNumber, status]) => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(TitleQuery, { titleNumber });
     expect(data!.title!.status).toBe(status);
     expect(data!.title!.plans).toEqual([]);
@@ -43,14 +46,16 @@ describe('title', () => {
 });
 
 describe('Title.securities', () => {
-  test('lists the registered securities of a title', async ({ svc }) => {
+  test('lists the registered securities of a title', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(TitleWithSecuritiesQuery, { titleNumber: 'MID15313' });
     const securities = data!.title!.securities!;
     expect(securities).toHaveLength(2);
     expect(securities[0]!.id).toMatch(/^.{1,20}$/);
   });
 
-  test('is an empty list for a draft and null for closed, cancelled and amalgamated titles', async ({ svc }) => {
+  test('is an empty list for a draft and null for closed, cancelled and amalgamated titles', async () => {
+    const svc = await serviceForTest();
     const draft = await svc.gql(TitleWithSecuritiesQuery, { titleNumber: 'GLA5001' });
     expect(draft.data!.title!.securities).toEqual([]);
     for (const titleNumber of ['EDN42', 'ABN7', 'FFE300']) {
@@ -61,7 +66,7 @@ describe('Title.securities', () => {
   });
 
   test('is fetched alongside the summary, not after it: one round of register calls', async () => {
-    const svc = await serviceForTest({}, { transport: { timeouts: { headersMs: 1_000 }, retry: { baseDelayMs: 5 } } });
+    const svc = await serviceForTest({ services: { transport: { timeouts: { headersMs: 1_000 }, retry: { baseDelayMs: 5 } } } });
     // The summary call hangs; its securities listing is answered all the same, so it did not wait.
     svc.emulator.faults.inject('titleSummary', { kind: 'hang' }, 1);
     const pending = svc.gql(TitleWithSecuritiesQuery, { titleNumber: 'MID15313' });
@@ -73,20 +78,22 @@ describe('Title.securities', () => {
   });
 
   test('with SECURITIES_PREFETCH off, titles whose status lists no securities cost no listing call', async () => {
-    const svc = await serviceForTest({}, { reads: { prefetchSecurities: false } });
+    const svc = await serviceForTest({ services: { reads: { prefetchSecurities: false } } });
     const { data } = await svc.gql(TitlesQuery, { titleNumbers: ['GLA5001', 'EDN42', 'ABN7', 'FFE300', 'MID15313'] });
     expect(data!.titles.map((t) => t?.securities?.length ?? null)).toEqual([0, null, null, null, 2]);
     expect(svc.emulator.calls.count({ route: 'securities' })).toBe(1);
   });
 
-  test('is not loaded unless selected', async ({ svc }) => {
+  test('is not loaded unless selected', async () => {
+    const svc = await serviceForTest();
     await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
     expect(svc.emulator.calls.count({ route: 'securities' })).toBe(0);
   });
 });
 
 describe('titles', () => {
-  test('keeps the order asked, gives null for unknown titles and calls once per distinct title', async ({ svc }) => {
+  test('keeps the order asked, gives null for unknown titles and calls once per distinct title', async () => {
+    const svc = await serviceForTest();
     const asked = ['MID1234', 'ZZZ999', 'MID15313', 'MID1234', 'BLK7', 'MID15313'];
     const { data, errors } = await svc.gql(TitlesQuery, { titleNumbers: asked });
     expect(errors).toBeUndefined();
@@ -96,7 +103,8 @@ describe('titles', () => {
     expect(svc.emulator.calls.count({ route: 'securities' })).toBe(4);
   });
 
-  test('accepts 100 titles and refuses 101 before any register call', async ({ svc }) => {
+  test('accepts 100 titles and refuses 101 before any register call', async () => {
+    const svc = await serviceForTest();
     const hundred = Array.from({ length: 100 }, (_, i) => `BLK${i + 1}`);
     const ok = await svc.gql(TitlesQuery, { titleNumbers: hundred });
     expect(ok.errors).toBeUndefined();
@@ -110,14 +118,15 @@ describe('titles', () => {
 });
 
 describe('summary cache (SUMMARY_CACHE_TTL_MS)', () => {
-  test('off by default: every request asks the register', async ({ svc }) => {
+  test('off by default: every request asks the register', async () => {
+    const svc = await serviceForTest();
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(2);
   });
 
   test("on: a tenant gets its own recent summaries without a call, never another tenant's", async () => {
-    const svc = await serviceForTest({}, { reads: { summaryCacheTtlMs: 60_000 } });
+    const svc = await serviceForTest({ services: { reads: { summaryCacheTtlMs: 60_000 } } });
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
     expect(svc.emulator.calls.count({ route: 'titleSummary', clientId: 'client-a' })).toBe(1);
@@ -131,7 +140,8 @@ describe('summary cache (SUMMARY_CACHE_TTL_MS)', () => {
 });
 
 describe('creditors', () => {
-  test('finds at most 15 creditors', async ({ svc }) => {
+  test('finds at most 15 creditors', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(CreditorsQuery, { query: 'bank' });
     expect(data!.creditors.length).toBe(15);
     const santander = await svc.gql(CreditorsQuery, { query: 'Santander' });
@@ -143,7 +153,8 @@ describe('creditors', () => {
     ['a'.repeat(21), /at most 20/],
     ['Bank\u0100', /ISO-8859-1/],
     ['Bank\u00A0', /ISO-8859-1/],
-  ])('refuses %j as BAD_USER_INPUT without a register call', async ([query, rule], { svc }) => {
+  ])('refuses %j as BAD_USER_INPUT without a register call', async ([query, rule]) => {
+    const svc = await serviceForTest();
     const { errors } = await svc.gql(CreditorsQuery, { query });
     expect(errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
     expect(errors![0]!.message).toMatch(rule);
@@ -151,7 +162,8 @@ describe('creditors', () => {
     expect(svc.emulator.calls.count({ route: 'creditors' })).toBe(0);
   });
 
-  test('accepts the Latin-1 boundary characters', async ({ svc }) => {
+  test('accepts the Latin-1 boundary characters', async () => {
+    const svc = await serviceForTest();
     for (const ch of ['\u00A1', '\u00AC', '\u00AE', '\u00FF']) {
       const { errors } = await svc.gql(CreditorsQuery, { query: `ba${ch}` });
       expect(errors).toBeUndefined();
@@ -160,14 +172,16 @@ describe('creditors', () => {
 });
 
 describe('reference lists', () => {
-  test('discovers the list paths', async ({ svc }) => {
+  test('discovers the list paths', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(ReferenceListPathsQuery, {});
     expect(data!.referenceListPaths).toEqual(
       expect.arrayContaining(['lr/creditor', 'lr/application/land-use', 'lr/application/category', 'lr/application/deed/type']),
     );
   });
 
-  test('gives the deed types with numbers kept as numbers, inactive items only when asked', async ({ svc }) => {
+  test('gives the deed types with numbers kept as numbers, inactive items only when asked', async () => {
+    const svc = await serviceForTest();
     const active = await svc.gql(ReferenceListQuery, { path: 'lr/application/deed/type' });
     const values = active.data!.referenceList!.items.map((i) => i.value);
     expect(values).toEqual(expect.arrayContaining([1, 11, 20]));
@@ -177,7 +191,8 @@ describe('reference lists', () => {
     expect(all.data!.referenceList!.name.length).toBeGreaterThan(0);
   });
 
-  test('is null for paths discovery does not return, without fetching a list', async ({ svc }) => {
+  test('is null for paths discovery does not return, without fetching a list', async () => {
+    const svc = await serviceForTest();
     for (const path of ['schema', 'lr', 'lr/unknown', 'NOT A PATH']) {
       const { data, errors } = await svc.gql(ReferenceListQuery, { path });
       expect(errors).toBeUndefined();
@@ -186,7 +201,8 @@ describe('reference lists', () => {
     expect(svc.emulator.calls.count({ route: 'referenceList' })).toBe(0);
   });
 
-  test('revalidates with If-None-Match: the second load is a 304', async ({ svc }) => {
+  test('revalidates with If-None-Match: the second load is a 304', async () => {
+    const svc = await serviceForTest();
     await svc.gql(ReferenceListQuery, { path: 'lr/application/deed/type' });
     const second = await svc.gql(ReferenceListQuery, { path: 'lr/application/deed/type' });
     expect(second.data!.referenceList!.items.length).toBeGreaterThan(0);

@@ -14,7 +14,8 @@ import { buildService, type GatewayContext } from '../../examples/federation/apo
 import { buildSchema } from '../../src/graphql/schema';
 import { operationPrice, REGISTER_CALL } from '../../src/security/cost';
 import { composeWithTitlegraph, executeThroughApollo, quietApolloLogger, serveSubgraph, type Subgraph } from '../support/federation';
-import { closeServer, startHttpService, type HttpService } from '../support/http-service';
+import { closeServer } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
 
 const ORDERS_SDL = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@listSize"])

@@ -8,40 +8,34 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, describe, expect, test } from 'vitest';
-import { startService } from '../support/harness';
-
-type Svc = Awaited<ReturnType<typeof startService>>;
-const services: Svc[] = [];
-afterEach(async () => {
-  for (const s of services.splice(0)) await s.stop();
-});
+import { describe, expect, test } from 'vitest';
+import type { AppOptions } from '../../src/server/app';
+import { serviceForTest, type Service as Svc, type ServiceOverrides } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-async function start(more: Parameters<typeof startService>[1] = {}, app: Parameters<typeof startService>[2] = {}) {
+function start(more: ServiceOverrides = {}, app: AppOptions = {}) {
   // No keyless caller: an unauthenticated request is refused, as in production.
-  const svc = await startService({}, { anonymousTenant: undefined, ...more }, app);
-  services.push(svc);
-  return svc;
+  return serviceForTest({ services: { anonymousTenant: undefined, ...more }, app });
 }
 
 async function register(svc: Svc, query: string, key: string | null) {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-    body: JSON.stringify({ query, extensions: { persistedQuery: { version: 1, sha256Hash: sha(query) } } }),
-  });
-  return { status: response.status, body: (await response.json()) as { data?: unknown; errors?: { extensions?: { code?: string } }[] } };
+  const { status, body } = await postRaw(
+    svc.yoga,
+    { query, extensions: { persistedQuery: { version: 1, sha256Hash: sha(query) } } },
+    { accept: null, authorization: key ? `Bearer ${key}` : null },
+  );
+  return { status, body };
 }
 
 async function probe(svc: Svc, query: string, key: string) {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: sha(query) } } }),
-  });
-  return (await response.json()) as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
+  const { body } = await postRaw(
+    svc.yoga,
+    { extensions: { persistedQuery: { version: 1, sha256Hash: sha(query) } } },
+    { accept: null, authorization: `Bearer ${key}` },
+  );
+  return body;
 }
 
 function rows(svc: Svc): { organisation: string; hash: string }[] {

@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 import { replicaOf, startService, type Service } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const TITLE = 'query ApqTitle($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }';
@@ -112,14 +113,7 @@ describe('protocol edges', () => {
     svc = await startService();
   });
   afterAll(() => svc.stop());
-  const post = async (body: unknown) => {
-    const response = await svc.yoga.fetch('http://t/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-      body: JSON.stringify(body),
-    });
-    return (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
-  };
+  const post = async (body: unknown) => (await postRaw(svc.yoga, body, { accept: null })).body;
 
   test('a query sent with another query’s hash is refused and registers nothing', async () => {
     const hash = sha256('{ __typename }');
@@ -148,7 +142,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('replicas on one PostgreSQL database
 
   test('a hash registered through one replica is a hit on the other', async () => {
     const onDatabase = () => ({ idempotency: new PgIdempotencyStore({ connectionString: database.url }), databaseUrl: database.url });
-    const first = await startService({}, onDatabase());
+    const first = await startService({ services: onDatabase() });
     cleanups.push(() => first.stop());
     const second = replicaOf(first, onDatabase());
     cleanups.push(() => second.stop());

@@ -16,7 +16,7 @@ import { titlegraphCodegen } from '../../docs/clients/codegen';
 import { downloadLinkHtml } from '../../docs/clients/download-link';
 import { createTitlegraphClient as createUrqlClient } from '../../docs/clients/urql';
 import { createNormalisingClient } from '../../docs/clients/urql-graphcache';
-import { startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SNIPPETS = ['apollo-client.ts', 'apollo-defer.ts', 'urql.ts', 'urql-graphcache.ts', 'download-link.ts', 'codegen.ts'];

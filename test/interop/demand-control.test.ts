@@ -12,7 +12,9 @@ import { buildSchema } from '../../src/graphql/schema';
 import { operationPrice, REGISTER_CALL } from '../../src/security/cost';
 import { titlegraphGatewayConfig as HIVE_CONFIG } from '../../examples/federation/hive-gateway.config';
 import { askHive, composeWithTitlegraph, serveSubgraph, type Subgraph } from '../support/federation';
-import { closeServer, postGraphQL, startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
+import { closeServer } from '../support/http-service';
+import { postRaw } from '../support/post-raw';
 
 const ORDERS_SDL = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@listSize"])
@@ -110,7 +112,7 @@ test('three pages of 100 titles with securities are refused by the router before
   expect(titlegraph.emulator.calls.count()).toBe(0);
   // The service, asked directly, refuses the same operation at its own figure: the same calls, plus a unit per field.
   expect(servicePrice(query)).toEqual({ fields: 12, registerCalls: 600 });
-  const direct = await postGraphQL(titlegraph.url, { query });
+  const direct = await postRaw(titlegraph.url, { query });
   expect(direct.body.errors?.[0]?.extensions).toMatchObject({ code: 'COST_LIMIT_EXCEEDED', cost: 6012, maxCost: 5000 });
   expect(titlegraph.emulator.calls.count()).toBe(0);
 });

@@ -16,7 +16,8 @@ import {
   serveSubgraph,
   type Subgraph,
 } from '../support/federation';
-import { closeServer, startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
+import { closeServer } from '../support/http-service';
 
 const ORDERS_SDL = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key"])

@@ -153,9 +153,8 @@ describe.each([
 
   beforeAll(async () => {
     // A service of its own per gateway, so that each starts with Ann's day unspent.
-    titlegraph = await startService(
-      {},
-      {
+    titlegraph = await startService({
+      services: {
         tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex(ROUTER_KEY), router: true }],
         identityProviders: [
           {
@@ -169,7 +168,7 @@ describe.each([
           },
         ],
       },
-    );
+    });
     titlegraphServer = createServer((req, res) => {
       seenBy.titlegraph.push(req.headers);
       titlegraph.yoga(req, res);

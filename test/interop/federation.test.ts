@@ -13,7 +13,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { printSchema } from '../../src/graphql/schema';
 import { executeThroughApollo } from '../support/federation';
 import { withoutSecurityDirectives } from '../../examples/federation/apollo-gateway';
-import { closeServer, listen, postGraphQL, startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
+import { closeServer, listen } from '../support/http-service';
+import { postRaw } from '../support/post-raw';
 
 const MATTERS_SDL = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.6", import: ["@key"])
@@ -73,7 +75,7 @@ beforeAll(async () => {
   matters = { server, url: `${await listen(server)}/graphql` };
 
   // The subgraph SDL as a gateway or rover would fetch it: `_service { sdl }` over HTTP.
-  const sdl = await postGraphQL(titlegraph.url, { query: '{ _service { sdl } }' });
+  const sdl = await postRaw(titlegraph.url, { query: '{ _service { sdl } }' });
   expect(sdl.body.errors).toBeUndefined();
   titlegraphSdl = sdl.body.data._service.sdl as string;
 
@@ -163,7 +165,7 @@ describe('Apollo Federation v2', () => {
   });
 
   test('duplicate representations in one _entities request are one register call each title (per-request loader)', async () => {
-    const result = await postGraphQL(titlegraph.url, {
+    const result = await postRaw(titlegraph.url, {
       query: 'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Title { titleNumber status } } }',
       variables: {
         r: [
@@ -179,7 +181,7 @@ describe('Apollo Federation v2', () => {
   });
 
   test('an unknown title referenced from another subgraph is null, not an error of the whole query', async () => {
-    const result = await postGraphQL(titlegraph.url, {
+    const result = await postRaw(titlegraph.url, {
       query: 'query ($r: [_Any!]!) { _entities(representations: $r) { ... on Title { titleNumber } } }',
       variables: { r: [{ __typename: 'Title', titleNumber: 'ZZZ999' }] },
     });

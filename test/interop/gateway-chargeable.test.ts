@@ -25,7 +25,8 @@ import {
   serveSubgraph,
   type Subgraph,
 } from '../support/federation';
-import { closeServer, type HttpService, startHttpService } from '../support/http-service';
+import { type HttpService, startHttpService } from '../support/harness';
+import { closeServer } from '../support/http-service';
 
 const MATTERS_SDL = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key"])

@@ -69,11 +69,10 @@ let mattersUrl: string;
 const seenBy = { titlegraph: [] as IncomingHttpHeaders[], matters: [] as IncomingHttpHeaders[] };
 
 beforeAll(async () => {
-  titlegraph = await startService(
-    undefined,
-    { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex(ROUTER_KEY), router: true }] },
-    { graphiql: false, hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } },
-  );
+  titlegraph = await startService({
+    services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex(ROUTER_KEY), router: true }] },
+    app: { graphiql: false, hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } },
+  });
   titlegraphServer = createServer((req, res) => {
     seenBy.titlegraph.push(req.headers);
     titlegraph.yoga(req, res);

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
 import { executeThroughApollo } from '../support/federation';
-import { postGraphQL, startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 let titlegraph: HttpService;
 let gateway: ApolloGateway;
@@ -23,7 +24,7 @@ beforeAll(async () => {
     services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
     app: { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } },
   });
-  const sdl = await postGraphQL(titlegraph.url, { query: '{ _service { sdl } }' }, { authorization: 'Bearer router-key' });
+  const sdl = await postRaw(titlegraph.url, { query: '{ _service { sdl } }' }, { authorization: 'Bearer router-key' });
   expect(sdl.body.errors).toBeUndefined();
   const composed = composeServices([
     { name: 'titlegraph', url: titlegraph.url, typeDefs: parse(withoutSecurityDirectives(sdl.body.data._service.sdl as string)) },

@@ -12,7 +12,7 @@ import { titlegraphGatewayConfig as HIVE_CONFIG } from '../../examples/federatio
 import { useTitlegraphRoutes } from '../../examples/federation/titlegraph-routes';
 import { londonDate } from '../../src/register/contract/london-day';
 import { askHive, composeWithTitlegraph } from '../support/federation';
-import { startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
 
 const GATEWAY = 'http://gateway.test';
 const FRONT_END = 'https://app.example';

@@ -5,7 +5,7 @@
  */
 import { serverAudits, type AuditResult } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
 
 /**
  * In production (the `production` vitest project) introspection is off, and the two audits that

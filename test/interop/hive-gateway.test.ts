@@ -12,7 +12,9 @@ import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { parse } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { closeServer, listen, postGraphQL, startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
+import { closeServer, listen } from '../support/http-service';
+import { postRaw } from '../support/post-raw';
 
 /** The README's example subgraph: `title` is nullable on purpose. */
 const MATTERS_SDL = /* GraphQL */ `
@@ -58,7 +60,7 @@ beforeAll(async () => {
   });
   matters = createServer(createYoga({ schema: mattersSchema, graphqlEndpoint: '/graphql', logging: false }));
   const mattersUrl = `${await listen(matters)}/graphql`;
-  const sdl = await postGraphQL(titlegraph.url, { query: '{ _service { sdl } }' });
+  const sdl = await postRaw(titlegraph.url, { query: '{ _service { sdl } }' });
   const composed = composeServices([
     { name: 'titlegraph', url: titlegraph.url, typeDefs: parse(sdl.body.data._service.sdl as string) },
     { name: 'matters', url: mattersUrl, typeDefs: parse(MATTERS_SDL) },

@@ -5,7 +5,8 @@
  */
 import { meros } from 'meros/browser';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 let svc: HttpService;
 let url: string;
@@ -71,11 +72,7 @@ test('@defer: the summary first, the securities listing after it', async () => {
 });
 
 test('without @stream the same query is one ordinary JSON answer', async () => {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-    body: JSON.stringify({ query: '{ titles(titleNumbers: ["BLK1", "BLK2"]) { titleNumber } }' }),
-  });
+  const response = await postRaw(url, { query: '{ titles(titleNumbers: ["BLK1", "BLK2"]) { titleNumber } }' }, { accept: null });
   expect(response.headers.get('content-type')).toMatch(/^application\/(graphql-response\+)?json/);
-  expect(await response.json()).toEqual({ data: { titles: [{ titleNumber: 'BLK1' }, { titleNumber: 'BLK2' }] } });
+  expect(response.body).toEqual({ data: { titles: [{ titleNumber: 'BLK1' }, { titleNumber: 'BLK2' }] } });
 });

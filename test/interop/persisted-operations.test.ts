@@ -14,6 +14,7 @@ import { loadPersistedOperations } from '../../src/config';
 import type { PersistedOperations } from '../../src/server/persisted-operations';
 import { newKey, startService } from '../support/harness';
 import { OrderTitleDocumentMutation, TitleQuery } from '../support/documents';
+import { postRaw } from '../support/post-raw';
 
 const MANIFEST = 'test/gql/persisted-documents.json';
 
@@ -40,16 +41,8 @@ afterAll(async () => {
 function appWith(persistedOperations?: PersistedOperations) {
   const yoga = createApp(svc.services, persistedOperations ? { persistedOperations } : {});
   return async (body: Record<string, unknown>): Promise<{ status: number } & Body> => {
-    const response = await yoga.fetch('http://titlegraph.test/graphql', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/graphql-response+json',
-        authorization: 'Bearer dev-key-a',
-      },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, ...((await response.json()) as Body) };
+    const answer = await postRaw(yoga, body);
+    return { status: answer.status, ...(answer.body as Body) };
   };
 }
 

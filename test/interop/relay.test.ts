@@ -13,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { Environment, fetchQuery, Network, RecordSource, Store, type ConcreteRequest, type RequestParameters } from 'relay-runtime';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadPersistedOperations } from '../../src/config';
-import { startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const EXAMPLE = join(ROOT, 'examples', 'relay');
@@ -56,12 +57,7 @@ test('relay-runtime runs the persisted operations by doc_id; title and titles fi
   const network = Network.create(async (params: RequestParameters, variables) => {
     const body = { doc_id: params.id, variables };
     sent.push(body);
-    const response = await fetch(svc.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-      body: JSON.stringify(body),
-    });
-    return (await response.json()) as never;
+    return (await postRaw(svc.url, body, { accept: null })).body as never;
   });
   const environment = new Environment({ network, store: new Store(new RecordSource()) });
 

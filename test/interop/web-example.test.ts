@@ -144,10 +144,9 @@ suite(`example front end in headless Chromium${browserSkipReason ? ` (skipped: $
   });
 
   it('a spent daily limit: the quote says so and the order button is off', { timeout: 120_000 }, async () => {
-    const limited = await startService(
-      {},
-      { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 100 } },
-    );
+    const limited = await startService({
+      services: { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 100 } },
+    });
     closers.push(() => limited.stop());
     const dist = join(out, 'limited');
     const site = await listen(staticFiles(dist, createApp(limited.services)));

@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEFAULT_IDP_PORT } from '../../scripts/idp/defaults';
 import { PEOPLE } from '../../scripts/idp/people';
-import { type Child, EMBEDDED_ENV, postGraphql, ROOT, spawnTs } from '../support/processes';
+import { type Child, EMBEDDED_ENV, ROOT, spawnTs } from '../support/processes';
+import { authHeader } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const heading = '### Try it locally: npm run idp';
@@ -85,9 +87,13 @@ test('the provider, titlegraph trusting it, and idp:token: a person calls with t
   timeout: 120_000,
 }, async () => {
   const ann = await idpToken('ann');
-  const viewer = await postGraphql(graphqlUrl, '{ viewer { kind caller callerName apiClient organisation scopes } }', {}, ann);
-  expect(viewer.errors).toBeUndefined();
-  expect(viewer.data.viewer).toEqual({
+  const viewer = await postRaw(
+    graphqlUrl,
+    { query: '{ viewer { kind caller callerName apiClient organisation scopes } }' },
+    authHeader(ann),
+  );
+  expect(viewer.body.errors).toBeUndefined();
+  expect(viewer.body.data.viewer).toEqual({
     kind: 'PERSON',
     caller: 'ann',
     callerName: 'Ann Macleod',
@@ -99,16 +105,18 @@ test('the provider, titlegraph trusting it, and idp:token: a person calls with t
   const ben = await idpToken('ben');
   const calls = async () => ((await (await fetch(`${emulatorOrigin}/__control/calls`)).json()) as { calls: { route: string }[] }).calls;
   const before = (await calls()).length;
-  const refused = await postGraphql(
+  const refused = await postRaw(
     graphqlUrl,
-    'mutation { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "idp-commands-ben" }) { charges { fee } } }',
-    {},
-    ben,
+    {
+      query:
+        'mutation { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: "idp-commands-ben" }) { charges { fee } } }',
+    },
+    authHeader(ben),
   );
-  expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-  expect(refused.errors?.[0]?.message).toContain('titles:buy');
+  expect(refused.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  expect(refused.body.errors?.[0]?.message).toContain('titles:buy');
   // nothing reached the register
   expect((await calls()).length).toBe(before);
-  const spending = await postGraphql(graphqlUrl, '{ spending { caller { charged } } }', {}, ben);
-  expect(spending.data.spending.caller.charged).toBe('0.00');
+  const spending = await postRaw(graphqlUrl, { query: '{ spending { caller { charged } } }' }, authHeader(ben));
+  expect(spending.body.data.spending.caller.charged).toBe('0.00');
 });

@@ -41,9 +41,8 @@ suite(`web example sign-in with OpenID Connect in headless Chromium${browserSkip
     siteUrl = site.url;
     idp = await startIdp({ port: 0, clientOrigins: [siteUrl] });
     closers.push(idp.close);
-    svc = await startService(
-      {},
-      {
+    svc = await startService({
+      services: {
         identityProviders: [
           {
             name: 'local-idp',
@@ -55,7 +54,7 @@ suite(`web example sign-in with OpenID Connect in headless Chromium${browserSkip
           },
         ],
       },
-    );
+    });
     // a fixed register day, so that the page's dates are known
     svc.emulator.clock.set(new Date('2026-06-10T12:00:00Z'));
     const api = await listen(createApp(svc.services, { corsOrigins: [siteUrl] }));

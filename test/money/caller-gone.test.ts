@@ -37,7 +37,7 @@ describe('a caller that goes away', () => {
       'query P($t: [TitleNumber!]!) { titles(titleNumbers: $t) @stream(initialCount: 1) { titleNumber securities { id } } }',
     ],
   ])('stops its free register calls (%s)', { timeout: 60_000 }, async ([, query]) => {
-    const svc = await startService({ latencyMs: 200 }, { reads: { concurrency: CONCURRENCY } });
+    const svc = await startService({ emulator: { latencyMs: 200 }, services: { reads: { concurrency: CONCURRENCY } } });
     cleanups.push(() => svc.stop());
     const url = await serveOnPort(svc);
     const controller = new AbortController();
@@ -60,7 +60,7 @@ describe('a caller that goes away', () => {
   });
 
   test('a purchase whose caller goes away still runs to its end and is recorded', { timeout: 60_000 }, async () => {
-    const svc = await startService({ latencyMs: 600 });
+    const svc = await startService({ emulator: { latencyMs: 600 } });
     cleanups.push(() => svc.stop());
     const url = await serveOnPort(svc);
     const controller = new AbortController();

@@ -4,7 +4,7 @@
  * machine's clock. Judged over real HTTP against the emulator (its clock set, its answer dripped
  * out past its midnight), on the journal, the quote, maxFee, the emulator's ledger and call log.
  */
-import { describe, expect, vi } from 'vitest';
+import { describe, expect, vi, test } from 'vitest';
 import { londonDate } from '../../src/register/contract/london-day';
 import {
   BuyTitleMutation,
@@ -15,7 +15,7 @@ import {
   TitleQuery,
 } from '../support/documents';
 import { FAULT_TEST_TRANSPORT } from '../support/fault-transport';
-import { newKey, type Service, serviceForTest, test } from '../support/harness';
+import { newKey, type Service, serviceForTest } from '../support/harness';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -82,7 +82,7 @@ describe('a charge whose answer ends after the register’s midnight', () => {
 describe('a charge the register made after its midnight, before this service heard of it', () => {
   /** The service hears the register at 23:59:50 on the 15th; the register's clock then moves to 00:00:05 on the 16th, unheard. */
   async function justAfterMidnight() {
-    const svc = await serviceForTest({}, { transport: FAULT_TEST_TRANSPORT });
+    const svc = await serviceForTest({ services: { transport: FAULT_TEST_TRANSPORT } });
     svc.emulator.clock.set(new Date('2026-01-15T23:59:50Z'));
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
     svc.emulator.clock.advance(15_000);

@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   OrderTitleDocumentMutation,
   PurchasePendingApplicationsMutation,
@@ -6,12 +6,13 @@ import {
   PurchaseTitlePlansMutation,
 } from '../support/documents';
 import { endOfLondonDay } from '../../src/register/contract/london-day';
-import { newKey, serviceForTest, test } from '../support/harness';
+import { newKey, serviceForTest } from '../support/harness';
 
 const input = (titleNumber: string, more: Record<string, unknown> = {}) => ({ titleNumber, idempotencyKey: newKey(), ...more });
 
 describe('purchaseTitleDetails', () => {
-  test('returns the title sheet and the charge as the register gave it, once per FAS and day', async ({ svc }) => {
+  test('returns the title sheet and the charge as the register gave it, once per FAS and day', async () => {
+    const svc = await serviceForTest();
     const first = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: input('MID15313', { reference: 'Smith purchase' }) });
     const payload = first.data!.purchaseTitleDetails;
     expect(payload.userErrors).toEqual([]);
@@ -36,7 +37,8 @@ describe('purchaseTitleDetails', () => {
     ['MID15313', '5555', 'FAS_NOT_AUTHORISED', ['fas']],
     ['MID15313', '1877', 'FAS_NOT_AUTHORISED', ['fas']],
     ['MID15313', '9999', 'CREDIT_LIMIT_EXCEEDED', ['fas']],
-  ])('%s with FAS %s gives %s and charges nothing', async ([titleNumber, fas, code, field], { svc }) => {
+  ])('%s with FAS %s gives %s and charges nothing', async ([titleNumber, fas, code, field]) => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(PurchaseTitleDetailsMutation, { fas, input: input(titleNumber) });
     const payload = data!.purchaseTitleDetails;
     expect(payload.details).toBeNull();
@@ -45,7 +47,8 @@ describe('purchaseTitleDetails', () => {
     expect(svc.emulator.ledger.count()).toBe(0);
   });
 
-  test('a reference over 75 characters is INVALID_INPUT with no register call', async ({ svc }) => {
+  test('a reference over 75 characters is INVALID_INPUT with no register call', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: input('MID15313', { reference: 'r'.repeat(76) }) });
     expect(data!.purchaseTitleDetails.userErrors).toEqual([
       {
@@ -61,7 +64,8 @@ describe('purchaseTitleDetails', () => {
 });
 
 describe('purchasePendingApplications', () => {
-  test('returns the pending application and the advance notice of MID15313', async ({ svc }) => {
+  test('returns the pending application and the advance notice of MID15313', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(PurchasePendingApplicationsMutation, { fas: '1234', input: input('MID15313') });
     const payload = data!.purchasePendingApplications;
     expect(payload.userErrors).toEqual([]);
@@ -71,7 +75,8 @@ describe('purchasePendingApplications', () => {
     expect(payload.charges).toEqual([expect.objectContaining({ status: 'NEW', fas: '1234' })]);
   });
 
-  test('works for a draft title and refuses a closed one', async ({ svc }) => {
+  test('works for a draft title and refuses a closed one', async () => {
+    const svc = await serviceForTest();
     const draft = await svc.gql(PurchasePendingApplicationsMutation, { fas: '0877', input: input('GLA5001') });
     expect(draft.data!.purchasePendingApplications.userErrors).toEqual([]);
     const closed = await svc.gql(PurchasePendingApplicationsMutation, { fas: '0877', input: input('EDN42') });
@@ -80,7 +85,8 @@ describe('purchasePendingApplications', () => {
 });
 
 describe('orderTitleDocument and its download', () => {
-  test('orders a PDF that only the ordering client can download', async ({ svc }) => {
+  test('orders a PDF that only the ordering client can download', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(OrderTitleDocumentMutation, {
       fas: '0877',
       input: input('MID15313', { titleSheet: { include: true, preambles: 'INLINE' }, applications: { include: true } }),
@@ -114,7 +120,8 @@ describe('orderTitleDocument and its download', () => {
     expect((await svc.get(`/downloads/titles/mid15313/documents/${document.documentId}`)).status).toBe(400);
   });
 
-  test('ids expire at the end of the register day of issue (Europe/London)', async ({ svc }) => {
+  test('ids expire at the end of the register day of issue (Europe/London)', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(OrderTitleDocumentMutation, {
       fas: '0877',
       input: input('MID15313', { titleSheet: { include: true } }),
@@ -126,7 +133,8 @@ describe('orderTitleDocument and its download', () => {
     expect((await svc.get(new URL(document.downloadUrl).pathname)).status).toBe(404);
   });
 
-  test('a document with no part is INVALID_INPUT and nothing is charged or called', async ({ svc }) => {
+  test('a document with no part is INVALID_INPUT and nothing is charged or called', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(OrderTitleDocumentMutation, {
       fas: '0877',
       input: input('MID15313', { titleSheet: { include: false } }),
@@ -137,7 +145,8 @@ describe('orderTitleDocument and its download', () => {
 });
 
 describe('purchaseTitlePlans and plan downloads', () => {
-  test('buys both plans of MID15313 and streams each', async ({ svc }) => {
+  test('buys both plans of MID15313 and streams each', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(PurchaseTitlePlansMutation, { fas: '0877', input: input('MID15313') });
     const payload = data!.purchaseTitlePlans;
     expect(payload.userErrors).toEqual([]);
@@ -152,13 +161,15 @@ describe('purchaseTitlePlans and plan downloads', () => {
     }
   });
 
-  test('a title with no plans gives empty plans and no charge', async ({ svc }) => {
+  test('a title with no plans gives empty plans and no charge', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(PurchaseTitlePlansMutation, { fas: '0877', input: input('MID1234') });
     expect(data!.purchaseTitlePlans).toEqual({ plans: [], charges: [], userErrors: [] });
     expect(svc.emulator.ledger.count()).toBe(0);
   });
 
-  test('title data, title sheet and plans of one title are one charge a day', async ({ svc }) => {
+  test('title data, title sheet and plans of one title are one charge a day', async () => {
+    const svc = await serviceForTest();
     await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: input('MID15313') });
     const plans = await svc.gql(PurchaseTitlePlansMutation, { fas: '0877', input: input('MID15313') });
     expect(plans.data!.purchaseTitlePlans.charges).toEqual([]);
@@ -169,7 +180,7 @@ describe('purchaseTitlePlans and plan downloads', () => {
 
 describe('register quota', () => {
   test('a 429 from the register is RATE_LIMITED, as a userError on mutations and a top-level error on queries', async () => {
-    const svc = await serviceForTest({ dailyQuota: 1 });
+    const svc = await serviceForTest({ emulator: { dailyQuota: 1 } });
     const first = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: input('MID1234') });
     expect(first.data!.purchaseTitleDetails.userErrors).toEqual([]);
     const limited = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: input('MID15313') });

@@ -10,48 +10,30 @@ import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { buildSchema } from '../../src/graphql/schema';
 import { createTestDatabase, postgresSuite, setDatabaseReachable, type TestDatabase } from '../support/pg';
 import { newKey, serviceForTest } from '../support/harness';
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: {
-    data?: { purchaseTitleDetails?: { charges: { fee: string; transactionNumber: string }[] } | null } | null;
-    errors?: { message: string; extensions?: Record<string, unknown> }[];
-    extensions?: { charges?: Record<string, unknown>[] };
-  };
-}
+import { postRaw } from '../support/post-raw';
 
 const PURCHASE = `mutation Buy($input: PurchaseTitleInput!) {
   purchaseTitleDetails(fas: "0877", input: $input) { charges { fee transactionNumber } userErrors { code message } }
 }`;
-
-async function post(svc: Awaited<ReturnType<typeof serviceForTest>>, query: string, variables: unknown): Promise<Answer> {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-a' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Answer['body'] };
-}
 
 describe.each([
   ['graphql-js', false as const],
   ['graphql-jit', { compileAfter: 1 }],
 ])('an exception inside a chargeable payload after the register charged (%s)', (_, jit) => {
   test('the answer loses data to null propagation but lists the charge in extensions.charges, as the ledger has it', async () => {
-    const svc = await serviceForTest({}, {}, { jit });
+    const svc = await serviceForTest({ app: { jit } });
     const payload = buildSchema().getType('PurchaseTitleDetailsPayload') as GraphQLObjectType;
     const field = payload.getFields().userErrors!;
     const resolve = field.resolve;
     try {
       // A warm-up run, so that graphql-jit compiles the document before the fault (compileAfter 1).
-      const warm = await post(svc, PURCHASE, { input: { titleNumber: 'BLK1', idempotencyKey: newKey() } });
+      const warm = await postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK1', idempotencyKey: newKey() } } });
       expect(warm.body.errors).toBeUndefined();
       field.resolve = () => {
         throw new Error('a bug after the register charged');
       };
       const key = newKey();
-      const answer = await post(svc, PURCHASE, { input: { titleNumber: 'BLK2', idempotencyKey: key } });
+      const answer = await postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK2', idempotencyKey: key } } });
       expect(answer.body.data).toBeNull();
       const ledger = svc.emulator.ledger.charges.filter((c) => c.titleNumber === 'BLK2');
       expect(ledger).toHaveLength(1);
@@ -81,16 +63,18 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('the database goes away while a purc
   });
 
   test('the caller sees the charge, the journal gets it after recovery, and calls refused meanwhile say nothing was sent', async () => {
-    const svc = await serviceForTest(
-      { latencyMs: 600 },
-      { idempotency: new PgIdempotencyStore({ connectionString: database.url }), databaseUrl: database.url },
-    );
+    const svc = await serviceForTest({
+      emulator: { latencyMs: 600 },
+      services: { idempotency: new PgIdempotencyStore({ connectionString: database.url }), databaseUrl: database.url },
+    });
     try {
       // Tables, token and pools ready before the outage.
-      expect((await post(svc, PURCHASE, { input: { titleNumber: 'BLK1', idempotencyKey: newKey() } })).body.errors).toBeUndefined();
+      expect(
+        (await postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK1', idempotencyKey: newKey() } } })).body.errors,
+      ).toBeUndefined();
 
       const key = newKey('in-flight');
-      const inFlight = post(svc, PURCHASE, { input: { titleNumber: 'BLK2', idempotencyKey: key } });
+      const inFlight = postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK2', idempotencyKey: key } } });
       // The register has charged (its ledger says so) and is about to answer: now the database goes.
       await expect.poll(() => svc.emulator.ledger.count({ titleNumber: 'BLK2' }), { timeout: 10_000, interval: 10 }).toBe(1);
       await setDatabaseReachable(database.name, false);
@@ -100,7 +84,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('the database goes away while a purc
 
       // During the outage: refused before anything is sent, and told so.
       const before = svc.emulator.calls.count();
-      const refused = await post(svc, PURCHASE, { input: { titleNumber: 'BLK3', idempotencyKey: newKey() } });
+      const refused = await postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK3', idempotencyKey: newKey() } } });
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('5');
       expect(refused.body.errors).toEqual([

@@ -1,8 +1,9 @@
 /**
  * Fault injection through the whole stack: the emulator misbehaves on one route, and the
- * GraphQL caller gets a typed error; GETs are retried, POSTs are called exactly once.
+ * GraphQL caller gets a typed error; reads are retried, a call that charges or creates is sent
+ * once (its effect, not its HTTP method, decides).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CreateCaseMutation, PurchaseTitlePlansMutation, TitleQuery } from '../support/documents';
 import { newKey, startService } from '../support/harness';
 
@@ -10,16 +11,15 @@ type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;
 
 beforeEach(async () => {
-  svc = await startService(
-    {},
-    {
+  svc = await startService({
+    services: {
       transport: {
         timeouts: { connectMs: 500, headersMs: 300, bodyMs: 300, deadlineMs: 2_000 },
         retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
         breaker: { failureThreshold: 4, openMs: 300 },
       },
     },
-  );
+  });
 });
 afterEach(() => svc.stop());
 
@@ -122,9 +122,11 @@ describe('circuit breaker', () => {
     expect(svc.services.transport.breakerState()).toBe('open');
 
     svc.emulator.faults.clear();
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    // Once it has been open for openMs it lets one trial through, which closes it.
+    await vi.waitFor(() => expect(svc.services.transport.breakerState()).toBe('half_open'));
     const recovered = await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
     expect(recovered.errors).toBeUndefined();
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(before + 1);
     expect(svc.services.transport.breakerState()).toBe('closed');
   });
 

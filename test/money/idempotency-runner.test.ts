@@ -4,32 +4,30 @@
  * IDEMPOTENCY_KEY_IN_USE, the exact staleness boundary, key reuse, the key rule, and events
  * (a charges event only when the register was called, never on a replay).
  */
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { inputHash } from '../../src/graphql/mutations/run-idempotent';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import { londonDate } from '../../src/register/contract/london-day';
 import { FAULT_TEST_TRANSPORT } from '../support/fault-transport';
 import { ChargeRecordsQuery, CreateCaseMutation, PurchaseTitleDetailsMutation, TitleQuery } from '../support/documents';
-import { newKey, startService } from '../support/harness';
+import { newKey, type Service, serviceForTest } from '../support/harness';
 
-type Svc = Awaited<ReturnType<typeof startService>>;
-const running: Svc[] = [];
-const stores: SqliteIdempotencyStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  await Promise.all(running.splice(0).map((s) => s.stop()));
-});
-async function service(timing: { waitMs?: number; staleMs?: number } = {}, transport?: typeof FAULT_TEST_TRANSPORT): Promise<Svc> {
-  const svc = await startService({}, { idempotencyTiming: timing, ...(transport ? { transport } : {}) });
-  running.push(svc);
-  return svc;
+/** A service for this test, with the runner's waits shortened. */
+function service(timing: { waitMs?: number; staleMs?: number } = {}, transport?: typeof FAULT_TEST_TRANSPORT) {
+  return serviceForTest({ services: { idempotencyTiming: timing, ...(transport ? { transport } : {}) } });
 }
-/** Another replica on the same database, whose clock is `ageMs` behind. */
-function otherReplica(svc: Svc, ageMs = 0): SqliteIdempotencyStore {
+/** Another replica on the same database, whose clock is `ageMs` behind; closed when the test ends, before the service. */
+function otherReplica(svc: Service, ageMs = 0): SqliteIdempotencyStore {
   const store = new SqliteIdempotencyStore(svc.dataDir, () => Date.now() - ageMs);
-  stores.push(store);
+  onTestFinished(() => store.close());
   return store;
+}
+/** Resolves once the runner has found the key in progress elsewhere and asked the store again: it is waiting. */
+function waitingOn(svc: Service) {
+  const claims = vi.spyOn(svc.services.idempotency, 'claim');
+  onTestFinished(() => claims.mockRestore());
+  return () => vi.waitFor(() => expect(claims.mock.calls.length).toBeGreaterThanOrEqual(2));
 }
 
 const INPUT = { fas: '0877', titleNumber: 'MID15313', reference: 'strength' };
@@ -47,9 +45,13 @@ describe('a key whose call is in progress on another replica', () => {
     const svc = await service({ waitMs: 150 });
     const key = newKey('in-use');
     await claimElsewhere(otherReplica(svc), key);
+    const claims = vi.spyOn(svc.services.idempotency, 'claim');
+    onTestFinished(() => claims.mockRestore());
     const started = Date.now();
     const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    // It waited out waitMs, asking the store again meanwhile, before giving up.
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(claims.mock.calls.length).toBeGreaterThan(1);
     expect(result.data!.purchaseTitleDetails.userErrors).toEqual([
       { code: 'IDEMPOTENCY_KEY_IN_USE', message: expect.stringContaining('still in progress'), field: ['input', 'idempotencyKey'] },
     ]);
@@ -66,8 +68,11 @@ describe('a key whose call is in progress on another replica', () => {
       ok: false,
       userErrors: [{ code: 'CREDIT_LIMIT_EXCEEDED', message: 'FAS 0877 is at its credit limit; nothing was charged.', field: ['fas'] }],
     };
-    setTimeout(() => void other.finish('client-a', key, 'failed_final', JSON.stringify(stored)), 120);
-    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    const waiting = waitingOn(svc);
+    const answer = svc.gql(PurchaseTitleDetailsMutation, details(key));
+    await waiting();
+    await other.finish('client-a', key, 'failed_final', JSON.stringify(stored));
+    const result = await answer;
     expect(result.data!.purchaseTitleDetails.userErrors).toEqual(stored.userErrors);
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
   });
@@ -77,8 +82,11 @@ describe('a key whose call is in progress on another replica', () => {
     const key = newKey('given-back');
     const other = otherReplica(svc);
     await claimElsewhere(other, key);
-    setTimeout(() => void other.finish('client-a', key, 'failed_retryable'), 100);
-    const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    const waiting = waitingOn(svc);
+    const answer = svc.gql(PurchaseTitleDetailsMutation, details(key));
+    await waiting();
+    await other.finish('client-a', key, 'failed_retryable');
+    const result = await answer;
     expect(codes(result)).toEqual([]);
     expect(result.data!.purchaseTitleDetails.charges).toHaveLength(1);
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
@@ -242,7 +250,9 @@ describe('an old finished key', () => {
     const svc = await service({ staleMs: 50, waitMs: 200 });
     const key = newKey('old');
     const first = await svc.gql(PurchaseTitleDetailsMutation, details(key));
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    const finishedAt = Date.now();
+    // What this test needs is time itself: the finished record older than staleMs.
+    await vi.waitFor(() => expect(Date.now() - finishedAt).toBeGreaterThan(100));
     expect(await svc.gql(PurchaseTitleDetailsMutation, details(key))).toEqual(first);
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
   });
@@ -324,7 +334,7 @@ describe('charges events and the register day', () => {
     svc.emulator.faults.inject('titleDetails', { kind: 'hang', phase: 'after' }, 1);
     const key = newKey('day');
     const purchase = svc.gql(PurchaseTitleDetailsMutation, details(key));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await vi.waitFor(() => expect(svc.emulator.ledger.count()).toBe(1)); // charged, its answer held
     svc.emulator.clock.advance(10_000); // past midnight
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' }); // ...and the service hears of it while the purchase hangs
     expect(londonDate(svc.services.registerNow())).toBe('2026-01-16');

@@ -1,9 +1,10 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { CreateCaseMutation, PurchaseTitleDetailsMutation, PurchaseTitlePlansMutation } from '../support/documents';
-import { newKey, test } from '../support/harness';
+import { newKey, serviceForTest } from '../support/harness';
 
 describe('idempotency', () => {
-  test('the same key with the same input returns the first result without a register call', async ({ svc }) => {
+  test('the same key with the same input returns the first result without a register call', async () => {
+    const svc = await serviceForTest();
     const variables = { fas: '0877', input: { titleNumber: 'MID15313', reference: 'ref-1', idempotencyKey: newKey() } };
     const first = await svc.gql(PurchaseTitleDetailsMutation, variables);
     const calls = svc.emulator.calls.count({ route: 'titleDetails' });
@@ -14,7 +15,8 @@ describe('idempotency', () => {
     expect(svc.emulator.ledger.count()).toBe(1);
   });
 
-  test('the same key with different input is IDEMPOTENCY_KEY_REUSED and makes no call', async ({ svc }) => {
+  test('the same key with different input is IDEMPOTENCY_KEY_REUSED and makes no call', async () => {
+    const svc = await serviceForTest();
     const idempotencyKey = newKey();
     await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey } });
     const other = await svc.gql(PurchaseTitleDetailsMutation, { fas: '1234', input: { titleNumber: 'MID15313', idempotencyKey } });
@@ -27,7 +29,8 @@ describe('idempotency', () => {
     expect(svc.emulator.calls.count({ route: 'purchasePlans' })).toBe(0);
   });
 
-  test('20 concurrent requests with one key make one register call and one case', async ({ svc }) => {
+  test('20 concurrent requests with one key make one register call and one case', async () => {
+    const svc = await serviceForTest();
     const variables = {
       fas: '1877',
       input: {
@@ -45,7 +48,8 @@ describe('idempotency', () => {
     expect(svc.emulator.calls.count({ route: 'createCase' })).toBe(1);
   });
 
-  test('records survive a restart', async ({ svc }) => {
+  test('records survive a restart', async () => {
+    const svc = await serviceForTest();
     const variables = { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey: newKey() } };
     const first = await svc.gql(PurchaseTitleDetailsMutation, variables);
     const restarted = await svc.restart();
@@ -54,7 +58,8 @@ describe('idempotency', () => {
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
   });
 
-  test('keys are scoped per tenant', async ({ svc }) => {
+  test('keys are scoped per tenant', async () => {
+    const svc = await serviceForTest();
     const idempotencyKey = newKey();
     const a = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey } }, 'dev-key-a');
     const b = await svc.gql(PurchaseTitleDetailsMutation, { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey } }, 'dev-key-b');
@@ -64,7 +69,8 @@ describe('idempotency', () => {
     expect(svc.emulator.ledger.count()).toBe(2);
   });
 
-  test('a business failure is final for its key; invalid input claims nothing', async ({ svc }) => {
+  test('a business failure is final for its key; invalid input claims nothing', async () => {
+    const svc = await serviceForTest();
     const idempotencyKey = newKey();
     const limited = { fas: '9999', input: { titleNumber: 'MID15313', idempotencyKey } };
     const first = await svc.gql(PurchaseTitleDetailsMutation, limited);
@@ -86,7 +92,8 @@ describe('idempotency', () => {
     expect(fixed.data!.purchaseTitleDetails.userErrors).toEqual([]);
   });
 
-  test('an idempotency key must be 1 to 255 printable characters', async ({ svc }) => {
+  test('an idempotency key must be 1 to 255 printable characters', async () => {
+    const svc = await serviceForTest();
     for (const idempotencyKey of ['', 'has space', 'k'.repeat(256)]) {
       const { data } = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey } });
       expect(data!.purchaseTitleDetails.userErrors[0]).toMatchObject({ code: 'INVALID_INPUT', field: ['input', 'idempotencyKey'] });

@@ -44,10 +44,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 let run = 0;
 
 async function play(steps: Step[]) {
-  const svc = await startService(
-    {},
-    { transport: { ...FAULT_TEST_TRANSPORT, timeouts: { ...FAULT_TEST_TRANSPORT.timeouts, deadlineMs: 400 } } },
-  );
+  const svc = await startService({
+    services: { transport: { ...FAULT_TEST_TRANSPORT, timeouts: { ...FAULT_TEST_TRANSPORT.timeouts, deadlineMs: 400 } } },
+  });
   let current: Service = svc;
   run++;
   // Each key buys its own title, so the ledger's charges for that title are the key's charges.

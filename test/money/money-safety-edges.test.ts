@@ -4,25 +4,14 @@
  * the replay; a process that died mid-call; a 401 or a 429 on a chargeable GET.
  */
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import { inputHash } from '../../src/graphql/mutations/run-idempotent';
 import { londonDate } from '../../src/register/contract/london-day';
 import { request } from 'undici';
 import { ChargeRecordsQuery, PurchaseTitleDetailsMutation, TitleQuery } from '../support/documents';
-import { newKey, startService, type Service } from '../support/harness';
+import { newKey, serviceForTest, type Service } from '../support/harness';
 import { FAULT_TEST_TRANSPORT } from '../support/fault-transport';
-
-type Svc = Awaited<ReturnType<typeof startService>>;
-const running: Svc[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.stop()));
-});
-async function service(...args: Parameters<typeof startService>): Promise<Svc> {
-  const svc = await startService(...args);
-  running.push(svc);
-  return svc;
-}
 
 const details = (key: string, titleNumber = 'MID15313', fas = '0877') => ({
   fas,
@@ -37,7 +26,7 @@ async function journal(svc: Service, day = londonDate(svc.emulator.clock.now()))
 
 describe('a call that never left keeps its key', () => {
   test('the wait for a pool connection counts inside the deadline, is never sent later, and the key then works once', async () => {
-    const svc = await service({}, { transport: { ...FAULT_TEST_TRANSPORT, connections: 1 } });
+    const svc = await serviceForTest({ services: { transport: { ...FAULT_TEST_TRANSPORT, connections: 1 } } });
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' }); // a token, and the one connection, in place
     // The tenant's only API connection is held by an answer the register drips out slowly.
     svc.emulator.faults.inject('titleSummary', { kind: 'drip', chunkBytes: 1, intervalMs: 50 }, 1);
@@ -51,9 +40,12 @@ describe('a call that never left keeps its key', () => {
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
     expect((await journal(svc)).filter((r) => r.idempotencyKey === key)).toEqual([]);
 
-    // The connection frees: the purchase that gave up waiting must not go out now.
+    // The connection frees: the purchase that gave up waiting must not go out now. The pool
+    // serves its queue in order, so a read sent after it has been answered once the queue is past it.
     holder.body.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const summaries = svc.emulator.calls.count({ route: 'titleSummary' });
+    expect((await svc.gql(TitleQuery, { titleNumber: 'MID15313' })).data!.title!.titleNumber).toBe('MID15313');
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(summaries + 1);
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
     expect(svc.emulator.ledger.charges).toHaveLength(0);
 
@@ -66,7 +58,7 @@ describe('a call that never left keeps its key', () => {
 
   test('a register that refuses connections: an error, no journal entry, and the key works once it is back', async () => {
     const emulatorPort = await freePort();
-    const svc = await service({}, { transport: FAULT_TEST_TRANSPORT });
+    const svc = await serviceForTest({ services: { transport: FAULT_TEST_TRANSPORT } });
     const down = await svc.restart({ registerBaseUrl: `http://127.0.0.1:${emulatorPort}/v1` });
     const key = newKey('refused');
     const first = await down.gql(PurchaseTitleDetailsMutation, details(key));
@@ -82,7 +74,7 @@ describe('a call that never left keeps its key', () => {
 
 describe('chargeable GETs', () => {
   test('a 401 on titleDetails is refreshed once and re-sent: one charge', async () => {
-    const svc = await service({}, { transport: FAULT_TEST_TRANSPORT });
+    const svc = await serviceForTest({ services: { transport: FAULT_TEST_TRANSPORT } });
     svc.emulator.faults.inject('titleDetails', { kind: 'status', status: 401 }, 1);
     const { data } = await svc.gql(PurchaseTitleDetailsMutation, details(newKey('401')));
     expect(data!.purchaseTitleDetails.charges).toHaveLength(1);
@@ -92,23 +84,31 @@ describe('chargeable GETs', () => {
   });
 
   test('a 429 on titleDetails is RATE_LIMITED, never stored as the key’s answer: the key works later', async () => {
-    const svc = await service({}, { transport: FAULT_TEST_TRANSPORT });
+    const svc = await serviceForTest({ services: { transport: FAULT_TEST_TRANSPORT } });
     // Retry-After 1 s is past the 700 ms deadline: answered at once, and the tenant waits 1 s.
     svc.emulator.faults.inject('titleDetails', { kind: 'status', status: 429, retryAfterSeconds: 1 }, 1);
     const key = newKey('429');
     const first = await svc.gql(PurchaseTitleDetailsMutation, details(key));
     expect(first.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('RATE_LIMITED');
     expect(await journal(svc)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const again = await svc.gql(PurchaseTitleDetailsMutation, details(key));
-    expect(again.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    // Asked again until the tenant's wait is over: refused here meanwhile, with nothing sent.
+    const again = await vi.waitFor(
+      async () => {
+        const answer = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+        expect(answer.data!.purchaseTitleDetails.charges).toHaveLength(1);
+        return answer;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(again.data!.purchaseTitleDetails.userErrors).toEqual([]);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2); // the 429, then the purchase
     expect(svc.emulator.ledger.charges).toHaveLength(1);
   });
 });
 
 describe('London midnight', () => {
   test('a charge at 23:59:53 whose answer hangs: never re-sent after midnight, journalled on the register day of the charge', async () => {
-    const svc = await service({}, { transport: FAULT_TEST_TRANSPORT });
+    const svc = await serviceForTest({ services: { transport: FAULT_TEST_TRANSPORT } });
     // January: London is on GMT, so this is 23:59:53 London time, on a day that is not the service's.
     svc.emulator.clock.set(new Date('2026-01-15T23:59:53Z'));
     svc.emulator.faults.inject('titleDetails', { kind: 'hang', phase: 'after' }, 1);
@@ -119,7 +119,7 @@ describe('London midnight', () => {
     svc.emulator.clock.advance(10_000); // 00:00:03 on the 16th
     const replay = await svc.gql(PurchaseTitleDetailsMutation, details(key));
     expect(replay.data).toEqual(first.data);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The first purchase answered only after its one attempt had ended, and the replay from the journal.
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
     expect(svc.emulator.ledger.charges).toHaveLength(1);
     expect(londonDate(svc.emulator.ledger.charges[0]!.at)).toBe('2026-01-15');
@@ -144,7 +144,7 @@ describe('London midnight', () => {
 
 describe('a process that died mid-call', () => {
   test('its key, left in progress, becomes OUTCOME_UNKNOWN once stale, and its journal entry shows from the start', async () => {
-    const svc = await service({}, { transport: FAULT_TEST_TRANSPORT });
+    const svc = await serviceForTest({ services: { transport: FAULT_TEST_TRANSPORT } });
     const key = newKey('crash');
     const day = londonDate(svc.emulator.clock.now());
     const input = { fas: '0877', titleNumber: 'MID15313', reference: 'edge' };

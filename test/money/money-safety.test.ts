@@ -28,7 +28,7 @@ type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;
 
 beforeAll(async () => {
-  svc = await startService({}, { transport: FAULT_TEST_TRANSPORT });
+  svc = await startService({ services: { transport: FAULT_TEST_TRANSPORT } });
 });
 afterAll(() => svc.stop());
 

@@ -1,14 +1,15 @@
 /**
  * Spend control over GraphQL, judged on the emulator's ledger and call log: the quote, the daily
  * limits (reserved before anything is sent), maxFee, unknown outcomes, statements and their
- * visibility. Store-level races (two stores on one PostgreSQL) are in store-contract.test.ts.
+ * visibility. Store-level races (two stores on one PostgreSQL) are in
+ * test/storage/idempotency-store-contract.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, vi, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 import { londonDate } from '../../src/register/contract/london-day';
 import { BuyTitleMutation, ChargeQuoteQuery, ChargeStatementQuery, NodeQuery, SpendingQuery, TitleIdQuery } from '../support/documents';
-import { newKey, replicaForTest, serviceForTest, test } from '../support/harness';
+import { newKey, replicaForTest, serviceForTest } from '../support/harness';
 
 const buy = (titleNumber: string, more: Record<string, unknown> = {}) => ({
   fas: '0877',
@@ -16,9 +17,8 @@ const buy = (titleNumber: string, more: Record<string, unknown> = {}) => ({
 });
 
 describe('chargeQuote', () => {
-  test('a new title is quoted at the list fee with no register call; after a sibling client bought it, free, and indeed not charged again', async ({
-    svc,
-  }) => {
+  test('a new title is quoted at the list fee with no register call; after a sibling client bought it, free, and indeed not charged again', async () => {
+    const svc = await serviceForTest();
     const ask = (key?: string) =>
       svc.gql(ChargeQuoteQuery, { fas: '0877', titleNumber: 'MID15313', products: ['TITLE_DATA_AND_PLANS', 'PENDING_APPLICATIONS'] }, key);
     const before = await ask();
@@ -55,7 +55,8 @@ describe('chargeQuote', () => {
     expect(other.data!.chargeQuote.lines[0]!.alreadyChargedToday).toBe(false);
   });
 
-  test("another organisation's FAS is refused as a purchase would be, revealing nothing", async ({ svc }) => {
+  test("another organisation's FAS is refused as a purchase would be, revealing nothing", async () => {
+    const svc = await serviceForTest();
     const result = await svc.gql(ChargeQuoteQuery, { fas: '5555', titleNumber: 'MID15313', products: ['TITLE_DATA_AND_PLANS'] });
     expect(result.data).toBeNull();
     expect(result.errors).toEqual([
@@ -70,10 +71,9 @@ describe('chargeQuote', () => {
 
 describe('daily spending limits', () => {
   test('20 concurrent purchases against a client limit that fits 3: 3 charged, 17 refused unsent', async () => {
-    const svc = await serviceForTest(
-      {},
-      { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 900 } },
-    );
+    const svc = await serviceForTest({
+      services: { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 900 } },
+    });
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => svc.gql(BuyTitleMutation, buy(`BLK${i + 1}`))));
     const payloads = results.map((r) => r.data!.purchaseTitleDetails);
     expect(payloads.filter((p) => p.charges.length === 1)).toHaveLength(3);
@@ -106,7 +106,7 @@ describe('daily spending limits', () => {
   });
 
   test('a purchase in flight shows its reservation in the metrics until the register answers', async () => {
-    const svc = await serviceForTest({}, { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 } } });
+    const svc = await serviceForTest({ services: { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 } } } });
     const reserved = async () =>
       /titlegraph_spend_reserved_gbp\{organisation="ORG-A"\} (\S+)/.exec(await (await svc.get('/metrics')).text())?.[1];
     // The register's answer arrives slowly: the call stays in flight meanwhile.
@@ -120,10 +120,9 @@ describe('daily spending limits', () => {
   });
 
   test('an unknown outcome keeps its reservation as pending, and its replay reserves nothing more', async () => {
-    const svc = await serviceForTest(
-      {},
-      { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 600 } },
-    );
+    const svc = await serviceForTest({
+      services: { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 600 } },
+    });
     svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
     const variables = buy('BLK1');
     const lost = await svc.gql(BuyTitleMutation, variables);
@@ -154,7 +153,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('daily spending limits on two replic
       databaseUrl: database.url,
       spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 900 },
     });
-    const first = await serviceForTest({}, onDatabase());
+    const first = await serviceForTest({ services: onDatabase() });
     const second = replicaForTest(first, onDatabase());
     const replicas = [first, second];
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => replicas[i % 2]!.gql(BuyTitleMutation, buy(`BLK${i + 1}`))));
@@ -169,7 +168,8 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('daily spending limits on two replic
 });
 
 describe('maxFee', () => {
-  test.for(['-1', '3.001', 'abc'])('maxFee %j is BAD_USER_INPUT naming the field, and nothing is sent', async (maxFee, { svc }) => {
+  test.for(['-1', '3.001', 'abc'])('maxFee %j is BAD_USER_INPUT naming the field, and nothing is sent', async (maxFee) => {
+    const svc = await serviceForTest();
     const result = await svc.gql(BuyTitleMutation, buy('MID15313', { maxFee }));
     expect(result.errors).toEqual([
       expect.objectContaining({
@@ -180,7 +180,8 @@ describe('maxFee', () => {
     expect(svc.emulator.calls.count()).toBe(0);
   });
 
-  test('below the expected fee is CHARGE_ABOVE_MAXIMUM unsent; at exactly the fee it goes through', async ({ svc }) => {
+  test('below the expected fee is CHARGE_ABOVE_MAXIMUM unsent; at exactly the fee it goes through', async () => {
+    const svc = await serviceForTest();
     const below = await svc.gql(BuyTitleMutation, buy('MID15313', { maxFee: '2.99' }));
     expect(below.data!.purchaseTitleDetails.userErrors).toEqual([
       {
@@ -199,7 +200,8 @@ describe('maxFee', () => {
     expect(svc.emulator.ledger.count()).toBe(1);
   });
 
-  test('maxFee is bound to the idempotency key', async ({ svc }) => {
+  test('maxFee is bound to the idempotency key', async () => {
+    const svc = await serviceForTest();
     const variables = buy('MID15313', { maxFee: '3.00' });
     await svc.gql(BuyTitleMutation, variables);
     const changed = await svc.gql(BuyTitleMutation, { ...variables, input: { ...variables.input, maxFee: '4.00' } });
@@ -210,7 +212,8 @@ describe('maxFee', () => {
 describe('chargeStatement', () => {
   const today = () => londonDate(new Date());
 
-  test('an accounts key sees its organisation, another key its own client, nobody another organisation', async ({ svc }) => {
+  test('an accounts key sees its organisation, another key its own client, nobody another organisation', async () => {
+    const svc = await serviceForTest();
     await svc.gql(BuyTitleMutation, buy('BLK1', { reference: 'MATTER-1' }), 'dev-key-a');
     await svc.gql(BuyTitleMutation, buy('BLK2', { reference: 'MATTER-1' }), 'dev-key-a2');
     await svc.gql(BuyTitleMutation, buy('BLK3', { reference: 'MATTER-2' }), 'dev-key-a2');
@@ -237,7 +240,8 @@ describe('chargeStatement', () => {
     expect((await statement('dev-key-b')).records.map((r) => r.titleNumber)).toEqual(['BLK4']);
   });
 
-  test('a range over 366 days, or ending before it starts, is BAD_USER_INPUT', async ({ svc }) => {
+  test('a range over 366 days, or ending before it starts, is BAD_USER_INPUT', async () => {
+    const svc = await serviceForTest();
     const tooLong = await svc.gql(ChargeStatementQuery, { from: '2025-01-01', to: '2026-01-02' });
     expect(tooLong.errors![0]).toMatchObject({
       message: 'A statement covers at most 366 register days (got 367, 2025-01-01 to 2026-01-02): ask for a shorter range.',
@@ -249,7 +253,8 @@ describe('chargeStatement', () => {
     expect(backwards.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
   });
 
-  test('as CSV: RFC 4180 with a header row, formula-like cells defused, the same visibility and range rules', async ({ svc }) => {
+  test('as CSV: RFC 4180 with a header row, formula-like cells defused, the same visibility and range rules', async () => {
+    const svc = await serviceForTest();
     await svc.gql(BuyTitleMutation, buy('BLK1', { reference: '=HYPERLINK("http://x.example","click")' }), 'dev-key-a');
     await svc.gql(BuyTitleMutation, buy('BLK2', { reference: 'Smith, Jones' }), 'dev-key-a2');
     const csv = async (key: string, query: string) => {
@@ -286,7 +291,8 @@ describe('chargeStatement', () => {
     expect((await csv('not-a-key', `from=${today()}&to=${today()}`)).status).toBe(401);
   });
 
-  test('an unknown outcome is counted and has no charge', async ({ svc }) => {
+  test('an unknown outcome is counted and has no charge', async () => {
+    const svc = await serviceForTest();
     svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
     await svc.gql(BuyTitleMutation, buy('BLK1'));
     const { data } = await svc.gql(ChargeStatementQuery, { from: today(), to: today() });
@@ -295,7 +301,8 @@ describe('chargeStatement', () => {
 });
 
 describe('node (Relay object identification)', () => {
-  test('a title is refetched by its global id; malformed, unknown-type and missing ids give null', async ({ svc }) => {
+  test('a title is refetched by its global id; malformed, unknown-type and missing ids give null', async () => {
+    const svc = await serviceForTest();
     const { data } = await svc.gql(TitleIdQuery, { titleNumber: 'MID15313' });
     const id = data!.title!.id;
     expect(id).toBe(Buffer.from('Title:MID15313').toString('base64'));

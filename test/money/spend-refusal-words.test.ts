@@ -13,7 +13,7 @@ const FEES = { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 };
 
 describe('SPEND_LIMIT_REACHED names what unknown outcomes hold', () => {
   test("a client's limit: the held amount, and chargeRecords, which lists the call", async () => {
-    const svc = await serviceForTest({}, { spend: { feesPence: FEES, clientLimitPence: 600 } });
+    const svc = await serviceForTest({ services: { spend: { feesPence: FEES, clientLimitPence: 600 } } });
     svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
     expect((await svc.gql(BuyTitleMutation, buy('BLK1'))).data!.purchaseTitleDetails.userErrors[0]!.code).toBe('OUTCOME_UNKNOWN');
     expect((await svc.gql(BuyTitleMutation, buy('BLK2'))).data!.purchaseTitleDetails.charges).toHaveLength(1);
@@ -39,7 +39,7 @@ describe('SPEND_LIMIT_REACHED names what unknown outcomes hold', () => {
   });
 
   test("an organisation's limit: another client's unknown outcome counts, and an accounts key's chargeStatement lists it", async () => {
-    const svc = await serviceForTest({}, { spend: { feesPence: FEES, organisationLimitPence: 300 } });
+    const svc = await serviceForTest({ services: { spend: { feesPence: FEES, organisationLimitPence: 300 } } });
     svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
     await svc.gql(BuyTitleMutation, buy('BLK1'), 'dev-key-a2');
 
@@ -56,7 +56,7 @@ describe('SPEND_LIMIT_REACHED names what unknown outcomes hold', () => {
   });
 
   test('with nothing of unknown outcome, the refusal says nothing of it', async () => {
-    const svc = await serviceForTest({}, { spend: { feesPence: FEES, clientLimitPence: 300 } });
+    const svc = await serviceForTest({ services: { spend: { feesPence: FEES, clientLimitPence: 300 } } });
     await svc.gql(BuyTitleMutation, buy('BLK1'));
     const refused = (await svc.gql(BuyTitleMutation, buy('BLK2'))).data!.purchaseTitleDetails.userErrors[0]!;
     expect(refused.code).toBe('SPEND_LIMIT_REACHED');

@@ -3,7 +3,8 @@
  * idempotent replay) and a failing request; counters and histograms carry the right labels.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { httpServiceForTest, startHttpService, postGraphQL, type HttpService } from '../support/http-service';
+import { httpServiceForTest, startHttpService, type HttpService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 import { parseMetrics, sum, type Sample } from '../support/prometheus';
 import { createLogger } from '../../src/observability/logging';
 
@@ -32,17 +33,17 @@ const PURCHASE = `mutation PurchaseForMetrics($key: String!) {
 
 describe('/metrics', () => {
   test('counts requests, register calls, charges, idempotency outcomes and the breaker state', async () => {
-    const query = await postGraphQL(svc.url, { query: 'query TitleForMetrics { title(titleNumber: "MID15313") { titleNumber } }' });
+    const query = await postRaw(svc.url, { query: 'query TitleForMetrics { title(titleNumber: "MID15313") { titleNumber } }' });
     expect(query.body.errors).toBeUndefined();
-    const first = await postGraphQL(svc.url, { query: PURCHASE, variables: { key: 'metrics-1' } });
+    const first = await postRaw(svc.url, { query: PURCHASE, variables: { key: 'metrics-1' } });
     expect(first.body.data.purchaseTitleDetails.charges).toEqual([{ productType: 'TITLE_DATA_AND_PLANS', fee: '3.00' }]);
-    const replay = await postGraphQL(svc.url, { query: PURCHASE, variables: { key: 'metrics-1' } });
+    const replay = await postRaw(svc.url, { query: PURCHASE, variables: { key: 'metrics-1' } });
     expect(replay.body.data.purchaseTitleDetails.charges).toEqual(first.body.data.purchaseTitleDetails.charges);
-    const bad = await postGraphQL(svc.url, { query: 'query BadTitle { title(titleNumber: "nope") { titleNumber } }' });
+    const bad = await postRaw(svc.url, { query: 'query BadTitle { title(titleNumber: "nope") { titleNumber } }' });
     expect(bad.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    const unauthenticated = await postGraphQL(svc.url, { query: '{ __typename }' }, { authorization: 'Bearer nobody' });
+    const unauthenticated = await postRaw(svc.url, { query: '{ __typename }' }, { authorization: 'Bearer nobody' });
     expect(unauthenticated.status).toBe(401);
-    const unparseable = await postGraphQL(svc.url, { query: '{ title(' });
+    const unparseable = await postRaw(svc.url, { query: '{ title(' });
     expect(unparseable.body.errors).toHaveLength(1);
 
     const { samples, response } = await scrape();
@@ -95,7 +96,7 @@ describe('/metrics', () => {
     });
     other.emulator.faults.inject('titleSummary', { kind: 'status', status: 503 }, 5);
     for (const titleNumber of ['MID15313', 'GLA5001', 'EDN42']) {
-      await postGraphQL(other.url, { query: `query Failing { title(titleNumber: "${titleNumber}") { titleNumber } }` });
+      await postRaw(other.url, { query: `query Failing { title(titleNumber: "${titleNumber}") { titleNumber } }` });
     }
     const { samples } = await scrape(other);
     expect(sum(samples, 'titlegraph_register_circuit_breaker_state', { state: 'open' })).toBe(1);
@@ -112,7 +113,7 @@ describe('/metrics', () => {
   });
 
   test('operation names are bounded: invalid names do not become labels', async () => {
-    await postGraphQL(svc.url, { query: '{ __typename }', operationName: 'not a name!' });
+    await postRaw(svc.url, { query: '{ __typename }', operationName: 'not a name!' });
     const { samples } = await scrape();
     expect(samples.some((s) => s.labels.operation === 'not a name!')).toBe(false);
   });
@@ -122,7 +123,7 @@ describe('/metrics', () => {
     const logger = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
     const logged = await httpServiceForTest({ app: { logger } });
     const query = 'query FirstOfTwo { __typename } query SecondOfTwo { title(titleNumber: "MID15313") { titleNumber } }';
-    const answer = await postGraphQL(logged.url, { query, operationName: 'SecondOfTwo' }, { 'x-request-id': 'second-of-two' });
+    const answer = await postRaw(logged.url, { query, operationName: 'SecondOfTwo' }, { 'x-request-id': 'second-of-two' });
     expect(answer.body.data).toEqual({ title: { titleNumber: 'MID15313' } });
     expect(lines.find((l) => l.msg === 'request' && l.requestId === 'second-of-two')).toMatchObject({
       operationName: 'SecondOfTwo',

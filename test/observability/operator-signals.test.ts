@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { createLogger, logServiceEvents } from '../../src/observability/logging';
 import { CreateCaseMutation } from '../support/documents';
-import { authHeader, serviceForTest } from '../support/harness';
-import { httpServiceForTest, postGraphQL } from '../support/http-service';
+import { authHeader, serviceForTest, httpServiceForTest } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 import { IN_CI } from '../support/pg';
 import { parseMetrics, sum } from '../support/prometheus';
 
@@ -34,13 +34,9 @@ const DEBUG = 20;
 describe('the log', () => {
   test('health checks are logged at debug, not info; a GraphQL request still at info', async () => {
     const { logger, lines } = memoryLogger('debug');
-    const svc = await serviceForTest({}, PRODUCTION_CALLERS, { logger });
+    const svc = await serviceForTest({ services: PRODUCTION_CALLERS, app: { logger } });
     for (const path of ['/health', '/ready', '/health']) expect((await svc.get(path, null)).status).toBe(200);
-    const graphql = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ __typename }' }),
-    });
+    const graphql = await postRaw(svc.yoga, { query: '{ __typename }' }, { accept: null, authorization: null });
     expect(graphql.status).toBe(401);
 
     const requests = lines.filter((l) => l.msg === 'request');
@@ -54,26 +50,22 @@ describe('the log', () => {
 
     // At the default level (info) a drill's probes write nothing at all.
     const quiet = memoryLogger('info');
-    const other = await serviceForTest({}, PRODUCTION_CALLERS, { logger: quiet.logger });
+    const other = await serviceForTest({ services: PRODUCTION_CALLERS, app: { logger: quiet.logger } });
     for (let i = 0; i < 20; i++) await other.get(i % 2 ? '/health' : '/ready', null);
     expect(quiet.lines.filter((l) => l.path === '/health' || l.path === '/ready')).toEqual([]);
   });
 
   test('a body that is not JSON is one info line without a stack (never error level); without a key it is not even read', async () => {
     const { logger, lines } = memoryLogger('debug');
-    const svc = await serviceForTest({}, PRODUCTION_CALLERS, { logger });
-    const send = (headers: Record<string, string>) =>
-      svc.yoga.fetch('http://titlegraph.test/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
-        body: '{"query": "{ title(titleNumber: \\"MID15313\\") { titleNumber } }", ',
-      });
+    const svc = await serviceForTest({ services: PRODUCTION_CALLERS, app: { logger } });
+    const send = (headers: Record<string, string | null>) =>
+      postRaw(svc.yoga, '{"query": "{ title(titleNumber: \\"MID15313\\") { titleNumber } }", ', headers);
     // Credentials come first: without a key the body is refused unread.
-    expect((await send({})).status).toBe(401);
+    expect((await send({ authorization: null })).status).toBe(401);
     for (let i = 0; i < 3; i++) {
       const response = await send(authHeader('dev-key-a'));
       expect(response.status).toBe(400);
-      expect(((await response.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe('POST body sent invalid JSON.');
+      expect(response.body.errors![0]!.message).toBe('POST body sent invalid JSON.');
     }
     const text = lines.map((l) => JSON.stringify(l)).join('\n');
     expect(text).not.toMatch(/stack|at createGraphQLError|node_modules/);
@@ -91,14 +83,14 @@ describe('/metrics', () => {
     const svc = await httpServiceForTest({ services: PRODUCTION_CALLERS });
     // More distinct names than there are places (200), with no key and with a wrong one.
     for (let i = 0; i < 230; i++) {
-      const answer = await postGraphQL(
+      const answer = await postRaw(
         svc.url,
         { query: `query Probe${i} { __typename }` },
         i % 2 ? { authorization: 'Bearer not-a-key' } : { authorization: '' },
       );
       expect(answer.status).toBe(401);
     }
-    const front = await postGraphQL(svc.url, { query: 'query FrontEndTitle { title(titleNumber: "MID15313") { titleNumber } }' });
+    const front = await postRaw(svc.url, { query: 'query FrontEndTitle { title(titleNumber: "MID15313") { titleNumber } }' });
     expect(front.body.errors).toBeUndefined();
 
     const samples = parseMetrics(await (await fetch(`${svc.origin}/metrics`)).text());
@@ -111,7 +103,7 @@ describe('/metrics', () => {
 
   test('a createCase refused by the quota is counted as rate_limited, not executed, and was never sent', async () => {
     // One paid call a day: the first case is created, the second refused here before it is sent.
-    const svc = await serviceForTest({}, { ...PRODUCTION_CALLERS, quota: { dailyQuota: 1, freeShare: 0 } });
+    const svc = await serviceForTest({ services: { ...PRODUCTION_CALLERS, quota: { dailyQuota: 1, freeShare: 0 } } });
     const { logger, lines } = memoryLogger('info');
     logServiceEvents(svc.services.events, logger);
     const input = (key: string) => ({ ...CASE, reference: 'Quota', titleNumbers: ['MID15313'], idempotencyKey: key });
@@ -131,7 +123,7 @@ describe('/metrics', () => {
   });
 
   test('a case the register refuses is counted as refused, not executed', async () => {
-    const svc = await serviceForTest({}, PRODUCTION_CALLERS);
+    const svc = await serviceForTest({ services: PRODUCTION_CALLERS });
     const refused = await svc.gql(CreateCaseMutation, {
       fas: '1877',
       input: { ...CASE, reference: 'Refused', titleNumbers: ['ZZZ999'], idempotencyKey: 'refused-case' },
@@ -145,12 +137,12 @@ describe('/metrics', () => {
   /** A scrape after traffic that fills every metric: queries, a purchase, a refusal, Node's own metrics. */
   async function fullScrape(): Promise<string> {
     const svc = await httpServiceForTest({ app: { observability: { metrics: { defaultMetrics: true } } } });
-    await postGraphQL(svc.url, { query: 'query Lint { title(titleNumber: "MID15313") { titleNumber } }' });
-    await postGraphQL(svc.url, {
+    await postRaw(svc.url, { query: 'query Lint { title(titleNumber: "MID15313") { titleNumber } }' });
+    await postRaw(svc.url, {
       query:
         'mutation LintBuy { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID15313", idempotencyKey: "lint-1" }) { charges { fee } } }',
     });
-    await postGraphQL(svc.url, { query: '{ title(' });
+    await postRaw(svc.url, { query: '{ title(' });
     await fetch(`${svc.origin}/downloads/nothing`);
     return (await fetch(`${svc.origin}/metrics`)).text();
   }

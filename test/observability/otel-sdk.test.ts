@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { closeServer, listen } from '../support/http-service';
+import { postRaw } from '../support/post-raw';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -95,12 +96,7 @@ afterAll(async () => {
 test('a query that calls the register twice: the span tree, interpreted and compiled, and trace ids in the logs', async () => {
   const query = 'query TwoCalls { title(titleNumber: "MID15313") { titleNumber securities { id } } }';
   for (let i = 0; i < 2; i++) {
-    const response = await fetch(`${base}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-      body: JSON.stringify({ query }),
-    });
-    const body = (await response.json()) as { data?: { title: { securities: unknown[] } }; errors?: unknown };
+    const { body } = await postRaw<{ title: { securities: unknown[] } }>(`${base}/graphql`, { query }, { accept: null });
     expect(body.errors).toBeUndefined();
     expect(body.data!.title.securities.length).toBeGreaterThan(0);
   }

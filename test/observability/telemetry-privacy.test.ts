@@ -17,7 +17,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { instrumentations } from '../../examples/observability/instrumentations.mjs';
 import { OrderTitleDocumentMutation } from '../support/documents';
 import { newKey } from '../support/harness';
-import { postGraphQL, startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const exporter = new InMemorySpanExporter();
 let svc: HttpService;
@@ -65,7 +66,7 @@ const urlOf = (span: ReadableSpan) =>
 test('a purchase with a reference, a title read over GET and a download: no FAS, reference, key, token or signature in any span', async () => {
   exporter.reset();
   registerAuthorizations.clear();
-  const purchase = await postGraphQL(svc.url, {
+  const purchase = await postRaw(svc.url, {
     query:
       'mutation { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID15313", reference: "Smith to Jones, 12 Elm Row", idempotencyKey: "privacy-1" }) { charges { fee } userErrors { code } } }',
   });
@@ -82,7 +83,7 @@ test('a purchase with a reference, a title read over GET and a download: no FAS,
   expect(readResponse.status).toBe(200);
   expect(((await readResponse.json()) as { errors?: unknown }).errors).toBeUndefined();
 
-  const order = await postGraphQL(
+  const order = await postRaw(
     svc.url,
     {
       query: print(OrderTitleDocumentMutation),

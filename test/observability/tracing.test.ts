@@ -9,7 +9,8 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { postGraphQL, startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const exporter = new InMemorySpanExporter();
 let traced: HttpService;
@@ -45,7 +46,7 @@ afterAll(async () => {
 describe('tracing of register calls', () => {
   test('one CLIENT span per register call, with route, method, status and outcome, under the execute span', async () => {
     exporter.reset();
-    const result = await postGraphQL(traced.url, { query: '{ title(titleNumber: "MID15313") { titleNumber } }' });
+    const result = await postRaw(traced.url, { query: '{ title(titleNumber: "MID15313") { titleNumber } }' });
     expect(result.body.errors).toBeUndefined();
     const spans = exporter.getFinishedSpans();
     const summary = spans.find((s) => s.name === 'register titleSummary');
@@ -73,7 +74,7 @@ describe('tracing of register calls', () => {
   test('a failed attempt is an ERROR span; no URL, token or FAS in attributes', async () => {
     exporter.reset();
     traced.emulator.faults.inject('titleDetails', { kind: 'status', status: 500 }, 3);
-    await postGraphQL(traced.url, {
+    await postRaw(traced.url, {
       query:
         'mutation { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID15313", idempotencyKey: "trace-1" }) { userErrors { code } } }',
     });
@@ -94,7 +95,7 @@ describe('tracing of register calls', () => {
     read.searchParams.set('variables', JSON.stringify({ fas: '0877' }));
     const response = await fetch(read, { headers: { authorization: 'Bearer dev-key-a', 'x-graphql-yoga-csrf': '1' } });
     expect(response.status).toBe(200);
-    await postGraphQL(traced.url, {
+    await postRaw(traced.url, {
       query:
         'mutation { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID15313", reference: "Smith to Jones", idempotencyKey: "trace-private" }) { userErrors { code } } }',
     });
@@ -129,7 +130,7 @@ describe('tracing of register calls', () => {
     exporter.reset();
     faulty.emulator.faults.inject('titleDetails', fault as never, 1);
     const key = `trace-fault-${fault.kind}-${fault.phase}-${'status' in fault ? fault.status : ''}`;
-    const result = await postGraphQL(faulty.url, {
+    const result = await postRaw(faulty.url, {
       query: `mutation { purchaseTitleDetails(fas: "0877", input: { titleNumber: "${title}", idempotencyKey: "${key}" }) { charges { fee } userErrors { code } } }`,
     });
     faulty.emulator.faults.clear();
@@ -147,7 +148,7 @@ describe('tracing of register calls', () => {
 
   test('off by default: no spans', async () => {
     exporter.reset();
-    await postGraphQL(untraced.url, { query: '{ title(titleNumber: "MID15313") { titleNumber } }' });
+    await postRaw(untraced.url, { query: '{ title(titleNumber: "MID15313") { titleNumber } }' });
     expect(exporter.getFinishedSpans().filter((s) => s.name.startsWith('register '))).toEqual([]);
   });
 });

@@ -10,7 +10,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
 import { connectionShares, DEFAULT_DATABASE_MAX_CONNECTIONS } from '../../src/storage/pg-database';
 import { createTestDatabase, postgresSuite } from '../support/pg';
-import { EMBEDDED_ENV, PURCHASE_DETAILS, postGraphql, ROOT, spawnTs } from '../support/processes';
+import { EMBEDDED_ENV, PURCHASE_DETAILS, ROOT, spawnTs } from '../support/processes';
+import { postRaw } from '../support/post-raw';
 
 const pgSuite = await postgresSuite();
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -80,15 +81,15 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('DATABASE_MAX_CONNECTIONS on Postgre
     const work = Array.from({ length: 120 }, (_, i) => {
       if (i % 3 === 0) {
         const input = { titleNumber: 'MID15313', reference: 'pool', idempotencyKey: `pool-${process.pid}-${i}` };
-        return postGraphql(url, PURCHASE_DETAILS, { fas: '0877', input });
+        return postRaw(url, { query: PURCHASE_DETAILS, variables: { fas: '0877', input } });
       }
-      if (i % 3 === 1) return postGraphql(url, '{ title(titleNumber: "MID15313") { titleNumber } }', {});
+      if (i % 3 === 1) return postRaw(url, { query: '{ title(titleNumber: "MID15313") { titleNumber } }' });
       // An unknown persisted-query hash: a lookup in the APQ store, answered PersistedQueryNotFound.
-      return fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-        body: JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: i.toString(16).padStart(64, '0') } } }),
-      });
+      return postRaw(
+        url,
+        { extensions: { persistedQuery: { version: 1, sha256Hash: i.toString(16).padStart(64, '0') } } },
+        { accept: null },
+      );
     });
     const answers = await Promise.all(work);
     sampling = false;

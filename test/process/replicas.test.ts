@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 import { londonDate } from '../../src/register/contract/london-day';
-import { CHARGE_RECORDS, CREATE_CASE, PURCHASE_DETAILS, postGraphql, spawnTs, type Child } from '../support/processes';
+import { CHARGE_RECORDS, CREATE_CASE, PURCHASE_DETAILS, spawnTs, type Child } from '../support/processes';
+import { postRaw, type RawAnswer } from '../support/post-raw';
 
 interface Replica {
   child: Child;
@@ -45,22 +46,22 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two service processes on one Postgr
   });
 
   /** 10 requests to each of the first two replicas, interleaved A, B, A, B, …, all at once. */
-  const interleaved = (send: (url: string) => Promise<Awaited<ReturnType<typeof postGraphql>>>) =>
+  const interleaved = (send: (url: string) => Promise<RawAnswer>) =>
     Promise.all(Array.from({ length: 20 }, (_, i) => send(replicas[i % 2]!.url)));
 
   test('purchaseTitleDetails: 20 requests with one key across two replicas → one register call, one charge', async () => {
     const calls = emulator.calls.count({ route: 'titleDetails' });
     const charges = emulator.ledger.count();
     const variables = { fas: '0877', input: { titleNumber: 'MID15313', reference: 'replicas', idempotencyKey: key('details') } };
-    const results = await interleaved((url) => postGraphql(url, PURCHASE_DETAILS, variables));
+    const results = await interleaved((url) => postRaw(url, { query: PURCHASE_DETAILS, variables: variables }));
 
     for (const r of results) {
       expect(r.status).toBe(200);
-      expect(r.errors).toBeUndefined();
-      expect(r.data.purchaseTitleDetails.userErrors).toEqual([]);
-      expect(r.data).toEqual(results[0]!.data); // every caller gets the one result, charge included
+      expect(r.body.errors).toBeUndefined();
+      expect(r.body.data.purchaseTitleDetails.userErrors).toEqual([]);
+      expect(r.body.data).toEqual(results[0]!.body.data); // every caller gets the one result, charge included
     }
-    expect(results[0]!.data.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(results[0]!.body.data.purchaseTitleDetails.charges).toHaveLength(1);
     expect(emulator.calls.count({ route: 'titleDetails' }) - calls).toBe(1);
     expect(emulator.ledger.count() - charges).toBe(1);
     expect(emulator.ledger.count({ fas: '0877', titleNumber: 'MID15313' })).toBe(1);
@@ -79,12 +80,12 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two service processes on one Postgr
         idempotencyKey: key('case'),
       },
     };
-    const results = await interleaved((url) => postGraphql(url, CREATE_CASE, variables));
+    const results = await interleaved((url) => postRaw(url, { query: CREATE_CASE, variables: variables }));
     for (const r of results) {
-      expect(r.errors).toBeUndefined();
-      expect(r.data.createCase.userErrors).toEqual([]);
+      expect(r.body.errors).toBeUndefined();
+      expect(r.body.data.createCase.userErrors).toEqual([]);
     }
-    const ids = new Set(results.map((r) => r.data.createCase.case.id));
+    const ids = new Set(results.map((r) => r.body.data.createCase.case.id));
     expect(ids.size).toBe(1);
     expect([...ids][0]).toMatch(/^RLP/);
     expect(emulator.calls.count({ route: 'createCase' }) - calls).toBe(1);
@@ -97,14 +98,17 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two service processes on one Postgr
     const results = await Promise.all(
       keys.flatMap((k, i) =>
         Array.from({ length: 6 }, (_, j) =>
-          postGraphql(replicas[j % 2]!.url, CREATE_CASE, {
-            fas: '1877',
-            input: {
-              reference: `Many ${i}`,
-              contactEmail: 'cases@macdonald.example',
-              contactTelephone: '0131',
-              titleNumbers: ['MID15313'],
-              idempotencyKey: k,
+          postRaw(replicas[j % 2]!.url, {
+            query: CREATE_CASE,
+            variables: {
+              fas: '1877',
+              input: {
+                reference: `Many ${i}`,
+                contactEmail: 'cases@macdonald.example',
+                contactTelephone: '0131',
+                titleNumbers: ['MID15313'],
+                idempotencyKey: k,
+              },
             },
           }),
         ),
@@ -112,9 +116,9 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two service processes on one Postgr
     );
     const byKey = new Map<string, Set<string>>();
     results.forEach((r, n) => {
-      expect(r.data.createCase.userErrors).toEqual([]);
+      expect(r.body.data.createCase.userErrors).toEqual([]);
       const k = keys[Math.floor(n / 6)]!;
-      byKey.set(k, (byKey.get(k) ?? new Set()).add(r.data.createCase.case.id));
+      byKey.set(k, (byKey.get(k) ?? new Set()).add(r.body.data.createCase.case.id));
     });
     for (const ids of byKey.values()) expect(ids.size).toBe(1);
     expect(new Set([...byKey.values()].map((s) => [...s][0])).size).toBe(keys.length);
@@ -123,11 +127,17 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two service processes on one Postgr
 
   test('the same key with other input on the other replica is IDEMPOTENCY_KEY_REUSED', async () => {
     const idempotencyKey = key('reuse');
-    const first = await postGraphql(replicas[0]!.url, PURCHASE_DETAILS, { fas: '0877', input: { titleNumber: 'MID1234', idempotencyKey } });
-    expect(first.data.purchaseTitleDetails.userErrors).toEqual([]);
+    const first = await postRaw(replicas[0]!.url, {
+      query: PURCHASE_DETAILS,
+      variables: { fas: '0877', input: { titleNumber: 'MID1234', idempotencyKey } },
+    });
+    expect(first.body.data.purchaseTitleDetails.userErrors).toEqual([]);
     const calls = emulator.calls.count({ route: 'titleDetails' });
-    const other = await postGraphql(replicas[1]!.url, PURCHASE_DETAILS, { fas: '1234', input: { titleNumber: 'MID1234', idempotencyKey } });
-    expect(other.data.purchaseTitleDetails.userErrors).toEqual([expect.objectContaining({ code: 'IDEMPOTENCY_KEY_REUSED' })]);
+    const other = await postRaw(replicas[1]!.url, {
+      query: PURCHASE_DETAILS,
+      variables: { fas: '1234', input: { titleNumber: 'MID1234', idempotencyKey } },
+    });
+    expect(other.body.data.purchaseTitleDetails.userErrors).toEqual([expect.objectContaining({ code: 'IDEMPOTENCY_KEY_REUSED' })]);
     expect(emulator.calls.count({ route: 'titleDetails' })).toBe(calls);
   });
 
@@ -144,19 +154,21 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two service processes on one Postgr
       const calls = emulator.calls.count({ route: 'titleDetails' });
       const charges = emulator.ledger.count();
 
-      const first = await postGraphql(replicas[0]!.url, PURCHASE_DETAILS, variables);
-      expect(first.data.purchaseTitleDetails.userErrors.map((e: { code: string }) => e.code)).toEqual(['OUTCOME_UNKNOWN']);
+      const first = await postRaw(replicas[0]!.url, { query: PURCHASE_DETAILS, variables: variables });
+      expect(first.body.data.purchaseTitleDetails.userErrors.map((e: { code: string }) => e.code)).toEqual(['OUTCOME_UNKNOWN']);
       const replays = await Promise.all(
-        [replicas[1]!.url, replicas[0]!.url, replicas[1]!.url].map((url) => postGraphql(url, PURCHASE_DETAILS, variables)),
+        [replicas[1]!.url, replicas[0]!.url, replicas[1]!.url].map((url) =>
+          postRaw(url, { query: PURCHASE_DETAILS, variables: variables }),
+        ),
       );
-      for (const replay of replays) expect(replay.data).toEqual(first.data);
+      for (const replay of replays) expect(replay.body.data).toEqual(first.body.data);
       expect(emulator.calls.count({ route: 'titleDetails' }) - calls).toBe(1);
       expect(emulator.ledger.count() - charges).toBe(1);
 
       const day = londonDate(emulator.clock.now());
-      const journals = await Promise.all(replicas.slice(0, 2).map((r) => postGraphql(r.url, CHARGE_RECORDS, { day })));
+      const journals = await Promise.all(replicas.slice(0, 2).map((r) => postRaw(r.url, { query: CHARGE_RECORDS, variables: { day } })));
       for (const journal of journals) {
-        expect(journal.data.chargeRecords.filter((r: { idempotencyKey: string }) => r.idempotencyKey === idempotencyKey)).toEqual([
+        expect(journal.body.data.chargeRecords.filter((r: { idempotencyKey: string }) => r.idempotencyKey === idempotencyKey)).toEqual([
           expect.objectContaining({ status: 'OUTCOME_UNKNOWN', titleNumber, fas: '0877', charge: null }),
         ]);
       }
@@ -166,9 +178,9 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two service processes on one Postgr
   test('a replica restarted on the same database replays the key with no register call', async () => {
     const idempotencyKey = key('restart');
     const variables = { fas: '0877', input: { titleNumber: 'LAN50', reference: 'before restart', idempotencyKey } };
-    const first = await postGraphql(replicas[0]!.url, PURCHASE_DETAILS, variables);
-    expect(first.data.purchaseTitleDetails.userErrors).toEqual([]);
-    expect(first.data.purchaseTitleDetails.charges).toHaveLength(1);
+    const first = await postRaw(replicas[0]!.url, { query: PURCHASE_DETAILS, variables: variables });
+    expect(first.body.data.purchaseTitleDetails.userErrors).toEqual([]);
+    expect(first.body.data.purchaseTitleDetails.charges).toHaveLength(1);
     const calls = emulator.calls.count({ route: 'titleDetails' });
     const charges = emulator.ledger.count();
 
@@ -177,8 +189,8 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two service processes on one Postgr
     expect(stopped.map((s) => s.code)).toEqual([0, 0]);
     const restarted = await startReplica();
 
-    const replay = await postGraphql(restarted.url, PURCHASE_DETAILS, variables);
-    expect(replay.data).toEqual(first.data);
+    const replay = await postRaw(restarted.url, { query: PURCHASE_DETAILS, variables: variables });
+    expect(replay.body.data).toEqual(first.body.data);
     expect(emulator.calls.count({ route: 'titleDetails' })).toBe(calls);
     expect(emulator.ledger.count()).toBe(charges);
   }, 120_000);

@@ -1,6 +1,7 @@
-/** Tokens: single-flight, refresh before expiry, one refresh on a 401, bad credentials. */
+/** Tokens: single-flight, refresh before expiry, one refresh on a 401, bad credentials; the token cache on its own. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RegisterClient } from '../../src/register/client';
+import { TokenCache } from '../../src/register/client/token-cache';
 import { CALM, CLIENT_A, exposedText, registerError, rig, type Rig } from '../support/register-rig';
 
 let r: Rig;
@@ -94,5 +95,70 @@ describe('token cache', () => {
     await r.client(t).titleSummary('MID1234');
     await r.client(t).titleSummary('MID1234');
     expect(tokenCalls()).toBe(2);
+  });
+});
+
+describe('the token cache on its own (no HTTP)', () => {
+  /** A fetch that does not end until the test opens the gate. */
+  function gated() {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    return { gate, open };
+  }
+
+  it('is single-flight, refreshes before expiry, and drops a token only when it is the current one', async () => {
+    let now = 1_000_000;
+    let fetches = 0;
+    const { gate, open } = gated();
+    const cache = new TokenCache(
+      async () => {
+        fetches++;
+        await gate;
+        return { accessToken: `t${fetches}`, expiresInSeconds: 300 };
+      },
+      { now: () => now, refreshBeforeExpiryMs: 30_000 },
+    );
+    const waiting = Promise.all(Array.from({ length: 100 }, () => cache.get()));
+    open();
+    expect(new Set(await waiting)).toEqual(new Set(['t1']));
+    expect(fetches).toBe(1);
+    now += 269_000;
+    expect(await cache.get()).toBe('t1');
+    now += 2_000; // 29 s left
+    expect(await cache.get()).toBe('t2');
+    cache.invalidate('t1'); // stale token: no effect
+    expect(await cache.get()).toBe('t2');
+    cache.invalidate('t2');
+    expect(await cache.get()).toBe('t3');
+  });
+
+  it('shares a failure with every waiter and tries again on the next call', async () => {
+    let fetches = 0;
+    const cache = new TokenCache(async () => {
+      fetches++;
+      if (fetches === 1) throw new Error('boom');
+      return { accessToken: 'ok', expiresInSeconds: 300 };
+    });
+    const results = await Promise.allSettled([cache.get(), cache.get(), cache.get()]);
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(await cache.get()).toBe('ok');
+    expect(fetches).toBe(2);
+  });
+
+  it('lets one waiter give up without cancelling the shared fetch', async () => {
+    const { gate, open } = gated();
+    const cache = new TokenCache(async () => {
+      await gate;
+      return { accessToken: 'shared', expiresInSeconds: 300 };
+    });
+    const ac = new AbortController();
+    const a = cache.get(ac.signal);
+    const b = cache.get();
+    ac.abort(new Error('gone'));
+    await expect(a).rejects.toThrow('gone'); // while the fetch is still held
+    open();
+    expect(await b).toBe('shared');
   });
 });

@@ -12,6 +12,50 @@ function breaker(failureThreshold: number, openMs = 1_000) {
   return { b, advance: (ms: number) => (now += ms) };
 }
 
+describe('the cycle: closed, open, half-open', () => {
+  test('opens after N consecutive failures, half-opens for one trial, closes on success', () => {
+    const { b, advance } = breaker(3);
+    b.acquire()!.failure();
+    b.acquire()!.failure();
+    b.acquire()!.success(); // resets the count
+    b.acquire()!.failure();
+    b.acquire()!.failure();
+    expect(b.state()).toBe('closed');
+    b.acquire()!.failure();
+    expect(b.state()).toBe('open');
+    expect(b.acquire()).toBeUndefined();
+    advance(1_000);
+    expect(b.state()).toBe('half_open');
+    const trial = b.acquire()!;
+    expect(trial).toBeDefined();
+    expect(b.acquire()).toBeUndefined(); // one trial at a time
+    trial.success();
+    expect(b.state()).toBe('closed');
+  });
+
+  test('re-opens when the trial fails, and a released trial frees the trial slot', () => {
+    const { b, advance } = breaker(3);
+    for (let i = 0; i < 3; i++) b.acquire()!.failure();
+    advance(1_000);
+    b.acquire()!.release();
+    expect(b.state()).toBe('half_open');
+    b.acquire()!.failure();
+    expect(b.state()).toBe('open');
+    advance(999);
+    expect(b.acquire()).toBeUndefined();
+  });
+
+  test('a success from a call admitted before it opened does not close it', () => {
+    const { b, advance } = breaker(3);
+    const straggler = b.acquire()!;
+    for (let i = 0; i < 3; i++) b.acquire()!.failure();
+    straggler.success();
+    expect(b.state()).toBe('open');
+    advance(1_000);
+    expect(b.state()).toBe('half_open');
+  });
+});
+
 describe('counting failures', () => {
   test('fewer consecutive failures than the threshold leave it closed', () => {
     const { b } = breaker(3);
@@ -107,8 +151,7 @@ describe('tickets from an earlier phase', () => {
     const b = new CircuitBreaker({ failureThreshold: 1, openMs: 20 });
     b.acquire()!.failure();
     expect(b.state()).toBe('open');
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(b.state()).toBe('half_open');
+    await vi.waitFor(() => expect(b.state()).toBe('half_open'));
   });
 });
 

@@ -130,15 +130,19 @@ describe('what a call sends', () => {
 
   test("an event per attempt names the tenant, route, request id, a plausible duration and the register's Retry-After", async () => {
     script.push(status(503, { code: 'INTERNAL_ERROR', message: 'busy' }, { 'retry-after': '0' }));
+    const started = performance.now();
     await exchange(transport(), spec({ opts: { requestId: 'req-7' } }));
+    const whole = performance.now() - started;
     expect(events.map((e) => [e.route, e.status, e.outcome, e.attempt, e.tenant, e.requestId, e.retryAfterSeconds])).toEqual([
       ['titleSummary', 503, 'http_error', 1, 'client-t', 'req-7', 0],
       ['titleSummary', 200, 'ok', 2, 'client-t', 'req-7', undefined],
     ]);
+    // Milliseconds of its own attempt: within the whole exchange, and the two together no more than it.
     for (const e of events) {
       expect(e.durationMs).toBeGreaterThanOrEqual(0);
-      expect(e.durationMs).toBeLessThan(2_000);
+      expect(e.durationMs).toBeLessThanOrEqual(whole);
     }
+    expect(events[0]!.durationMs + events[1]!.durationMs).toBeLessThanOrEqual(whole);
   });
 
   test('300 is not a success either', async () => {
@@ -156,8 +160,11 @@ describe('what a call sends', () => {
   test("the register's Date header sets the register clock", async () => {
     const t = transport();
     script.push(ok({ data: {} }, { date: 'Thu, 15 Jan 2026 23:59:50 GMT' }));
+    const sent = Date.now();
     await exchange(t, spec());
-    expect(Math.abs(t.registerNow().getTime() - Date.parse('2026-01-15T23:59:50Z'))).toBeLessThan(2_000);
+    // The header's second (it has no finer resolution), moved on by what has passed here since.
+    const drift = Math.abs(t.registerNow().getTime() - Date.parse('2026-01-15T23:59:50Z'));
+    expect(drift).toBeLessThanOrEqual(1_000 + (Date.now() - sent));
   });
 });
 
@@ -261,9 +268,11 @@ describe('credentials', () => {
         }),
     };
     const gaveUp = new AbortController();
-    setTimeout(() => gaveUp.abort(new Error('caller left')), 30);
-    const error = await failure(exchange(transport(), spec({ auth, opts: { signal: gaveUp.signal } })));
-    expect((error as Error).message).toBe('caller left');
+    const asked = vi.spyOn(auth, 'authorize');
+    const call = failure(exchange(transport(), spec({ auth, opts: { signal: gaveUp.signal } })));
+    await vi.waitFor(() => expect(asked).toHaveBeenCalledOnce()); // the token fetch is under way
+    gaveUp.abort(new Error('caller left'));
+    expect(((await call) as Error).message).toBe('caller left');
   });
 
   test('a 401 to a token: the token is forgotten and one new attempt made; a provider without invalidate works too', async () => {
@@ -422,12 +431,12 @@ describe('the caller, the deadline and the back-off', () => {
   test("the caller's signal does not switch the deadline off: a hanging read still ends at the deadline", async () => {
     script.push(hang, hang, hang);
     const caller = new AbortController();
-    const started = performance.now();
+    // No headers timeout within this test: only the deadline can end it.
     const error = await failure(
-      exchange(transport({ timeouts: { headersMs: 5_000, deadlineMs: 150 } }), spec({ opts: { signal: caller.signal } })),
+      exchange(transport({ timeouts: { headersMs: 600_000, deadlineMs: 150 } }), spec({ opts: { signal: caller.signal } })),
     );
-    expect(error).toMatchObject({ code: 'REGISTER_TIMEOUT' });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error).toMatchObject({ code: 'REGISTER_TIMEOUT', detail: 'call deadline exceeded' });
+    expect(seen).toHaveLength(1);
   });
 
   test("a caller's timeout is logged as a timeout, a plain abort as a network end", async () => {
@@ -435,17 +444,20 @@ describe('the caller, the deadline and the back-off', () => {
     await failure(exchange(transport(), spec({ opts: { signal: AbortSignal.timeout(30) } })));
     script.push(hang);
     const gaveUp = new AbortController();
-    setTimeout(() => gaveUp.abort(new Error('left')), 30);
-    await failure(exchange(transport(), spec({ opts: { signal: gaveUp.signal } })));
+    const left = failure(exchange(transport(), spec({ opts: { signal: gaveUp.signal } })));
+    await vi.waitFor(() => expect(seen).toHaveLength(2)); // at the server, unanswered
+    gaveUp.abort(new Error('left'));
+    await left;
     expect(events.map((e) => e.outcome)).toEqual(['timeout', 'network']);
   });
 
   test("a caller who leaves during the back-off wait gets the caller's reason, with no further attempt", async () => {
     script.push(status(503, { code: 'INTERNAL_ERROR', message: 'busy' }, { 'retry-after': '1' }));
     const gaveUp = new AbortController();
-    setTimeout(() => gaveUp.abort(new Error('caller left')), 100);
-    const error = await failure(exchange(transport({ timeouts: { deadlineMs: 5_000 } }), spec({ opts: { signal: gaveUp.signal } })));
-    expect((error as Error).message).toBe('caller left');
+    const call = failure(exchange(transport({ timeouts: { deadlineMs: 5_000 } }), spec({ opts: { signal: gaveUp.signal } })));
+    await vi.waitFor(() => expect(events).toHaveLength(1)); // the 503 is in: it waits its second
+    gaveUp.abort(new Error('caller left'));
+    expect(((await call) as Error).message).toBe('caller left');
     expect(seen).toHaveLength(1);
   });
 
@@ -519,11 +531,10 @@ describe('the caller, the deadline and the back-off', () => {
   });
 
   test('a Retry-After longer than the time left is not waited for: the last error comes at once', async () => {
-    script.push(status(503, { code: 'INTERNAL_ERROR', message: 'busy' }, { 'retry-after': '5' }));
-    const started = performance.now();
-    const error = await failure(exchange(transport({ timeouts: { deadlineMs: 1_000 } }), spec()));
-    expect(error).toMatchObject({ status: 503, retryAfterSeconds: 5 });
-    expect(performance.now() - started).toBeLessThan(800);
+    // Waiting it out, or the deadline, would outlast this test.
+    script.push(status(503, { code: 'INTERNAL_ERROR', message: 'busy' }, { 'retry-after': '600' }));
+    const error = await failure(exchange(transport({ timeouts: { deadlineMs: 120_000 } }), spec()));
+    expect(error).toMatchObject({ status: 503, retryAfterSeconds: 600 });
     expect(seen).toHaveLength(1);
   });
 

@@ -4,8 +4,9 @@
  * that never left is retried whatever its effect, a 429 without Retry-After is not waited on,
  * and error bodies that are not the register's `{code, message}` still give a typed error.
  */
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { RegisterClient, RegisterTransport } from '../../src/register/client';
+import { connectionsTo } from '../support/connections';
 import { type Rig, registerError, rig } from '../support/register-rig';
 
 let r: Rig;
@@ -20,7 +21,6 @@ const CASE = {
   subjects: [{ type: 'REGISTERED' as const, titleNumber: 'MID1234' }],
 };
 const calls = (route: string) => r.emu.calls.count({ route });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A transport whose breaker opens on the first failure and half-opens 50 ms later. */
 async function halfOpen(): Promise<{ transport: RegisterTransport; client: RegisterClient }> {
@@ -30,8 +30,7 @@ async function halfOpen(): Promise<{ transport: RegisterTransport; client: Regis
   r.emu.faults.inject('titleSummary', { kind: 'status', status: 503 }, 1);
   await registerError(client.titleSummary('MID1234'));
   expect(transport.breakerState()).toBe('open');
-  await sleep(60);
-  expect(transport.breakerState()).toBe('half_open');
+  await vi.waitFor(() => expect(transport.breakerState()).toBe('half_open'));
   return { transport, client };
 }
 
@@ -74,8 +73,11 @@ describe('a half-open trial always settles the breaker', () => {
     const { transport, client } = await halfOpen();
     r.emu.faults.inject('titleSummary', { kind: 'hang' }, 1);
     const gaveUp = new AbortController();
-    setTimeout(() => gaveUp.abort(new Error('caller gave up')), 30);
-    await expect(client.titleSummary('MID1234', { signal: gaveUp.signal })).rejects.toThrow('caller gave up');
+    const before = calls('titleSummary');
+    const trial = client.titleSummary('MID1234', { signal: gaveUp.signal });
+    await vi.waitFor(() => expect(calls('titleSummary')).toBe(before + 1)); // the trial is at the register, unanswered
+    gaveUp.abort(new Error('caller gave up'));
+    await expect(trial).rejects.toThrow('caller gave up');
     expect(transport.breakerState()).toBe('half_open');
     expect((await client.titleSummary('MID1234')).data.titleNumber).toBe('MID1234');
     expect(transport.breakerState()).toBe('closed');
@@ -101,12 +103,14 @@ describe('a call that never left is retried, whatever its effect', () => {
       onCall: (e) => attempts.push(`${e.route}:${e.outcome}`),
     });
     const client = r.client(transport);
+    const kept = connectionsTo(r.emu.port);
     await client.titleSummary('MID1234'); // credentials in hand
-    // The register goes away: every connection is now refused.
+    // The register goes away: every connection is now refused, once the client has seen its kept-alive ones close.
     const emulator = r.emu;
     await emulator.close();
     r.emu = { ...emulator, close: async () => undefined };
-    await sleep(50);
+    expect(kept.opened).toBeGreaterThan(0);
+    await kept.allClosed();
     const error = await registerError(client.createCase(CASE));
     expect(error).toMatchObject({ code: 'REGISTER_UNAVAILABLE', status: 0, outcomeUnknown: false });
     expect(error.sentAt).toBeUndefined();

@@ -1,6 +1,7 @@
 /** Nothing secret in errors or events: no client secret, token, Authorization value, URL or fas. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RegisterClient, type RegisterError } from '../../src/register/client';
+import { RegisterClient, RegisterError } from '../../src/register/client';
+import { redact, safeCause } from '../../src/register/client/errors';
 import { CLIENT_A, exposedText, registerError, rig, type Rig } from '../support/register-rig';
 
 let r: Rig;
@@ -88,5 +89,27 @@ describe('redaction', () => {
     const c = new RegisterClient(r.transport(), { ...CLIENT_A });
     await c.listPaths();
     expect(r.emu.calls.count({ route: 'token', clientId: 'client-a', status: 200 })).toBeGreaterThan(0);
+  });
+});
+
+describe('the redaction rules on their own', () => {
+  it('removes URLs, query strings, credentials and sensitive values, keeping title numbers', () => {
+    const msg =
+      'fas 1234 refused for MID1234 at http://127.0.0.1:4010/v1/titles/MID1234/details?fas=1234 with Bearer abc.def token tok-xyz secret-a ?fas=1234';
+    const out = redact(msg, ['1234', 'tok-xyz', 'secret-a', undefined]);
+    expect(out).not.toMatch(/(?<![A-Z])1234/);
+    expect(out).toContain('MID1234');
+    expect(out).not.toContain('http');
+    expect(out).not.toContain('abc.def');
+    expect(out).not.toContain('tok-xyz');
+    expect(out).not.toContain('secret-a');
+  });
+
+  it('builds messages from route, status and code; causes keep only a code', () => {
+    const e = new RegisterError({ status: 404, code: 'TITLE_NOT_FOUND', route: 'titleSummary', detail: 'no such title' });
+    expect(e.message).toBe('register titleSummary failed: HTTP 404 TITLE_NOT_FOUND: no such title');
+    expect(e.outcomeUnknown).toBe(false);
+    const raw = Object.assign(new Error('connect ECONNREFUSED http://x/?fas=1234'), { code: 'ECONNREFUSED' });
+    expect(safeCause(raw)?.message).toBe('ECONNREFUSED');
   });
 });

@@ -1,12 +1,15 @@
 /**
  * `_entities` representations: the pure check (`representationErrors`) as a table, finding the
- * `_entities` fields of an operation (`entitiesCalls`), and the refusals a caller meets over
- * HTTP, each judged on the emulator's call log (refused means no register call).
+ * `_entities` fields of an operation (`entitiesCalls`), and what a caller meets over HTTP: up to
+ * the cap of distinct titles resolved with one register call each, and every refusal (a bad
+ * representation by index, too many titles, in a variable, its default or inline) made before
+ * any register call, judged on the emulator's call log. What `_entities` costs is in cost.test.ts.
  */
 import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { entitiesCalls, representationErrors } from '../../src/security/entities';
 import { startService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const SHAPE = 'must be 3 uppercase letters followed by 1 to 8 digits.';
 const messages = (given: unknown, max = 100) => representationErrors(given, max).map((e) => e.message);
@@ -110,27 +113,26 @@ describe('entitiesCalls', () => {
   });
 });
 
+type Svc = Awaited<ReturnType<typeof startService>>;
+let svc: Svc;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.stop());
+
+/** A request as dev-key-b, with the register calls it caused. */
+async function judged(query: string, variables?: unknown) {
+  svc.emulator.calls.reset();
+  const answer = await postRaw(svc.yoga, { query, variables }, { authorization: 'Bearer dev-key-b' });
+  return { ...answer, calls: svc.emulator.calls.count() };
+}
+
+const ENTITIES = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Title { titleNumber status } } }';
+const reps = (n: number, offset = 0) => Array.from({ length: n }, (_, i) => ({ __typename: 'Title', titleNumber: `BLK${offset + i + 1}` }));
+
 describe('over HTTP', () => {
-  type Svc = Awaited<ReturnType<typeof startService>>;
-  let svc: Svc;
-  beforeAll(async () => {
-    svc = await startService();
-  });
-  afterAll(() => svc.stop());
-
-  async function post(query: string, variables?: unknown) {
-    svc.emulator.calls.reset();
-    const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-b' },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-    return { body, calls: svc.emulator.calls.count() };
-  }
-
   test('null given through a nullable variable with a default is refused as not a list, with no register call', async () => {
-    const { body, calls } = await post(
+    const { body, calls } = await judged(
       'query($r: [_Any!] = [{ __typename: "Title", titleNumber: "BLK1" }]) { _entities(representations: $r) { __typename } }',
       { r: null },
     );
@@ -148,13 +150,13 @@ describe('over HTTP', () => {
     ['titleNumber given as a list', { __typename: 'Title', titleNumber: ['BLK1'] }, `representations[0]: titleNumber ${SHAPE}`],
     ['a list', [{ __typename: 'Title', titleNumber: 'BLK1' }], 'representations[0] must be an object with __typename and its key.'],
   ])('a representation with %s is refused with no register call', async (_label, representation, message) => {
-    const { body, calls } = await post('query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', { r: [representation] });
+    const { body, calls } = await judged('query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', { r: [representation] });
     expect(body.errors?.map((e) => e.message)).toEqual([message]);
     expect(calls).toBe(0);
   });
 
   test('a bad representation in a named fragment spread twice is reported once', async () => {
-    const { body, calls } = await post(
+    const { body, calls } = await judged(
       '{ ...F ...F } fragment F on Query { _entities(representations: [{ __typename: "Title" }]) { __typename } }',
     );
     expect(body.errors?.map((e) => e.message)).toEqual([`representations[0]: titleNumber ${SHAPE}`]);
@@ -162,16 +164,113 @@ describe('over HTTP', () => {
   });
 
   test('_entities in an inline fragment without a type condition is checked too', async () => {
-    const { body, calls } = await post('{ ... { _entities(representations: [{ __typename: "Title" }]) { __typename } } }');
+    const { body, calls } = await judged('{ ... { _entities(representations: [{ __typename: "Title" }]) { __typename } } }');
     expect(body.errors?.map((e) => e.message)).toEqual([`representations[0]: titleNumber ${SHAPE}`]);
     expect(calls).toBe(0);
   });
 
+  test.each([
+    ['no titleNumber', { __typename: 'Title' }, `representations[2]: titleNumber ${SHAPE}`],
+    ['an unknown __typename', { __typename: 'Matter', titleNumber: 'MID1234' }, 'representations[2]: __typename must be one of Title.'],
+    ['no __typename', { titleNumber: 'MID1234' }, 'representations[2]: __typename must be one of Title.'],
+    ['a path', { __typename: 'Title', titleNumber: '../../ref' }, `representations[2]: titleNumber ${SHAPE}`],
+    ['a space', { __typename: 'Title', titleNumber: 'bad num' }, `representations[2]: titleNumber ${SHAPE}`],
+    ['a number', { __typename: 'Title', titleNumber: 15313 }, `representations[2]: titleNumber ${SHAPE}`],
+    ['not an object', 'MID1234', 'representations[2] must be an object with __typename and its key.'],
+  ])(
+    'among good ones, a representation with %s is refused by index, and none of the request reaches the register',
+    async (_label, bad, message) => {
+      const { body, calls } = await judged(ENTITIES, { r: [...reps(2), bad, ...reps(2, 10)] });
+      expect(body.errors).toEqual([{ message, extensions: { code: 'BAD_USER_INPUT', field: 'representations' } }]);
+      expect(JSON.stringify(body)).not.toMatch(/route|titleSummary|\.\.\/\.\.\/ref/);
+      expect(calls).toBe(0);
+    },
+  );
+
+  test('inline representations are checked too', async () => {
+    const { body, calls } = await judged('{ _entities(representations: [{ __typename: "Title", titleNumber: "x" }]) { __typename } }');
+    expect(body.errors![0]!.message).toBe(`representations[0]: titleNumber ${SHAPE}`);
+    expect(calls).toBe(0);
+  });
+
+  test('100 representations are resolved, one summary call each', async () => {
+    const { body } = await judged(ENTITIES, { r: reps(100, 1000) });
+    expect(body.errors).toBeUndefined();
+    expect((body.data!._entities as unknown[]).length).toBe(100);
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(100);
+  });
+
+  test('101 references to 2 titles, as Apollo Gateway sends them: all resolve, with 2 register calls', async () => {
+    const r = Array.from({ length: 101 }, (_, i) => ({ __typename: 'Title', titleNumber: i % 2 ? 'MID1234' : 'MID15313' }));
+    const { body } = await judged(ENTITIES, { r });
+    expect(body.errors).toBeUndefined();
+    expect((body.data!._entities as { titleNumber: string }[]).map((t) => t.titleNumber)).toEqual(r.map((x) => x.titleNumber));
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(2);
+  });
+
+  test.each([501, 1_300])("%i different titles are refused once, in the query's terms, with no register call", async (n) => {
+    const { body, calls } = await judged(ENTITIES, { r: reps(n) });
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        message: `This query needs ${n} different titles from the register in one request; the limit is 500. Ask for fewer titles at once (a gateway sends all of one query's title references together).`,
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
+    ]);
+    expect(calls).toBe(0);
+  });
+
   test('a query with no _entities field is not checked for representations', async () => {
-    const { body, calls } = await post('{ title(titleNumber: "BLK1") { titleNumber } }');
+    const { body, calls } = await judged('{ title(titleNumber: "BLK1") { titleNumber } }');
     expect(body).toEqual({ data: { title: { titleNumber: 'BLK1' } } });
     expect(calls).toBeGreaterThan(0);
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(1);
+  });
+});
+
+describe('representations in variables, their defaults, or given without a list, as execution coerces them', () => {
+  test("_entities representations given as the variable's default are resolved", async () => {
+    const { body } = await judged(
+      'query($r: [_Any!]! = [{ __typename: "Title", titleNumber: "BLK4001" }, { __typename: "Title", titleNumber: "BLK4002" }]) { _entities(representations: $r) { ... on Title { titleNumber } } }',
+    );
+    expect(body).toEqual({ data: { _entities: [{ titleNumber: 'BLK4001' }, { titleNumber: 'BLK4002' }] } });
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(2);
+  });
+
+  test("a bad representation in the variable's default is refused by index with no register call", async () => {
+    const { body, calls } = await judged(
+      'query($r: [_Any!]! = [{ __typename: "Title", titleNumber: "BLK4001" }, { __typename: "Title" }]) { _entities(representations: $r) { __typename } }',
+    );
+    expect(body.errors).toEqual([
+      { message: `representations[1]: titleNumber ${SHAPE}`, extensions: { code: 'BAD_USER_INPUT', field: 'representations' } },
+    ]);
+    expect(calls).toBe(0);
+  });
+
+  test('one representation given without a list is a list of one', async () => {
+    const { body } = await judged(
+      '{ _entities(representations: { __typename: "Title", titleNumber: "BLK4003" }) { ... on Title { titleNumber } } }',
+    );
+    expect(body).toEqual({ data: { _entities: [{ titleNumber: 'BLK4003' }] } });
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(1);
+  });
+
+  test('a bad representation given without a list is refused with no register call', async () => {
+    const { body, calls } = await judged(
+      'query($t: String!) { _entities(representations: { __typename: "Title", titleNumber: $t }) { __typename } }',
+      { t: '../../ref' },
+    );
+    expect(body.errors![0]!.message).toBe(`representations[0]: titleNumber ${SHAPE}`);
+    expect(calls).toBe(0);
+  });
+
+  test('a variable nested inside a representation literal is checked per request', async () => {
+    const query =
+      'query($t: String) { _entities(representations: [{ __typename: "Title", titleNumber: $t }]) { ... on Title { titleNumber } } }';
+    const good = await judged(query, { t: 'BLK4010' });
+    expect(good.body).toEqual({ data: { _entities: [{ titleNumber: 'BLK4010' }] } });
+    const bad = await judged(query, { t: 'nope' });
+    expect(bad.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'representations' });
+    expect(bad.calls).toBe(0);
   });
 });
 

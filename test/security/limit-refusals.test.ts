@@ -9,12 +9,13 @@ import { createApp } from '../../src/server/app';
 import { DEFAULT_LIMITS, type AbuseLimits } from '../../src/security/limits';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
 import { startService } from '../support/harness';
+import { postRaw, type RawBody } from '../support/post-raw';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;
 const ROUTER = { name: 'router', apiKeySha256: sha256Hex('router-key'), router: true };
 beforeAll(async () => {
-  svc = await startService({}, { tenants: [...DEV_TENANTS, ROUTER] });
+  svc = await startService({ services: { tenants: [...DEV_TENANTS, ROUTER] } });
 });
 afterAll(() => svc.stop());
 
@@ -23,22 +24,8 @@ const appWith = (limits: Partial<AbuseLimits> = {}, production = false) =>
     hardening: { limits: { ...DEFAULT_LIMITS, ...limits }, introspection: !production, fieldSuggestions: !production },
   });
 
-interface Answer {
-  status: number;
-  body: { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-}
-async function send(
-  app: ReturnType<typeof createApp>,
-  body: unknown,
-  { accept = 'application/json', key = 'dev-key-a' } = {},
-): Promise<Answer> {
-  const response = await app.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${key}` },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
-}
+const send = (app: ReturnType<typeof createApp>, body: unknown, { accept = 'application/json', key = 'dev-key-a' } = {}) =>
+  postRaw(app, body, { accept, authorization: `Bearer ${key}` });
 
 /**
  * Under application/graphql-response+json a refused request is a 400; under the legacy
@@ -117,7 +104,7 @@ test('the CSRF refusal of a GET without a preflight header has a code and says w
     headers: { authorization: 'Bearer dev-key-a' },
   });
   expect(response.status).toBe(403);
-  const body = (await response.json()) as Answer['body'];
+  const body = (await response.json()) as RawBody;
   expect(body.errors![0]).toMatchObject({
     extensions: { code: 'CSRF_HEADER_REQUIRED' },
     message: expect.stringContaining('x-graphql-yoga-csrf'),
@@ -194,22 +181,14 @@ describe('production: no hints, no internals', () => {
 
 describe('media types are case-insensitive (RFC 9110 §8.3.1)', () => {
   test.for(['application/JSON', 'Application/Json; charset=UTF-8'])('Content-Type: %s is JSON, answered 200', async (contentType) => {
-    const response = await appWith().fetch('http://titlegraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': contentType, authorization: 'Bearer dev-key-a' },
-      body: JSON.stringify({ query: '{ __typename }' }),
-    });
+    const response = await postRaw(appWith(), { query: '{ __typename }' }, { 'content-type': contentType, accept: null });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ data: { __typename: 'Query' } });
+    expect(response.body).toEqual({ data: { __typename: 'Query' } });
   });
 
   test('a body that is not JSON under such a spelling is 400, as under the lower-case one', async () => {
-    const response = await appWith().fetch('http://titlegraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/JSON', accept: 'application/json', authorization: 'Bearer dev-key-a' },
-      body: '{"query": ',
-    });
+    const response = await postRaw(appWith(), '{"query": ', { 'content-type': 'application/JSON', accept: 'application/json' });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe('POST body sent invalid JSON.');
+    expect(response.body.errors![0]!.message).toBe('POST body sent invalid JSON.');
   });
 });

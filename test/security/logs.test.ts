@@ -18,6 +18,7 @@ import {
   TitlesQuery,
 } from '../support/documents';
 import { newKey, startService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const lines: string[] = [];
 const sink = new Writable({
@@ -37,7 +38,7 @@ const key = (label: string) => {
 const personal = ['Mòrag', 'Macleod', 'cases@macdonald.example', '0131 496 0000', 'Smith purchase', 'Jones'];
 
 beforeAll(async () => {
-  svc = await startService({}, {}, { logger });
+  svc = await startService({ app: { logger } });
   logServiceEvents(svc.services.events, logger);
 
   await svc.gql(TitlesQuery, { titleNumbers: ['MID15313', 'GLA5001', 'ZZZ999'] });
@@ -116,11 +117,11 @@ function strings(value: unknown, out: string[] = []): string[] {
 
 describe('structured logs', () => {
   it('name the operation that ran, also in a document holding two', async () => {
-    const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a', 'x-request-id': 'two-operations' },
-      body: JSON.stringify({ query: 'query First { __typename } mutation Second { __typename }', operationName: 'Second' }),
-    });
+    const response = await postRaw(
+      svc.yoga,
+      { query: 'query First { __typename } mutation Second { __typename }', operationName: 'Second' },
+      { accept: null, 'x-request-id': 'two-operations' },
+    );
     expect(response.status).toBe(200);
     const line = lines
       .map((l) => JSON.parse(l) as Record<string, unknown>)

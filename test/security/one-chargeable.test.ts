@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;
@@ -14,20 +15,6 @@ beforeAll(async () => {
   svc = await startService();
 });
 afterAll(() => svc.stop());
-
-interface Body {
-  data?: Record<string, unknown> | null;
-  errors?: { message: string; locations?: unknown; extensions?: Record<string, unknown> }[];
-}
-async function post(query: string, accept = 'application/graphql-response+json'): Promise<{ status: number; body: Body; text: string }> {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept, authorization: 'Bearer dev-key-a' },
-    body: JSON.stringify({ query }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: response.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as Body) : {}, text };
-}
 
 let counter = 0;
 const key = () => `one-chargeable-${process.pid}-${Date.now()}-${++counter}`;
@@ -41,7 +28,7 @@ const plans = (alias?: string) =>
 async function judged(query: string, accept?: string) {
   svc.emulator.calls.reset();
   const charges = svc.emulator.ledger.count();
-  const answer = await post(query, accept);
+  const answer = await postRaw(svc.yoga, { query }, accept ? { accept } : {});
   return { ...answer, calls: svc.emulator.calls.count(), charged: svc.emulator.ledger.count() - charges };
 }
 

@@ -7,35 +7,21 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
 import { startService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;
 const ROUTER = { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true };
 beforeAll(async () => {
-  svc = await startService(
-    {},
-    { tenants: [...DEV_TENANTS, ROUTER] },
-    { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } },
-  );
+  svc = await startService({
+    services: { tenants: [...DEV_TENANTS, ROUTER] },
+    app: { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } },
+  });
 });
 afterAll(() => svc.stop());
 
-async function asRouter(query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/graphql-response+json',
-      authorization: 'Bearer router-key',
-      ...headers,
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  return {
-    status: response.status,
-    body: (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] },
-  };
-}
+const asRouter = (query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  postRaw(svc.yoga, { query, variables }, { authorization: 'Bearer router-key', ...headers });
 
 describe('the router key', () => {
   test('reads _service { sdl } and answers a health check', async () => {

@@ -5,13 +5,14 @@
  * without deciding who may call it. Refusals are judged on the emulator's call log.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema';
 import { requirementOf } from '../../src/graphql/scopes';
 import { ALL_SCOPES, SCOPES } from '../../src/services/scopes';
 import { DEV_TENANTS, sha256Hex, type TenantConfig } from '../../src/services/tenants';
 import { BuyTitleMutation, CreateCaseMutation, TitleQuery, ViewerQuery } from '../support/documents';
-import { authHeader, newKey, serviceForTest, test } from '../support/harness';
+import { authHeader, newKey, serviceForTest } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 /** Who may call what: the table, field by field. */
 const EXPECTED: Record<string, string[]> = {
@@ -89,16 +90,14 @@ const keyWith = (scopes: TenantConfig['scopes']): TenantConfig => ({
 
 describe('the service enforces them', () => {
   test('each field lacking its scope is refused FORBIDDEN by name, the whole operation before any resolver: nothing is sent', async () => {
-    const svc = await serviceForTest({}, { tenants: [...DEV_TENANTS, keyWith(['charges:read'])] });
-    const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...authHeader('limited-key') },
-      body: JSON.stringify({
-        query: '{ spending { day } title(titleNumber: "MID15313") { status } creditors(query: "bank") { designation } }',
-      }),
-    });
+    const svc = await serviceForTest({ services: { tenants: [...DEV_TENANTS, keyWith(['charges:read'])] } });
+    const response = await postRaw(
+      svc.yoga,
+      { query: '{ spending { day } title(titleNumber: "MID15313") { status } creditors(query: "bank") { designation } }' },
+      authHeader('limited-key'),
+    );
     expect(response.status).toBe(403);
-    const body = (await response.json()) as { data?: unknown; errors: { message: string; extensions: Record<string, unknown> }[] };
+    const body = response.body as { data?: unknown; errors: { message: string; extensions: Record<string, unknown> }[] };
     expect(body.data ?? null).toBeNull();
     expect(body.errors.map((e) => [e.extensions.field, e.extensions.missingScopes, e.extensions.code])).toEqual([
       ['Query.title', ['titles:read'], 'FORBIDDEN'],
@@ -109,21 +108,19 @@ describe('the service enforces them', () => {
   });
 
   test('a Title reached through _entities (another subgraph’s reference) needs titles:read too', async () => {
-    const svc = await serviceForTest({}, { tenants: [...DEV_TENANTS, keyWith(['charges:read'])] });
-    const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...authHeader('limited-key') },
-      body: JSON.stringify({
-        query: '{ _entities(representations: [{ __typename: "Title", titleNumber: "MID15313" }]) { ... on Title { status } } }',
-      }),
-    });
-    const body = (await response.json()) as { errors: { extensions: Record<string, unknown> }[] };
+    const svc = await serviceForTest({ services: { tenants: [...DEV_TENANTS, keyWith(['charges:read'])] } });
+    const response = await postRaw(
+      svc.yoga,
+      { query: '{ _entities(representations: [{ __typename: "Title", titleNumber: "MID15313" }]) { ... on Title { status } } }' },
+      { ...authHeader('limited-key'), accept: null },
+    );
+    const body = response.body as { errors: { extensions: Record<string, unknown> }[] };
     expect(body.errors[0]!.extensions).toMatchObject({ code: 'FORBIDDEN', field: 'Query._entities', missingScopes: ['titles:read'] });
     expect(svc.emulator.calls.count()).toBe(0);
   });
 
   test('createCase needs cases:write; a key without it sends nothing, and reads what it may', async () => {
-    const svc = await serviceForTest({}, { tenants: [...DEV_TENANTS, keyWith(['titles:read', 'titles:buy'])] });
+    const svc = await serviceForTest({ services: { tenants: [...DEV_TENANTS, keyWith(['titles:read', 'titles:buy'])] } });
     const refused = await svc.gql(
       CreateCaseMutation,
       {
@@ -145,14 +142,15 @@ describe('the service enforces them', () => {
   });
 
   test('a download by bare path needs titles:read: refused 403 FORBIDDEN, nothing sent', async () => {
-    const svc = await serviceForTest({}, { tenants: [...DEV_TENANTS, keyWith(['charges:read'])] });
+    const svc = await serviceForTest({ services: { tenants: [...DEV_TENANTS, keyWith(['charges:read'])] } });
     const response = await svc.get('/downloads/titles/MID15313/documents/some-id', 'limited-key');
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: { code: 'FORBIDDEN', message: expect.stringContaining('titles:read') } });
     expect(svc.emulator.calls.count()).toBe(0);
   });
 
-  test('a key without scopes has every scope but charges:organisation, as before scopes existed', async ({ svc }) => {
+  test('a key without scopes has every scope but charges:organisation, as before scopes existed', async () => {
+    const svc = await serviceForTest();
     const bought = await svc.gql(
       BuyTitleMutation,
       { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey: newKey() } },

@@ -16,6 +16,7 @@ import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
 import { BuyTitleMutation, CallerRecordsQuery, CallerSpendingQuery, StatementPageQuery, ViewerQuery } from '../support/documents';
 import { newKey, type Service, serviceForTest } from '../support/harness';
 import { type TestIssuer, tokenIssuerForTest } from '../support/token-issuer';
+import { postRaw } from '../support/post-raw';
 import type { IdentityProviderConfig } from '../../src/services/identity';
 
 const today = () => londonDate(new Date());
@@ -28,22 +29,12 @@ const NO_WAITS = { timing: { jwksCooldownMs: 0, failureBackoffMs: 0 } };
 
 async function serviceTrusting(issuer: TestIssuer, provider: Partial<IdentityProviderConfig> = {}, identity = NO_WAITS) {
   // No keyless caller: a request without credentials is refused, as against a real register.
-  return serviceForTest({}, { identityProviders: [issuer.provider(provider)], identity, anonymousTenant: undefined });
+  return serviceForTest({ services: { identityProviders: [issuer.provider(provider)], identity, anonymousTenant: undefined } });
 }
 
 /** The request as a browser or gateway sends it, and the whole response (status, headers, body). */
-async function send<R, V>(svc: Service, document: TypedDocumentNode<R, V>, variables: V, token: string | null) {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/graphql-response+json',
-      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-    },
-    body: JSON.stringify({ query: print(document), variables }),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as { data?: R; errors?: any[] } };
+function send<R, V>(svc: Service, document: TypedDocumentNode<R, V>, variables: V, token: string | null) {
+  return postRaw<R>(svc.yoga, { query: print(document), variables }, { authorization: token === null ? null : `Bearer ${token}` });
 }
 
 describe('a bad token is refused with 401 invalid_token, saying what was wrong, and nothing is sent', () => {
@@ -308,7 +299,7 @@ test('an API key has the scopes the tenants file gives it: a read-only key may n
     clientSecret: 'secret-a',
     scopes: ['titles:read' as const],
   };
-  const svc = await serviceForTest({}, { tenants: [...DEV_TENANTS, readOnly] });
+  const svc = await serviceForTest({ services: { tenants: [...DEV_TENANTS, readOnly] } });
   const refused = await svc.gql(BuyTitleMutation, buy('MID15313'), 'reader-key');
   expect(refused.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN', missingScopes: ['titles:buy'] } });
   expect(svc.emulator.calls.count()).toBe(0);
@@ -317,17 +308,16 @@ test('an API key has the scopes the tenants file gives it: a read-only key may n
 
 test("a browser's front end reads the refusal: CORS headers on the 401, with WWW-Authenticate exposed", async () => {
   const issuer = await tokenIssuerForTest();
-  const svc = await serviceForTest(
-    {},
-    { identityProviders: [issuer.provider()], identity: NO_WAITS, anonymousTenant: undefined },
-    { corsOrigins: ['https://app.firm-a.example'] },
-  );
-  const expired = await issuer.sign({ iat: now() - 900, exp: now() - 600 });
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { origin: 'https://app.firm-a.example', 'content-type': 'application/json', authorization: `Bearer ${expired}` },
-    body: JSON.stringify({ query: '{ viewer { caller } }' }),
+  const svc = await serviceForTest({
+    services: { identityProviders: [issuer.provider()], identity: NO_WAITS, anonymousTenant: undefined },
+    app: { corsOrigins: ['https://app.firm-a.example'] },
   });
+  const expired = await issuer.sign({ iat: now() - 900, exp: now() - 600 });
+  const response = await postRaw(
+    svc.yoga,
+    { query: '{ viewer { caller } }' },
+    { origin: 'https://app.firm-a.example', authorization: `Bearer ${expired}`, accept: null },
+  );
   expect(response.status).toBe(401);
   expect(response.headers.get('access-control-allow-origin')).toBe('https://app.firm-a.example');
   expect(response.headers.get('access-control-expose-headers')).toContain('www-authenticate');

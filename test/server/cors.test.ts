@@ -1,6 +1,7 @@
 /** CORS for front-end origins (CORS_ORIGINS): preflights from allowed and other origins. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startHttpService, type HttpService } from '../support/http-service';
+import { startHttpService, type HttpService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const ALLOWED = 'https://app.example.com';
 const OTHER = 'https://evil.example.net';
@@ -26,13 +27,6 @@ const preflight = (svc: HttpService, origin: string) =>
     headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
   });
 
-const post = (svc: HttpService, origin: string) =>
-  fetch(svc.url, {
-    method: 'POST',
-    headers: { origin, 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-    body: JSON.stringify({ query: '{ __typename }' }),
-  });
-
 describe('CORS with an allow-list', () => {
   test('a preflight from an allowed origin is allowed, for bearer auth and JSON, without credentials', async () => {
     const response = await preflight(withCors, ALLOWED);
@@ -47,7 +41,7 @@ describe('CORS with an allow-list', () => {
   });
 
   test('the actual request from an allowed origin gets the header; so does a second listed origin', async () => {
-    const response = await post(withCors, ALLOWED);
+    const response = await postRaw(withCors.url, { query: '{ __typename }' }, { origin: ALLOWED, accept: null });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect((await preflight(withCors, 'http://localhost:5173')).headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -58,7 +52,11 @@ describe('CORS with an allow-list', () => {
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     expect(response.headers.get('access-control-allow-methods')).toBeNull();
     expect(response.headers.get('vary')).toMatch(/Origin/);
-    expect((await post(withCors, OTHER)).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await postRaw(withCors.url, { query: '{ __typename }' }, { origin: OTHER, accept: null })).headers.get(
+        'access-control-allow-origin',
+      ),
+    ).toBeNull();
     // A near miss is another origin too.
     expect((await preflight(withCors, 'http://app.example.com')).headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -68,7 +66,7 @@ describe('CORS defaults and wildcard', () => {
   test('no origins configured (the default): no CORS headers for anyone', async () => {
     const response = await preflight(withoutCors, ALLOWED);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
-    const actual = await post(withoutCors, ALLOWED);
+    const actual = await postRaw(withoutCors.url, { query: '{ __typename }' }, { origin: ALLOWED, accept: null });
     expect(actual.status).toBe(200);
     expect(actual.headers.get('access-control-allow-origin')).toBeNull();
   });

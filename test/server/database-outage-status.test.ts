@@ -47,7 +47,9 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('a title query while PostgreSQL fail
   });
 
   test('frozen: answered 503 SERVICE_UNAVAILABLE after one statement deadline, the register untouched; served again after the thaw', async () => {
-    const svc = await serviceForTest({}, { idempotency: new PgIdempotencyStore({ connectionString: relay.url }), databaseUrl: relay.url });
+    const svc = await serviceForTest({
+      services: { idempotency: new PgIdempotencyStore({ connectionString: relay.url }), databaseUrl: relay.url },
+    });
     try {
       expect((await titleOver(svc, 'MID15313')).body.errors).toBeUndefined(); // token, tables and pools ready
       relay.freeze();
@@ -65,10 +67,9 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('a title query while PostgreSQL fail
   }, 90_000);
 
   test('unreachable: a title query is 503 with Retry-After, as the README says, not 200 with a null title', async () => {
-    const svc = await serviceForTest(
-      {},
-      { idempotency: new PgIdempotencyStore({ connectionString: database.url }), databaseUrl: database.url },
-    );
+    const svc = await serviceForTest({
+      services: { idempotency: new PgIdempotencyStore({ connectionString: database.url }), databaseUrl: database.url },
+    });
     try {
       expect((await titleOver(svc, 'MID15313')).body.errors).toBeUndefined();
       await setDatabaseReachable(database.name, false);

@@ -64,7 +64,7 @@ describe('a full disk under the embedded database', () => {
     if (!mountPoint) return skip('mounting a tmpfs needs root');
     const dataDir = join(mountPoint, 'data');
     const { logger, lines, text } = recordingLogger();
-    const svc = await serviceForTest({}, { dataDir }, { logger, observability: { readiness: { cacheMs: 0 } } });
+    const svc = await serviceForTest({ services: { dataDir }, app: { logger, observability: { readiness: { cacheMs: 0 } } } });
     logServiceEvents(svc.services.events, logger);
     dataFileHealth(dataDir).quietMs = 0;
 

@@ -17,7 +17,10 @@ const open: ClientRequest[] = [];
 
 async function start(options: ServiceOverrides) {
   // Large enough that socket buffers cannot swallow it: an unread download stays open.
-  svc = await startService({ largePlanBytes: 16 * 1024 * 1024 }, { transport: { timeouts: { deadlineMs: 2_000 } }, ...options });
+  svc = await startService({
+    emulator: { largePlanBytes: 16 * 1024 * 1024 },
+    services: { transport: { timeouts: { deadlineMs: 2_000 } }, ...options },
+  });
   server = createServer(svc.yoga);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -6,8 +6,8 @@ import { print } from 'graphql';
 import { afterEach, describe, expect, test } from 'vitest';
 import { OrderTitleDocumentMutation, PurchaseTitlePlansMutation } from '../support/documents';
 import { EMBEDDED_ENV, spawnTs } from '../support/processes';
-import { newKey } from '../support/harness';
-import { postGraphQL, startHttpService, type HttpService } from '../support/http-service';
+import { newKey, startHttpService, type HttpService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 import { parseMetrics, sum } from '../support/prometheus';
 
 const SECRET = 'a-test-signing-key-of-at-least-32-characters';
@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 async function orderedLink(service: HttpService): Promise<string> {
-  const { body } = await postGraphQL(
+  const { body } = await postRaw(
     service.url,
     {
       query: print(OrderTitleDocumentMutation),
@@ -58,7 +58,7 @@ describe('download links over HTTP', () => {
 
   test('plans too, and a changed link is a 403 JSON problem with nothing fetched from the register', async () => {
     svc = await startHttpService({ services: { downloadLinkSecret: SECRET } });
-    const { body } = await postGraphQL(
+    const { body } = await postRaw(
       svc.url,
       {
         query: print(PurchaseTitlePlansMutation),

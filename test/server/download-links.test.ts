@@ -40,7 +40,7 @@ const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 
 describe('signed download links', () => {
   test('absolute from PUBLIC_URL, and a plain GET with no Authorization streams the PDF as the client that ordered it', async () => {
-    const svc = await serviceForTest({}, { publicUrl: 'https://titlegraph.example.com/', downloadLinkSecret: SECRET });
+    const svc = await serviceForTest({ services: { publicUrl: 'https://titlegraph.example.com/', downloadLinkSecret: SECRET } });
     const document = await order(svc);
     expect(document.downloadUrl).toMatch(
       /^https:\/\/titlegraph\.example\.com\/downloads\/titles\/MID15313\/documents\/[^?]+\?client=client-b&expires=\d+&kid=[0-9a-f]{8}&signature=/,
@@ -68,7 +68,7 @@ describe('signed download links', () => {
 
   test('tampered links (signature, file, expiry or client changed), and expired ones, are refused with no register call', async () => {
     const clock = movableClock();
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET, downloadLinkClock: clock.now } });
     const document = await order(svc);
     const good = new URL(document.downloadUrl);
     const variants: [string, (u: URL) => void, string][] = [
@@ -109,7 +109,7 @@ describe('signed download links', () => {
 
   test('a replay of the order gets a fresh link to the same document, which works when the first has expired', async () => {
     const clock = movableClock();
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET, downloadLinkClock: clock.now } });
     const key = newKey('replay-link');
     const first = await order(svc, 'dev-key-b', '5555', key);
     const firstLink = new URL(first.downloadUrl);
@@ -128,7 +128,7 @@ describe('signed download links', () => {
   });
 
   test("another client's link downloads as that client only: a key sent with it changes nothing", async () => {
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET } });
     const link = new URL((await order(svc, 'dev-key-b')).downloadUrl);
     svc.emulator.calls.reset();
     const response = await svc.get(link.pathname + link.search, 'dev-key-a');
@@ -144,7 +144,7 @@ describe('signed download links', () => {
   });
 
   test('a link made by one replica works on another with the same key, not on one with another key', async () => {
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET } });
     const same = replicaForTest(svc, { downloadLinkSecret: SECRET });
     const other = replicaForTest(svc, { downloadLinkSecret: `${SECRET}-not-the-same` });
     const link = new URL((await order(svc)).downloadUrl);
@@ -153,7 +153,7 @@ describe('signed download links', () => {
   });
 
   test("near the register's midnight: expiresAt is the register's, and the link ends with the file", async () => {
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET } });
     // the register 5 minutes before its midnight (London, winter), whatever our own clock says
     svc.emulator.clock.set(new Date('2026-01-15T23:55:00Z'));
     const document = await order(svc);
@@ -181,7 +181,7 @@ describe('signed download links', () => {
 
   test('after the London midnight, a replay and the old link both say the document expired with its day: order again with a new key', async () => {
     const clock = movableClock();
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET, downloadLinkClock: clock.now } });
     const orderWith = (idempotencyKey: string) =>
       svc.gql(
         OrderTitleDocumentMutation,
@@ -234,7 +234,7 @@ describe('signed download links', () => {
 
   test('plans too: after the London midnight a replay answers DOCUMENT_EXPIRED with its charges, and the old link 410', async () => {
     const clock = movableClock();
-    const svc = await serviceForTest({}, { downloadLinkSecret: SECRET, downloadLinkClock: clock.now });
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET, downloadLinkClock: clock.now } });
     const buy = (idempotencyKey: string) =>
       svc.gql(PurchaseTitlePlansMutation, { fas: '5555', input: { titleNumber: 'MID15313', idempotencyKey } }, 'dev-key-b');
     svc.emulator.clock.set(new Date('2026-01-15T23:50:00Z'));
@@ -297,7 +297,7 @@ describe('rotating DOWNLOAD_LINK_SECRET (README, Rotating DOWNLOAD_LINK_SECRET)'
 
   test('old, then old+new, then new+old, then new: every live link keeps working on every replica at every step', async () => {
     // Step 0: every replica on the old key.
-    const a = await serviceForTest({}, { downloadLinkSecret: OLD });
+    const a = await serviceForTest({ services: { downloadLinkSecret: OLD } });
     const b = replicaForTest(a, { downloadLinkSecret: OLD });
     const before = await orderedLink(a);
     expect(before.searchParams.get('kid')).toBe(keyIdOf(OLD));
@@ -325,7 +325,7 @@ describe('rotating DOWNLOAD_LINK_SECRET (README, Rotating DOWNLOAD_LINK_SECRET)'
   });
 
   test('a link made before links named their key (no kid) is checked with every key', async () => {
-    const a = await serviceForTest({}, { downloadLinkSecret: OLD });
+    const a = await serviceForTest({ services: { downloadLinkSecret: OLD } });
     const link = await orderedLink(a);
     link.searchParams.delete('kid');
     expect(await follow(replicaForTest(a, { downloadLinkSecret: `${NEW},${OLD}` }), link)).toBe(200);
@@ -333,7 +333,7 @@ describe('rotating DOWNLOAD_LINK_SECRET (README, Rotating DOWNLOAD_LINK_SECRET)'
   });
 
   test('replicas that disagree: the link is refused, and the replica says so in its log, its metrics and /ready', async () => {
-    const a = await serviceForTest({}, { downloadLinkSecret: NEW });
+    const a = await serviceForTest({ services: { downloadLinkSecret: NEW } });
     const b = replicaForTest(a, { downloadLinkSecret: OLD });
     const lines: { level: number; msg: string; keyId?: string }[] = [];
     logServiceEvents(b.services.events, pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) }));

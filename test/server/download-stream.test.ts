@@ -1,7 +1,7 @@
 /** Downloads over a real socket: streamed with back-pressure, and a caller leaving mid-file harms nothing. */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { PurchaseTitlePlansMutation, TitleQuery } from '../support/documents';
 import { newKey, startService } from '../support/harness';
 
@@ -11,7 +11,7 @@ let origin: string;
 const SIZE = 8 * 1024 * 1024;
 
 beforeAll(async () => {
-  svc = await startService({ largePlanBytes: SIZE });
+  svc = await startService({ emulator: { largePlanBytes: SIZE } });
   server = createServer(svc.yoga);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -53,7 +53,8 @@ it('a caller that disconnects mid-download leaves the service healthy', async ()
     req.once('error', reject);
     req.end();
   });
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // The service has let go of the stream it was sending: its download slot is free again.
+  await vi.waitFor(() => expect(svc.services.downloadSlots.inUse('client-a')).toBe(0));
   const { data } = await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
   expect(data!.title!.titleNumber).toBe('MID1234');
   const again = await fetch(`${origin}${path}`, { headers: { authorization: 'Bearer dev-key-a' } });

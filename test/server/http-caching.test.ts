@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { startService } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
 const running: Svc[] = [];
@@ -11,7 +12,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()));
 });
 async function service(summaryCacheTtlMs = 0) {
-  const svc = await startService({}, { reads: { summaryCacheTtlMs } });
+  const svc = await startService({ services: { reads: { summaryCacheTtlMs } } });
   running.push(svc);
   return svc;
 }
@@ -53,11 +54,7 @@ describe('GET queries', () => {
     const svc = await service();
     const failed = await get(svc, 'dev-key-a', {}, encodeURIComponent('{ title(titleNumber: "MID15313") { nope } }'));
     expect(failed.headers.get('etag')).toBeNull();
-    const posted = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer dev-key-a' },
-      body: JSON.stringify({ query: '{ title(titleNumber: "MID15313") { titleNumber } }' }),
-    });
+    const posted = await postRaw(svc.yoga, { query: '{ title(titleNumber: "MID15313") { titleNumber } }' }, { accept: null });
     expect(posted.status).toBe(200);
     expect(posted.headers.get('etag')).toBeNull();
   });

@@ -6,11 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startService, type Service } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 type Running = Service & { stop(): Promise<void> };
 let svc: Running;
 beforeAll(async () => {
-  svc = await startService({}, {}, { jit: { compileAfter: 1 } });
+  svc = await startService({ app: { jit: { compileAfter: 1 } } });
 });
 afterAll(() => svc?.stop());
 
@@ -20,12 +21,8 @@ interface Answer {
 }
 
 async function send(query: string, variables: Record<string, unknown> | undefined, accept: string): Promise<Answer> {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept, authorization: 'Bearer dev-key-a' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
+  const answer = await postRaw(svc.yoga, { query, variables }, { accept });
+  return { status: answer.status, body: answer.body as Answer['body'] };
 }
 
 const BUY = (fas: string) =>

@@ -18,8 +18,9 @@
  *   the large MID15313 is still arriving (the list was one short: the bug seen in production).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startService, type Service } from '../support/harness';
+import { startService, type Service, type ServiceOverrides } from '../support/harness';
 import { parseMetrics, sum } from '../support/prometheus';
+import { postRaw } from '../support/post-raw';
 
 type Running = Service & { stop(): Promise<void> };
 interface Pair {
@@ -90,10 +91,10 @@ const PRIME = 'query Prime($ts: [TitleNumber!]!) { titles(titleNumbers: $ts) { t
 let cached: Pair;
 let concurrent: Pair;
 
-async function startPair(overrides: Parameters<typeof startService>[1]): Promise<Pair> {
+async function startPair(overrides: ServiceOverrides): Promise<Pair> {
   return {
-    interpreted: await startService({}, overrides, { jit: false }),
-    compiled: await startService({}, overrides, { jit: { compileAfter: 1 } }),
+    interpreted: await startService({ services: overrides, app: { jit: false } }),
+    compiled: await startService({ services: overrides, app: { jit: { compileAfter: 1 } } }),
   };
 }
 
@@ -115,12 +116,8 @@ function nextTitle(): string {
 }
 
 async function send(svc: Service, query: string, variables: Record<string, unknown>): Promise<string> {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-a' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return `${response.status} ${await response.text()}`;
+  const answer = await postRaw(svc.yoga, { query, variables });
+  return `${answer.status} ${answer.text}`;
 }
 
 async function compiledDocuments(svc: Service): Promise<number> {

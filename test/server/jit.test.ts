@@ -12,14 +12,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_COMPILE_AFTER } from '../../src/server/jit';
 import { parseMetrics, sum } from '../support/prometheus';
 import { serviceForTest, startService, type Service } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 type Running = Service & { stop(): Promise<void> };
 let interpreted: Running;
 let jit: Running;
 
 beforeAll(async () => {
-  interpreted = await startService({}, {}, { jit: false });
-  jit = await startService({}, {}, { jit: { compileAfter: 1 } });
+  interpreted = await startService({ app: { jit: false } });
+  jit = await startService({ app: { jit: { compileAfter: 1 } } });
 });
 afterAll(async () => {
   await interpreted?.stop();
@@ -33,12 +34,8 @@ async function compiledDocuments(svc: Service): Promise<number> {
 }
 
 async function send(svc: Service, query: string, variables?: Record<string, unknown>, accept = 'application/graphql-response+json') {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept, authorization: 'Bearer dev-key-a' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: response.status, contentType: response.headers.get('content-type'), body: await response.text() };
+  const answer = await postRaw(svc.yoga, { query, variables }, { accept });
+  return { status: answer.status, contentType: answer.headers.get('content-type'), body: answer.text };
 }
 
 /** Three answers from each service, the i-th of one equal to the i-th of the other. Returns how many documents were compiled meanwhile. */
@@ -235,7 +232,7 @@ describe('a list whose last item fails while an earlier one is still loading (is
       { r: TITLES.map((titleNumber) => ({ __typename: 'Title', titleNumber })) },
     ],
   ])('%s, compiled from its 11th run, answers every item, the failed last one null with its error', async (field, query, variables) => {
-    const svc = await serviceForTest({}, LAST_FAILS_FIRST, { jit: { compileAfter: DEFAULT_COMPILE_AFTER } });
+    const svc = await serviceForTest({ services: LAST_FAILS_FIRST, app: { jit: { compileAfter: DEFAULT_COMPILE_AFTER } } });
     for (let i = 0; i < DEFAULT_COMPILE_AFTER; i++) expect(JSON.parse((await send(svc, query, variables)).body).errors).toBeUndefined();
     const before = await compiledDocuments(svc);
     const body = await lastFailsFirst(svc, query, variables);

@@ -9,13 +9,14 @@ import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { serviceForTest, startService, type Service } from '../support/harness';
 import { FAULT_TEST_TRANSPORT } from '../support/fault-transport';
+import { postRaw } from '../support/post-raw';
 
 const PRODUCTION = { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } };
 
 type Running = Service & { stop(): Promise<void> };
 let svc: Running;
 beforeAll(async () => {
-  svc = await startService({}, { transport: FAULT_TEST_TRANSPORT }, { ...PRODUCTION, jit: { compileAfter: 1 } });
+  svc = await startService({ services: { transport: FAULT_TEST_TRANSPORT }, app: { ...PRODUCTION, jit: { compileAfter: 1 } } });
 });
 afterAll(() => svc?.stop());
 
@@ -25,12 +26,8 @@ interface Answer {
 }
 
 async function send(query: string, variables?: Record<string, unknown>, accept = 'application/graphql-response+json'): Promise<Answer> {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept, authorization: 'Bearer dev-key-a' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
+  const answer = await postRaw(svc.yoga, { query, variables }, { accept });
+  return { status: answer.status, body: answer.body as Answer['body'] };
 }
 
 /** Three runs (interpreted, then compiled twice): the same answer each time. */
@@ -103,20 +100,16 @@ describe('production: answers are the same before and after a document is compil
   });
 
   test('a mutation never sent (the register gone) is REGISTER_UNAVAILABLE, the same each time, and nothing is charged', async () => {
-    const lone = await serviceForTest({}, { transport: FAULT_TEST_TRANSPORT }, { ...PRODUCTION, jit: { compileAfter: 1 } });
+    const lone = await serviceForTest({ services: { transport: FAULT_TEST_TRANSPORT }, app: { ...PRODUCTION, jit: { compileAfter: 1 } } });
     await lone.emulator.close();
     const answers: Answer[] = [];
     for (let i = 0; i < 3; i++) {
-      const response = await lone.yoga.fetch('http://titlegraph.test/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: 'Bearer dev-key-a' },
-        body: JSON.stringify({
-          query:
-            'mutation B($k: String!) { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: $k }) { charges { fee } } }',
-          variables: { k: `never-sent-${process.pid}-${Date.now()}` },
-        }),
+      const response = await postRaw(lone.yoga, {
+        query:
+          'mutation B($k: String!) { purchaseTitleDetails(fas: "0877", input: { titleNumber: "MID1234", idempotencyKey: $k }) { charges { fee } } }',
+        variables: { k: `never-sent-${process.pid}-${Date.now()}` },
       });
-      answers.push({ status: response.status, body: (await response.json()) as Answer['body'] });
+      answers.push({ status: response.status, body: response.body as Answer['body'] });
     }
     for (const answer of answers) {
       expect(answer.body.errors).toEqual([

@@ -36,7 +36,7 @@ async function hangTheRegister(svc: Service) {
 
 describe('a register that hangs', () => {
   test('opens the breaker within a few attempts, while they all still wait; refusals say nothing was sent and when to retry', async () => {
-    const svc = await serviceForTest({}, HANGING);
+    const svc = await serviceForTest({ services: HANGING });
     const ordered = await svc.gql(
       OrderTitleDocumentMutation,
       { fas: '5555', input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey: newKey('hang-doc') } },
@@ -102,7 +102,7 @@ describe('a register that hangs', () => {
   }, 60_000);
 
   test('with no calls coming (a load balancer took the replica out), /ready is the trial and brings it back', async () => {
-    const svc = await serviceForTest({}, HANGING);
+    const svc = await serviceForTest({ services: HANGING });
     await hangTheRegister(svc);
     svc.emulator.faults.clear();
     svc.emulator.calls.reset();

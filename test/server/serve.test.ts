@@ -12,7 +12,7 @@ import { londonDate } from '../../src/register/contract/london-day';
 import { serve, shutdownOnSignals, type Serving } from '../../src/server/serve';
 import { PurchaseTitleDetailsMutation } from '../support/documents';
 import { newKey, serviceForTest } from '../support/harness';
-import { postGraphQL } from '../support/http-service';
+import { postRaw } from '../support/post-raw';
 
 const servings: Serving[] = [];
 const agents: Agent[] = [];
@@ -175,7 +175,7 @@ describe('shutdownOnSignals: a register call that charges is never cut by the de
   }
 
   test('SIGTERM during a purchase the register answers after the shutdown deadline: the caller gets its charge, the journal has it, exit 0', async () => {
-    const svc = await serviceForTest({}, { transport: { timeouts: { deadlineMs: 5_000 } } });
+    const svc = await serviceForTest({ services: { transport: { timeouts: { deadlineMs: 5_000 } } } });
     const serving = await serve(svc.yoga, { port: 0, host: '127.0.0.1' });
     servings.push(serving);
     const { logger, lines } = recordingLogger();
@@ -197,7 +197,7 @@ describe('shutdownOnSignals: a register call that charges is never cut by the de
       // The register charges at once and sends its answer's body 1.5 s later, long after the 100 ms deadline.
       svc.emulator.faults.inject('titleDetails', { kind: 'drip', chunkBytes: 1_000_000, intervalMs: 1_500 });
       const idempotencyKey = newKey('drain');
-      const answered = postGraphQL(`http://127.0.0.1:${serving.port}/graphql`, {
+      const answered = postRaw(`http://127.0.0.1:${serving.port}/graphql`, {
         query: print(PurchaseTitleDetailsMutation),
         variables: { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey } },
       });

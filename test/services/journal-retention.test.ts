@@ -15,7 +15,8 @@ import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-sto
 import { journalKeptFrom } from '../../src/services/statements';
 import { STATEMENT_WARNING_HEADER } from '../../src/server/statements-csv';
 import { ChargeStatementQuery } from '../support/documents';
-import { authHeader, serviceForTest, type Service } from '../support/harness';
+import { serviceForTest, type Service } from '../support/harness';
+import { postRaw } from '../support/post-raw';
 
 const DAY = 86_400_000;
 
@@ -48,12 +49,8 @@ const plusDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:0
 
 /** chargeStatement with its whole answer, extensions included. */
 async function statement(svc: Service, from: string, to: string) {
-  const response = await svc.yoga.fetch('http://titlegraph.test/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...authHeader('dev-key-a') },
-    body: JSON.stringify({ query: print(ChargeStatementQuery), variables: { from, to } }),
-  });
-  return (await response.json()) as {
+  const { body } = await postRaw(svc.yoga, { query: print(ChargeStatementQuery), variables: { from, to } });
+  return body as {
     data: { chargeStatement: { records: { charge: { transactionNumber: string } | null }[] } };
     extensions?: { warnings?: unknown[] };
   };
@@ -69,7 +66,7 @@ describe('journal retention', () => {
   test('by default a charge of 150 days ago (past the old 100-day purge) is still in its statement, which has no warning', async () => {
     const dataDir = dataDirForTest();
     const day = await journalChargeDaysAgo(dataDir, 150, 'RT-150');
-    const svc = await serviceForTest({}, { dataDir });
+    const svc = await serviceForTest({ services: { dataDir } });
     expect(svc.services.journalRetentionDays).toBe(400);
 
     const answer = await statement(svc, day, day);
@@ -84,7 +81,7 @@ describe('journal retention', () => {
     const dataDir = dataDirForTest();
     const oldDay = await journalChargeDaysAgo(dataDir, 380, 'RT-380');
     const keptDay = await journalChargeDaysAgo(dataDir, 300, 'RT-300');
-    const svc = await serviceForTest({}, { dataDir, journalRetentionDays: 367 });
+    const svc = await serviceForTest({ services: { dataDir, journalRetentionDays: 367 } });
     const keptFrom = journalKeptFrom(367);
     expect(oldDay < keptFrom && keptFrom <= keptDay).toBe(true);
 

@@ -16,7 +16,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()));
 });
 async function service(options: ServiceOverrides = {}): Promise<Svc> {
-  const svc = await startService({}, options);
+  const svc = await startService({ services: options });
   running.push(svc);
   return svc;
 }

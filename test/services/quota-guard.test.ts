@@ -15,8 +15,9 @@ import { DEFAULT_QUOTA_POLICY, msToLondonMidnight, QuotaGuard, QuotaRefusal, typ
 import { type QuotaStore, SqliteQuotaStore } from '../../src/storage/quota/store';
 import { DatabaseUnavailableError } from '../../src/storage/database-unavailable';
 import { RegisterError } from '../../src/register/client';
+import { connectionsTo } from '../support/connections';
 import { RegisterUsageQuery, TitleQuery } from '../support/documents';
-import { startService, type Service, type ServiceOverrides } from '../support/harness';
+import { serviceForTest, type Service, type ServiceOverrides } from '../support/harness';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -223,11 +224,7 @@ describe('admission', () => {
 });
 
 describe('over HTTP: which register calls count', () => {
-  async function service(options: ServiceOverrides = {}) {
-    const svc = await startService({}, options);
-    cleanups.push(() => svc.stop());
-    return svc;
-  }
+  const service = (options: ServiceOverrides = {}) => serviceForTest({ services: options });
   const calls = async (svc: Service, key = 'dev-key-a') => (await svc.gql(RegisterUsageQuery, {}, key)).data!.registerUsage.calls;
   const title = (svc: Service, titleNumber: string, key = 'dev-key-a') => svc.gql(TitleQuery, { titleNumber }, key);
 
@@ -292,10 +289,13 @@ describe('over HTTP: which register calls count', () => {
 
   test('calls that never reached the register (it is down) are not counted', async () => {
     const svc = await service({ transport: { retry: { baseDelayMs: 1, maxDelayMs: 1 } } });
+    const kept = connectionsTo(new URL(svc.emulator.url).port);
     await title(svc, 'MID15313');
     expect(await calls(svc)).toBe(1);
+    expect(kept.opened).toBeGreaterThan(0);
     await svc.emulator.close();
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the pool sees its kept-alive sockets closed
+    // The client's kept-alive connections have seen the close: the next call finds no one listening.
+    await kept.allClosed();
     const answer = await title(svc, 'MID1234');
     expect(answer.errors).toBeDefined();
     expect(await calls(svc)).toBe(1);

@@ -1,10 +1,11 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { londonDate } from '../../src/register/contract/london-day';
 import { RegisterUsageQuery, TitleQuery } from '../support/documents';
-import { serviceForTest, test } from '../support/harness';
+import { serviceForTest } from '../support/harness';
 
 describe('register quota guard', () => {
-  test('counts register calls per tenant and register day, for free', async ({ svc }) => {
+  test('counts register calls per tenant and register day, for free', async () => {
+    const svc = await serviceForTest();
     await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
@@ -16,7 +17,7 @@ describe('register quota guard', () => {
   });
 
   test('after the register says 429, calls fail fast with RATE_LIMITED until its Retry-After', async () => {
-    const svc = await serviceForTest({ dailyQuota: 2 });
+    const svc = await serviceForTest({ emulator: { dailyQuota: 2 } });
     await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
     await svc.gql(TitleQuery, { titleNumber: 'MID1234' });
     const limited = await svc.gql(TitleQuery, { titleNumber: 'GLA5001' });

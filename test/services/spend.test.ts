@@ -237,10 +237,9 @@ describe('statement paging', () => {
 describe('GET /statements.csv over HTTP', () => {
   let svc: Awaited<ReturnType<typeof startService>>;
   beforeAll(async () => {
-    svc = await startService(
-      {},
-      { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key-csv'), router: true }] },
-    );
+    svc = await startService({
+      services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key-csv'), router: true }] },
+    });
   });
   afterAll(() => svc?.stop());
   const csv = (query: string, init: RequestInit = {}) =>
@@ -249,7 +248,7 @@ describe('GET /statements.csv over HTTP', () => {
       headers: { authorization: 'Bearer dev-key-a', ...init.headers },
     });
 
-  test('GET only, saying which methods are allowed', async () => {
+  test('GET and HEAD only: another method is 405, saying which are allowed', async () => {
     const response = await csv('?from=2026-03-10&to=2026-03-10', { method: 'POST' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD');

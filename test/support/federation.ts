@@ -11,6 +11,7 @@ import { parse, type DocumentNode, type OperationDefinitionNode } from 'graphql'
 import { createYoga } from 'graphql-yoga';
 import { listen } from './http-service';
 import { withoutSecurityDirectives } from '../../examples/federation/apollo-gateway';
+import { postRaw } from './post-raw';
 
 export interface Subgraph {
   name: string;
@@ -48,12 +49,10 @@ export async function composeWithTitlegraph(
   key = 'dev-key-a',
   forApolloGateway = false,
 ): Promise<string> {
-  const response = await fetch(titlegraphUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ query: '{ _service { sdl } }' }),
-  });
-  const { data } = (await response.json()) as { data: { _service: { sdl: string } } };
+  const { data } = (await postRaw(titlegraphUrl, { query: '{ _service { sdl } }' }, { authorization: `Bearer ${key}`, accept: null }))
+    .body as {
+    data: { _service: { sdl: string } };
+  };
   const composed = composeServices([
     {
       name: 'titlegraph',

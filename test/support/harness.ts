@@ -1,19 +1,35 @@
 /**
- * Test fixtures: a fresh register emulator on port 0 and the service in front of it, called
- * through `yoga.fetch` (real Request/Response, real HTTP to the emulator).
+ * The one way tests start a service: a fresh register emulator on port 0 and the service in front
+ * of it, from one options object (`ServiceTestOptions`: what the test changes of the emulator, the
+ * services' settings and the app). `serviceForTest` lives for one test, `startService` for a file
+ * (stopped in afterAll); both are called through `yoga.fetch` (real Request/Response, real HTTP to
+ * the emulator). `httpServiceForTest` / `startHttpService` serve the same over a real port, as a
+ * gateway, a browser or a scraper sees it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print, type GraphQLFormattedError } from 'graphql';
-import { onTestFinished, test as base } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { createApp, type AppOptions } from '../../src/server/app';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator';
 import { createServices, type RunningServices } from '../../src/services/create-services';
+import { closeServer, listen } from './http-service';
 import { mergeOverrides, serviceOptions, startConfig, type ServiceOverrides } from './service-options';
 
 export type { ServiceOverrides };
+
+/** What a test changes of the service it starts; each part defaults to what a start with no settings gets. */
+export interface ServiceTestOptions {
+  /** The register emulator's options (latency, quota, fixture sizes). */
+  emulator?: EmulatorOptions;
+  /** The services' settings, section by section (`ServiceOverrides`). */
+  services?: ServiceOverrides;
+  /** The app's options (createApp), on top of the start's GraphiQL, hardening and jit. */
+  app?: AppOptions;
+}
 
 export interface GqlResult<R> {
   status: number;
@@ -66,26 +82,58 @@ function serviceOn(emulator: Emulator, dataDir: string, options: ServiceOverride
   return service;
 }
 
-export async function startService(
-  emulatorOptions: EmulatorOptions = {},
-  overrides: ServiceOverrides = {},
-  appOptions: AppOptions = {},
-): Promise<Service & { stop(): Promise<void> }> {
-  const emulator = await startEmulator({ port: 0, ...emulatorOptions });
+/** A service for a whole file: start it in beforeAll and `stop()` it in afterAll. */
+export async function startService(options: ServiceTestOptions = {}): Promise<Service & { stop(): Promise<void> }> {
+  const emulator = await startEmulator({ port: 0, ...options.emulator });
   const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-test-'));
-  return stableHandle(serviceOn(emulator, dataDir, overrides, appOptions), async () => {
+  return stableHandle(serviceOn(emulator, dataDir, options.services, options.app), async () => {
     await emulator.close().catch(() => undefined); // a test may have closed it already
     rmSync(dataDir, { recursive: true, force: true });
   });
 }
 
 /** startService, stopped when the current test ends (passed or failed), so the body needs no try/finally. Call it inside a test. */
-export async function serviceForTest(
-  emulatorOptions: EmulatorOptions = {},
-  overrides: ServiceOverrides = {},
-  appOptions: AppOptions = {},
-): Promise<Service & { stop(): Promise<void> }> {
-  const svc = await startService(emulatorOptions, overrides, appOptions);
+export async function serviceForTest(options: ServiceTestOptions = {}): Promise<Service & { stop(): Promise<void> }> {
+  const svc = await startService(options);
+  onTestFinished(() => svc.stop());
+  return svc;
+}
+
+export interface HttpService {
+  /** e.g. http://127.0.0.1:54321 */
+  origin: string;
+  /** origin + /graphql */
+  url: string;
+  emulator: Emulator;
+  services: RunningServices;
+  yoga: ReturnType<typeof createApp>;
+  stop(): Promise<void>;
+}
+
+/** startService served by node:http on a port of 127.0.0.1 (GraphiQL off unless `app` turns it on), for a whole file. */
+export async function startHttpService(options: ServiceTestOptions = {}): Promise<HttpService> {
+  const svc = await startService({ ...options, app: { graphiql: false, ...options.app } });
+  const server = createServer(svc.yoga);
+  const origin = await listen(server);
+  let stopped = false;
+  return {
+    origin,
+    url: `${origin}/graphql`,
+    emulator: svc.emulator,
+    services: svc.services,
+    yoga: svc.yoga,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await closeServer(server);
+      await svc.stop();
+    },
+  };
+}
+
+/** startHttpService, stopped when the current test ends (passed or failed). Call it inside a test. */
+export async function httpServiceForTest(options: ServiceTestOptions = {}): Promise<HttpService> {
+  const svc = await startHttpService(options);
   onTestFinished(() => svc.stop());
   return svc;
 }
@@ -125,16 +173,6 @@ export function replicaForTest(svc: Service, options: ServiceOverrides = {}): Se
   onTestFinished(() => replica.stop());
   return replica;
 }
-
-/** `test` with a fresh emulator and service per test. */
-export const test = base.extend<{ svc: Service }>({
-  // biome-ignore lint/correctness/noEmptyPattern: vitest fixture signature
-  svc: async ({}, use) => {
-    const svc = await startService();
-    await use(svc);
-    await svc.stop();
-  },
-});
 
 let keyCounter = 0;
 /** A fresh idempotency key per call. */

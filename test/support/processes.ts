@@ -98,23 +98,6 @@ export function spawnNode(args: string[], options: { cwd: string; env: NodeJS.Pr
   };
 }
 
-/** POSTs a GraphQL operation to `url` as `key` (default dev-key-a). */
-export async function postGraphql(url: string, query: string, variables: unknown, key = 'dev-key-a') {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const text = await response.text();
-  let body: { data?: any; errors?: any[] } = {};
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new Error(`HTTP ${response.status}, not JSON: ${text.slice(0, 200)}`);
-  }
-  return { status: response.status, ...body };
-}
-
 export const PURCHASE_DETAILS = `mutation PurchaseTitleDetails($fas: FasNumber!, $input: PurchaseTitleInput!) {
   purchaseTitleDetails(fas: $fas, input: $input) {
     details { titleNumber status }

@@ -44,7 +44,7 @@ export interface RegisterTransportOptions {
   downloadConnections?: number;
   /** Defaults 2000 / 10000 / 30000 / 30000. `bodyMs` is the idle time allowed between body chunks. */
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; deadlineMs?: number };
-  /** GET only; default 3 attempts in total. */
+  /** Attempts when `shouldRetry` allows another (the route's effect decides, not its method); default 3 in total. */
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** Default 5 consecutive failures (an attempt unanswered 5 s after it was sent is one), 1 s open. */
   breaker?: { failureThreshold?: number; openMs?: number; slowMs?: number };
