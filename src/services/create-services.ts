@@ -85,7 +85,7 @@ export const DEFAULT_READ_SETTINGS: ReadSettings = {
 };
 
 /**
- * The settings createServices takes: sections of `AppConfig` (config.ts reads them, with the
+ * The settings createServices takes: sections of `AppConfig` (config/ reads them, with the
  * defaults the modules here own), so a production start and the tests pass the same shape.
  */
 export interface ServiceSettings {
