@@ -10,7 +10,7 @@ import { AMOUNT_RULE, CHARGEABLE_PRODUCTS, type ChargeableProduct, penceOf } fro
 import { DEFAULT_CALL_DEADLINE_MS } from '../register/client';
 import { DEFAULT_FEES_PENCE } from '../services/spend';
 import { issuerProblem } from '../services/identity';
-import { DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq-store';
+import { DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq/store';
 import { DEFAULT_READ_SETTINGS } from '../services/create-services';
 import { DEFAULT_QUOTA_POLICY } from '../services/quota';
 import { DEFAULT_JOURNAL_RETENTION_DAYS, MIN_JOURNAL_RETENTION_DAYS, STATEMENT_MAX_DAYS } from '../services/statements';

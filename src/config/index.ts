@@ -9,7 +9,7 @@ import type { HardeningOptions } from '../security/limits';
 import { perProduct } from '../register/contract/money';
 import { devIdentityProvider } from '../services/tenants';
 import type { IdentityProviderConfig } from '../services/identity';
-import type { ApqLimits } from '../storage/apq-store';
+import type { ApqLimits } from '../storage/apq/store';
 import type { ServiceSettings } from '../services/create-services';
 import type { z } from 'zod';
 import type { ObservabilityOptions } from '../observability';
