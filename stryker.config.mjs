@@ -54,7 +54,12 @@ export const GROUPS = {
     ],
   },
   quota: {
-    mutate: ['src/services/quota.ts', 'src/storage/quota/store.ts', 'src/storage/quota/pg-store.ts'],
+    mutate: [
+      'src/services/quota.ts',
+      'src/storage/quota/admission-decision.ts',
+      'src/storage/quota/sqlite-store.ts',
+      'src/storage/quota/pg-store.ts',
+    ],
     tests: [
       'test/services/org-quota.test.ts',
       'test/services/quota-usage.test.ts',

@@ -13,7 +13,7 @@ import { useAuthentication } from './authentication';
 import { useOperationNameHelp } from './operation-name';
 import { useQueryCaching } from './http-caching';
 import { useAutomaticPersistedQueries } from './automatic-persisted-queries';
-import type { ApqStore } from '../storage/apq-store';
+import type { ApqStore } from '../storage/apq/store';
 import { graphQLErrorFromRegister, serviceUnavailableError } from '../graphql/errors';
 import { DatabaseUnavailableError } from '../storage/database-unavailable';
 import { useChargesInAnswer } from './charges-in-answer';

@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { callerOf, type Context } from '../graphql/context';
-import { type ApqStore, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq-store';
+import { type ApqStore, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq/store';
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 

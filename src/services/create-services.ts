@@ -5,14 +5,18 @@ import type { DownloadLimits, DownloadSettings } from './downloads/slots';
 import { JournalOutbox } from './journal-outbox';
 import { DownloadSlots } from './downloads/slots';
 import { DownloadLinks } from './downloads/links';
-import { type ApqLimits, type ApqStore, PgApqStore, RememberedApqStore, SqliteApqStore } from '../storage/apq-store';
+import type { ApqLimits, ApqStore } from '../storage/apq/store';
+import { PgApqStore } from '../storage/apq/pg-store';
+import { RememberedApqStore } from '../storage/apq/remembered';
+import { SqliteApqStore } from '../storage/apq/sqlite-store';
 import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';
 import { PgIdempotencyStore } from '../storage/idempotency/pg-store';
 import { dataFileHealth } from '../storage/sqlite-database';
 import type { IdempotencyStore } from '../storage/idempotency/store';
 import { RegisterTransport, type RegisterTransportOptions } from '../register/client';
 import { msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
-import { SqliteQuotaStore, type QuotaStore } from '../storage/quota/store';
+import type { QuotaStore } from '../storage/quota/store';
+import { SqliteQuotaStore } from '../storage/quota/sqlite-store';
 import { PgQuotaStore } from '../storage/quota/pg-store';
 import { connectionShares, DEFAULT_DATABASE_MAX_CONNECTIONS } from '../storage/pg-database';
 import { DEFAULT_REFERENCE_LIST_TTL_MS, ReferenceListCache } from './reference-lists';
@@ -85,7 +89,7 @@ export const DEFAULT_READ_SETTINGS: ReadSettings = {
 };
 
 /**
- * The settings createServices takes: sections of `AppConfig` (config.ts reads them, with the
+ * The settings createServices takes: sections of `AppConfig` (config/ reads them, with the
  * defaults the modules here own), so a production start and the tests pass the same shape.
  */
 export interface ServiceSettings {

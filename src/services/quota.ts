@@ -107,7 +107,7 @@ export class QuotaGuard {
 
   /**
    * The organisation's calls today, and until when calls are refused here, by the same rules as
-   * admission (`decide` in storage/quota/store.ts): the register's block, then the day's limit, then the
+   * admission (storage/quota/admission-decision.ts `decide`): the register's block, then the day's limit, then the
    * free reads' share. A client's own bucket is left out: it is the client's, not the organisation's.
    */
   async usage(organisation: string): Promise<QuotaUsage> {

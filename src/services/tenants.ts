@@ -37,7 +37,7 @@ export interface Tenant {
   callerLimitPence?: number | undefined;
 }
 
-/** One caller of the tenants file (config.ts reads and checks it against this shape). */
+/** One caller of the tenants file (config/tenants-file.ts reads and checks it against this shape). */
 export interface TenantConfig {
   name: string;
   /** The hex SHA-256 of the caller's API key. */

@@ -37,6 +37,6 @@ describe('dependency direction', () => {
 
   test('the src root holds only the entry points and configuration', () => {
     const loose = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isFile());
-    expect(loose.sort()).toEqual(['config.ts', 'main.ts', 'node-version.ts', 'start.ts']);
+    expect(loose.sort()).toEqual(['main.ts', 'node-version.ts', 'start.ts']);
   });
 });

@@ -66,7 +66,7 @@ describe('lint refuses an import that runs up a layer', () => {
     ['src/storage/layer-probe.ts', "import { SpendControl } from '../services/spend';\nexport const probe = SpendControl;\n"],
     ['src/register/client/layer-probe.ts', "import { QuotaGuard } from '../../services/quota';\nexport const probe = QuotaGuard;\n"],
     ['src/server/layer-probe.ts', "import { loadConfig } from '../config';\nexport const probe = loadConfig;\n"],
-    ['src/services/layer-probe-config.ts', "import { loadConfig } from '../config';\nexport const probe = loadConfig;\n"],
+    ['src/services/layer-probe-config.ts', "import { Env } from '../config/env';\nexport const probe = Env;\n"],
     [
       'src/emulator/layer-probe.ts',
       "import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';\nexport const probe = SqliteIdempotencyStore;\n",

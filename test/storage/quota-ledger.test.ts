@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { SqliteQuotaStore } from '../../src/storage/quota/store';
+import { SqliteQuotaStore } from '../../src/storage/quota/sqlite-store';
 import { admitRequest as request } from '../support/admit-request';
 
 const dirs: string[] = [];

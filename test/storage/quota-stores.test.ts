@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { type AdmitRequest, type QuotaStore, SqliteQuotaStore } from '../../src/storage/quota/store';
+import type { AdmitRequest, QuotaStore } from '../../src/storage/quota/store';
+import { SqliteQuotaStore } from '../../src/storage/quota/sqlite-store';
 import { PgQuotaStore } from '../../src/storage/quota/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 

@@ -62,7 +62,7 @@ export interface ResolvedTimeouts {
 /**
  * The longest one register call runs, its attempts and waits for a connection included
  * (REGISTER_CALL_DEADLINE_MS): a call that charges or creates and has no answer by then is
- * OUTCOME_UNKNOWN. The shutdown deadline is kept above it (config.ts), so that a deploy waits for
+ * OUTCOME_UNKNOWN. The shutdown deadline is kept above it (config/index.ts), so that a deploy waits for
  * such a call rather than cutting it.
  */
 export const DEFAULT_CALL_DEADLINE_MS = 30_000;

@@ -2,7 +2,7 @@
  * The quota ledger in PostgreSQL (DATABASE_URL), shared by every replica. Admission is one
  * round trip: a function that locks the organisation's day row, so concurrent calls of one
  * organisation, from any replica, are admitted one at a time against the same count. It runs
- * the same steps as `decide` in store.ts.
+ * the same steps as `decide` in admission-decision.ts.
  */
 import type pg from 'pg';
 import { PgDatabase, quoteIdent } from '../pg-database';

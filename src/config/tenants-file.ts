@@ -1,0 +1,198 @@
+/**
+ * The tenants file (TITLEGRAPH_TENANTS_FILE): API keys, identity providers, organisations and
+ * clients with their limits, read and checked at start, or the single tenant of the REGISTER_CLIENT_…
+ * settings. A problem is a ConfigError naming the file and the entry.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { ClientsConfig, OrganisationsConfig } from '../services/spend';
+import { ALL_SCOPES, isScope } from '../services/scopes';
+import type { TenantConfig } from '../services/tenants';
+import { type IdentityProviderConfig, issuerProblem } from '../services/identity';
+import { ConfigError } from './config-error';
+import { amount, type Settings } from './env';
+
+/** Who may call a real register, and their limits: AppConfig's `register` without its address. */
+export interface RegisterTenants {
+  tenants: TenantConfig[];
+  organisations: OrganisationsConfig;
+  clients: ClientsConfig;
+  identityProviders: IdentityProviderConfig[];
+}
+
+/** An identity provider of the tenants file: the shape services/identity.ts takes. */
+const IdentityProvider = z
+  .object({
+    name: z.string().min(1),
+    /** The `iss` of its tokens, exactly: https, or http on a loopback address only. */
+    issuer: z.string().superRefine((value, ctx) => {
+      const problem = issuerProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    audience: z.string().min(1),
+    organisation: z.string().min(1),
+    clientId: z.string().min(1),
+    clientSecret: z.string().min(1),
+    dailySpendLimitPerPerson: amount.optional(),
+  })
+  .strict() satisfies z.ZodType<IdentityProviderConfig>;
+
+const TenantFile = z
+  .object({
+    /** The identity providers whose people call with sign-in tokens (JWT access tokens). */
+    identityProviders: z
+      .array(IdentityProvider)
+      .superRefine((providers, ctx) => {
+        // A token's provider is found by its issuer: two with one issuer could not be told apart.
+        for (const field of ['issuer', 'name'] as const) {
+          const seen = new Map<string, number>();
+          providers.forEach((provider, i) => {
+            const first = seen.get(provider[field]);
+            if (first !== undefined) {
+              ctx.addIssue({ code: 'custom', path: [i, field], message: `is the same as identityProviders.${first}.${field}` });
+            } else seen.set(provider[field], i);
+          });
+        }
+      })
+      .optional(),
+    /** Per organisation: its daily spending limit, and its charging accounts (quotes refuse any other). */
+    organisations: z
+      .record(
+        z.string().min(1),
+        z
+          .object({
+            dailySpendLimit: amount.optional(),
+            fasAccounts: z.array(z.string().regex(/^\d{4,6}$/, 'must be 4 to 6 digits')).optional(),
+          })
+          .strict(),
+      )
+      .optional(),
+    /** Per register API client: its daily spending limit, overriding CLIENT_DAILY_SPEND_LIMIT (a key's own limit is the key's). */
+    clients: z.record(z.string().min(1), z.object({ dailySpendLimit: amount.optional() }).strict()).optional(),
+    tenants: z
+      .array(
+        // The shape services/tenants.ts takes: a field added there is read here.
+        z
+          .object({
+            name: z.string().min(1),
+            apiKeySha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key'),
+            /** The register API client this key acts as; none for a router. */
+            clientId: z.string().min(1).optional(),
+            clientSecret: z.string().min(1).optional(),
+            /** The register organisation owning the client (its quota is the organisation's); default: the client id. */
+            organisation: z.string().min(1).optional(),
+            /** A federation router's key: it reads the schema (`_service { sdl }`) and nothing else, so it has no register client. */
+            router: z.boolean().optional(),
+            /** An accounts key: its charge statements cover every API client of its organisation. */
+            accounts: z.boolean().optional(),
+            /** This key's own daily spending limit (its API client's is CLIENT_DAILY_SPEND_LIMIT or `clients`). */
+            dailySpendLimit: amount.optional(),
+            /** What the key may do (services/scopes.ts); default: every scope but charges:organisation. */
+            scopes: z
+              .array(
+                z.string().refine(isScope, {
+                  message: `must be one of ${ALL_SCOPES.join(', ')}`,
+                }),
+              )
+              .transform((scopes) => scopes.filter(isScope))
+              .optional(),
+          })
+          // An unknown property is a typo that would otherwise be ignored silently (a limit that never applies).
+          .strict()
+          .superRefine((tenant, ctx) => {
+            if (tenant.router && (tenant.clientId || tenant.clientSecret)) {
+              ctx.addIssue({
+                code: 'custom',
+                message: `tenant "${tenant.name}" has router: true and register credentials: a router key only reads the schema, so remove its clientId and clientSecret (give the router's callers keys of their own)`,
+              });
+            } else if (!tenant.router && (!tenant.clientId || !tenant.clientSecret)) {
+              ctx.addIssue({
+                code: 'custom',
+                message: `tenant "${tenant.name}" needs clientId and clientSecret (or router: true, for a federation router's key)`,
+              });
+            }
+          }) satisfies z.ZodType<TenantConfig>,
+      )
+      .superRefine((tenants, ctx) => {
+        // Each entry is a caller of its own: the same key or name twice would merge two callers' rights and limits.
+        for (const field of ['apiKeySha256', 'name'] as const) {
+          const seen = new Map<string, number>();
+          tenants.forEach((tenant, i) => {
+            const first = seen.get(tenant[field]);
+            if (first !== undefined) {
+              ctx.addIssue({
+                code: 'custom',
+                path: [i, field],
+                message: `is the same as tenants.${first}.${field}: each API key is listed once, under a name of its own`,
+              });
+            } else seen.set(tenant[field], i);
+          });
+        }
+      })
+      // With identity providers, a file may list no API key at all (people only).
+      .default([]),
+  })
+  .strict()
+  .refine((file) => file.tenants.length > 0 || (file.identityProviders ?? []).length > 0, {
+    message: 'lists no tenants and no identityProviders: list at least one API key or identity provider',
+  });
+
+/** The tenants file, or a ConfigError naming TITLEGRAPH_TENANTS_FILE and what is wrong with it. */
+function readTenantsFile(path: string): z.infer<typeof TenantFile> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why =
+      code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'it may not be read' : code;
+    throw new ConfigError(`Invalid configuration: TITLEGRAPH_TENANTS_FILE ${JSON.stringify(path)} cannot be read: ${why}.`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration: TITLEGRAPH_TENANTS_FILE ${JSON.stringify(path)} is not JSON (${(error as Error).message}).`,
+    );
+  }
+  const file = TenantFile.safeParse(raw);
+  if (!file.success) {
+    const problems = file.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'the file'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration: TITLEGRAPH_TENANTS_FILE ${JSON.stringify(path)}: ${problems.join('; ')}.`);
+  }
+  return file.data;
+}
+
+export function realTenants(e: Settings): RegisterTenants {
+  const tenants: TenantConfig[] = [];
+  let organisations: OrganisationsConfig = {};
+  let clients: ClientsConfig = {};
+  let identityProviders: IdentityProviderConfig[] = [];
+  if (e.TITLEGRAPH_TENANTS_FILE) {
+    const file = readTenantsFile(e.TITLEGRAPH_TENANTS_FILE);
+    tenants.push(...file.tenants);
+    organisations = file.organisations ?? {};
+    clients = file.clients ?? {};
+    identityProviders = file.identityProviders ?? [];
+  }
+  if (e.REGISTER_CLIENT_ID || e.REGISTER_CLIENT_SECRET || e.TITLEGRAPH_API_KEY_SHA256) {
+    if (!e.REGISTER_CLIENT_ID || !e.REGISTER_CLIENT_SECRET || !e.TITLEGRAPH_API_KEY_SHA256) {
+      throw new ConfigError(
+        'Invalid configuration: REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256 must be set together (or use TITLEGRAPH_TENANTS_FILE).',
+      );
+    }
+    tenants.push({
+      name: 'default',
+      apiKeySha256: e.TITLEGRAPH_API_KEY_SHA256,
+      clientId: e.REGISTER_CLIENT_ID,
+      clientSecret: e.REGISTER_CLIENT_SECRET,
+    });
+  }
+  if (tenants.length === 0 && identityProviders.length === 0) {
+    throw new ConfigError(
+      'Invalid configuration: REGISTER_BASE_URL is set but no tenant is: set TITLEGRAPH_TENANTS_FILE, or REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256.',
+    );
+  }
+  return { tenants, organisations, clients, identityProviders };
+}
