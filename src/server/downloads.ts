@@ -10,7 +10,8 @@ import { abandon, RegisterError, type RegisterDownload } from '../register/clien
 import { isTitleNumber } from '../register/contract/rules';
 import { requestIdOf } from '../observability/request-record';
 import type { Tenant } from '../services/tenants';
-import { authenticatedCaller, problemResponse, type Refusal } from './route-problems';
+import { authenticatedCaller, methodNotAllowed, problemResponse, type Refusal } from './route-problems';
+import { isReadOnlyMethod } from '../observability/read-only-route';
 import type { FileKind } from '../services/downloads/links';
 import { watchedDownload } from './download-stream';
 import { registerRefusal } from '../graphql/errors';
@@ -54,9 +55,7 @@ export async function handleDownload(
   };
   const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
     refuse({ status, code, message, headers });
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return problem(405, 'METHOD_NOT_ALLOWED', 'Downloads are GET only.', { allow: 'GET, HEAD' });
-  }
+  if (!isReadOnlyMethod(request)) return refuse(methodNotAllowed('Downloads'));
   const titleNumber = decode(match[1]!);
   const id = decode(match[3]!);
   const kind = match[2] as FileKind;
