@@ -24,6 +24,7 @@ import {
   visit,
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { operationToRun } from '../observability/request-record';
 import { costLimitError, fieldsPricedByListArgument, operationCost } from './cost';
 import { fieldsOf, fragmentsIn } from '../graphql/selections';
 import { entitiesCalls, representationErrors } from './entities';
@@ -123,12 +124,10 @@ function useCostLimit(maxCost: number, maxEntityTitles: number): Plugin {
     const known = byName.get(key);
     if (known !== undefined) return known;
     const fragments: Record<string, FragmentDefinitionNode> = {};
-    const operations: OperationDefinitionNode[] = [];
     for (const definition of document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-      else if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
     }
-    const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+    const operation = operationToRun(document, operationName);
     let plan: CostPlan | null = null;
     if (operation) {
       plan = { operation, fragments };

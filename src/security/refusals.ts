@@ -17,6 +17,7 @@ import {
   type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { operationToRun } from '../observability/request-record';
 import type { Context } from '../graphql/context';
 
 /** Headers that mark a GET as not cross-site (any one of them). */
@@ -140,16 +141,17 @@ function asksForService(set: SelectionSetNode | undefined, fragments: Record<str
  * introspection. It runs once the caller is known, before any resolver.
  */
 export function useFederationSdlForRouters(): Plugin {
-  // Whether a document asks for `_service` is worked out once per document, not per request.
-  const asks = new WeakMap<DocumentNode, boolean>();
-  const asksOf = (document: DocumentNode): boolean => {
-    let known = asks.get(document);
+  // Whether an operation asks for `_service` is worked out once per operation, not per request.
+  const asks = new WeakMap<OperationDefinitionNode, boolean>();
+  const asksOf = (document: DocumentNode, operationName: string | null | undefined): boolean => {
+    const operation = operationToRun(document, operationName);
+    if (!operation) return false;
+    let known = asks.get(operation);
     if (known === undefined) {
       const fragments: Record<string, FragmentDefinitionNode> = {};
       for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-      const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-      known = operations.some((o) => o.operation === 'query' && asksForService(o.selectionSet, fragments));
-      asks.set(document, known);
+      known = operation.operation === 'query' && asksForService(operation.selectionSet, fragments);
+      asks.set(operation, known);
     }
     return known;
   };
@@ -157,7 +159,7 @@ export function useFederationSdlForRouters(): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as Partial<Context>;
       if (context.tenant?.router) return;
-      if (asksOf(args.document as DocumentNode)) {
+      if (asksOf(args.document as DocumentNode, args.operationName)) {
         setResultAndStopExecution({
           errors: [
             new GraphQLError('GraphQL introspection has been disabled, but the requested query contained the field "_service".', {

@@ -5,7 +5,8 @@
  * each caller's own key: a gateway that sends its router key on every subgraph request would
  * otherwise act for every caller under one identity.
  */
-import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { GraphQLError, type DocumentNode, type SelectionSetNode } from 'graphql';
+import { operationToRun } from '../observability/request-record';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../graphql/context';
 import { ROUTER_KEY_MESSAGE } from '../services/tenants';
@@ -28,8 +29,7 @@ export function useRouterKeyScope(): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       if (!(args.contextValue as Partial<Context>).tenant?.router) return;
       const document = args.document as DocumentNode;
-      const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-      const operation = args.operationName ? operations.find((o) => o.name?.value === args.operationName) : operations[0];
+      const operation = operationToRun(document, args.operationName);
       if (operation?.operation === 'query' && onlySchema(operation.selectionSet, document)) return;
       setResultAndStopExecution({ errors: [routerKeyRefusal()] });
     },

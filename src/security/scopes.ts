@@ -11,7 +11,6 @@ import {
   isAbstractType,
   isInterfaceType,
   isObjectType,
-  Kind,
   type DocumentNode,
   type FieldNode,
   type GraphQLNamedType,
@@ -20,6 +19,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { operationToRun } from '../observability/request-record';
 import type { Context } from '../graphql/context';
 import { meets, missingScopeMessage, requirementOf, type ScopeRequirement } from '../graphql/scopes';
 import { fieldsOf, fragmentsOf, type FragmentLookup } from '../graphql/selections';
@@ -82,8 +82,7 @@ export function useScopes(): Plugin {
     const key = operationName ?? '';
     let needs = byName.get(key);
     if (!needs) {
-      const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-      const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+      const operation = operationToRun(document, operationName);
       needs = operation ? needsOf(schema, operation, fragmentsOf(document)) : [];
       byName.set(key, needs);
     }
