@@ -21,7 +21,8 @@
  * | timeout before sending / on a GET    | top-level REGISTER_TIMEOUT (the same)                                           |
  * | response not matching the wire schema| top-level REGISTER_CONTRACT_ERROR                                               |
  */
-import { GraphQLError } from 'graphql';
+import { topLevelError, type TopLevelErrorCode } from './error-codes';
+import type { GraphQLError } from 'graphql';
 import { QuotaRefusal } from '../services/quota';
 import { RegisterError } from '../register/client';
 import type { RegisterErrorCode } from '../register/client/errors';
@@ -128,7 +129,7 @@ export function userErrorFromRegister(
  * again. The one answer both edges give: GraphQL as `extensions`, /downloads as a problem.
  */
 export interface RegisterRefusal {
-  code: string;
+  code: TopLevelErrorCode;
   message: string;
   retryAfterSeconds?: number;
 }
@@ -154,7 +155,7 @@ export function registerRefusal(error: RegisterError): RegisterRefusal {
 /** A top-level GraphQL error with a stable code; never the upstream URL, token or FAS. */
 export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
   const { code, message, retryAfterSeconds } = registerRefusal(error);
-  return new GraphQLError(message, { extensions: retryAfterSeconds === undefined ? { code } : { code, retryAfterSeconds } });
+  return topLevelError(code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
 }
 
 /** Seconds a caller is asked to wait for the register, when neither it nor the breaker said how long. */
@@ -182,7 +183,7 @@ const STORE_RETRY_AFTER_SECONDS = 5;
  */
 export function serviceUnavailableError(): GraphQLError {
   const { code, message, retryAfterSeconds } = SERVICE_UNAVAILABLE;
-  return new GraphQLError(message, { extensions: { code, retryAfterSeconds } });
+  return topLevelError(code, message, { retryAfterSeconds });
 }
 
 const SERVICE_UNAVAILABLE: RegisterRefusal = {
@@ -191,7 +192,7 @@ const SERVICE_UNAVAILABLE: RegisterRefusal = {
   retryAfterSeconds: STORE_RETRY_AFTER_SECONDS,
 };
 
-function topLevelCode(error: RegisterError): string {
+function topLevelCode(error: RegisterError): TopLevelErrorCode {
   const byStatus = () => (error.status >= 400 && error.status < 500 ? 'REGISTER_ERROR' : 'REGISTER_UNAVAILABLE');
   switch (error.code) {
     case 'TOO_MANY_REQUESTS':

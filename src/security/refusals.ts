@@ -4,6 +4,7 @@
  * nesting (armor's depth limit skips `__schema`), and federation's `_service { sdl }`, which
  * hands out the whole schema while introspection is off.
  */
+import { topLevelError, type TopLevelErrorCode } from '../graphql/error-codes';
 import { fieldsOf, fragmentsIn } from '../graphql/selections';
 import {
   GraphQLError,
@@ -54,10 +55,14 @@ export function useIntrospectionDepthLimit(max: number): Plugin {
       const depth = 1 + depthOf(node.selectionSet, (name) => context.getFragment(name) ?? undefined, new Set());
       if (depth > max) {
         context.reportError(
-          new GraphQLError(`Introspection depth limit of ${max} exceeded, found ${depth}.`, {
-            nodes: [node],
-            extensions: { code: 'DEPTH_LIMIT_EXCEEDED', http: { status: 400 } },
-          }),
+          topLevelError(
+            'DEPTH_LIMIT_EXCEEDED',
+            `Introspection depth limit of ${max} exceeded, found ${depth}.`,
+            { http: { status: 400 } },
+            {
+              nodes: [node],
+            },
+          ),
         );
       }
       return false; // measured whole: no need to visit inside
@@ -84,7 +89,7 @@ export function reworded(error: GraphQLError, production: boolean): GraphQLError
   let extensions: Record<string, unknown> = { ...error.extensions };
   if (message === CSRF_MESSAGE) {
     message = `A GET request needs one of the headers ${CSRF_HEADERS.join(', ')} (or a POST with a JSON body): this guards against cross-site request forgery.`;
-    extensions = { ...extensions, code: 'CSRF_HEADER_REQUIRED' };
+    extensions = { ...extensions, code: 'CSRF_HEADER_REQUIRED' satisfies TopLevelErrorCode };
   }
   if (production) {
     message = message.replace(SUGGESTION, '');
@@ -162,9 +167,11 @@ export function useFederationSdlForRouters(): Plugin {
       if (asksOf(args.document as DocumentNode, args.operationName)) {
         setResultAndStopExecution({
           errors: [
-            new GraphQLError('GraphQL introspection has been disabled, but the requested query contained the field "_service".', {
-              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400, spec: true } },
-            }),
+            topLevelError(
+              'GRAPHQL_VALIDATION_FAILED',
+              'GraphQL introspection has been disabled, but the requested query contained the field "_service".',
+              { http: { status: 400, spec: true } },
+            ),
           ],
         });
       }

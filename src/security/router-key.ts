@@ -5,7 +5,8 @@
  * each caller's own key: a gateway that sends its router key on every subgraph request would
  * otherwise act for every caller under one identity.
  */
-import { GraphQLError, type DocumentNode, type SelectionSetNode } from 'graphql';
+import { topLevelError } from '../graphql/error-codes';
+import type { DocumentNode, SelectionSetNode } from 'graphql';
 import { operationToRun } from '../observability/request-record';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../graphql/context';
@@ -15,8 +16,7 @@ import { fieldsOf, fragmentsOf } from '../graphql/selections';
 const ALLOWED_ROOT_FIELDS = new Set(['_service', '__typename']);
 
 /** 403 under application/graphql-response+json; 200 under application/json, where gateways read the error itself. */
-export const routerKeyRefusal = () =>
-  new GraphQLError(ROUTER_KEY_MESSAGE, { extensions: { code: 'ROUTER_KEY_NOT_A_CLIENT', http: { status: 403, spec: true } } });
+export const routerKeyRefusal = () => topLevelError('ROUTER_KEY_NOT_A_CLIENT', ROUTER_KEY_MESSAGE, { http: { status: 403, spec: true } });
 
 /** True when every root field of the operation (through fragments) is one a router may read. */
 function onlySchema(set: SelectionSetNode, document: DocumentNode): boolean {

@@ -5,9 +5,10 @@
  * the scope, so a chargeable mutation refused so sends nothing. What each operation of a document
  * needs is worked out once; each request then compares its caller's scopes with that list.
  */
+import { topLevelError } from '../graphql/error-codes';
 import {
   getNamedType,
-  GraphQLError,
+  type GraphQLError,
   isAbstractType,
   isInterfaceType,
   isObjectType,
@@ -65,10 +66,12 @@ function needsOf(schema: GraphQLSchema, operation: OperationDefinitionNode, frag
 function forbidden(need: Need, scopes: ReadonlySet<string>): GraphQLError {
   const missing = need.requirement.anyOf[0]!.filter((scope) => !scopes.has(scope));
   const field = need.coordinate.split('.')[1]!;
-  return new GraphQLError(missingScopeMessage(missing.join(' and '), field), {
-    nodes: [need.node],
-    extensions: { code: 'FORBIDDEN', field: need.coordinate, missingScopes: missing, http: { status: 403, spec: true } },
-  });
+  return topLevelError(
+    'FORBIDDEN',
+    missingScopeMessage(missing.join(' and '), field),
+    { field: need.coordinate, missingScopes: missing, http: { status: 403, spec: true } },
+    { nodes: [need.node] },
+  );
 }
 
 export function useScopes(): Plugin {
