@@ -1,5 +1,6 @@
 /** The per-request context: who is calling, their register client, and fresh loaders. */
-import { GraphQLError } from 'graphql';
+import { topLevelError } from './error-codes';
+import type { GraphQLError } from 'graphql';
 import type { Charge } from '../register/contract/wire';
 import { createLoaders, type Loaders } from './loaders';
 import type { CallOptions, RegisterClient } from '../register/client';
@@ -37,9 +38,7 @@ export interface AnswerWarning {
 }
 
 export function unauthenticated(message: string): GraphQLError {
-  return new GraphQLError(message, {
-    extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } },
-  });
+  return topLevelError('UNAUTHENTICATED', message, { http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } });
 }
 
 /** Callers as the HTTP edge authenticated them (server/authentication.ts), before the request's document was read. */

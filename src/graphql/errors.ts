@@ -21,7 +21,8 @@
  * | timeout before sending / on a read   | top-level REGISTER_TIMEOUT (the same)                                           |
  * | response not matching the wire schema| top-level REGISTER_CONTRACT_ERROR                                               |
  */
-import { GraphQLError } from 'graphql';
+import { topLevelError, type TopLevelErrorCode } from './error-codes';
+import type { GraphQLError } from 'graphql';
 import { QuotaRefusal } from '../services/quota';
 import { RegisterError } from '../register/client';
 import type { RegisterErrorCode } from '../register/client/errors';
@@ -123,25 +124,38 @@ export function userErrorFromRegister(
   return { code: mapped.code, message, ...(field ? { field } : {}) };
 }
 
-/** A top-level GraphQL error with a stable code; never the upstream URL, token or FAS. */
-export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
+/**
+ * A register refusal in the caller's words: its top-level code, its sentence and when to try
+ * again. The one answer both edges give: GraphQL as `extensions`, /downloads as a problem.
+ */
+export interface RegisterRefusal {
+  code: TopLevelErrorCode;
+  message: string;
+  retryAfterSeconds?: number;
+}
+
+/** The refusal a register error becomes at the edge; never the upstream URL, token or FAS. */
+export function registerRefusal(error: RegisterError): RegisterRefusal {
   // The route name is internal (logs and metrics carry it); callers get the code alone.
-  const extensions: Record<string, unknown> = { code: topLevelCode(error) };
-  if (error.retryAfterSeconds !== undefined) extensions.retryAfterSeconds = error.retryAfterSeconds;
-  if (extensions.code === 'SERVICE_UNAVAILABLE') return serviceUnavailableError();
-  if (extensions.code === 'REGISTER_UNAVAILABLE' || extensions.code === 'REGISTER_TIMEOUT') {
+  const code = topLevelCode(error);
+  if (code === 'SERVICE_UNAVAILABLE') return SERVICE_UNAVAILABLE;
+  if (code === 'REGISTER_UNAVAILABLE' || code === 'REGISTER_TIMEOUT') {
     const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds ?? REGISTER_RETRY_AFTER_SECONDS));
-    return new GraphQLError(unreachableMessage(error, String(extensions.code), seconds), {
-      extensions: { ...extensions, retryAfterSeconds: seconds },
-    });
+    return { code, message: unreachableMessage(error, code, seconds), retryAfterSeconds: seconds };
   }
   const message =
-    extensions.code === 'RATE_LIMITED'
+    code === 'RATE_LIMITED'
       ? rateLimitedMessage(error)
-      : extensions.code === 'BAD_USER_INPUT' || extensions.code === 'TITLE_STATUS_NOT_SUPPORTED'
+      : code === 'BAD_USER_INPUT' || code === 'TITLE_STATUS_NOT_SUPPORTED'
         ? (error.detail ?? `The register refused the request (${error.code}).`)
-        : `The register could not answer (${String(extensions.code)}).`;
-  return new GraphQLError(message, { extensions });
+        : `The register could not answer (${code}).`;
+  return { code, message, ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
+}
+
+/** A top-level GraphQL error with a stable code; never the upstream URL, token or FAS. */
+export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
+  const { code, message, retryAfterSeconds } = registerRefusal(error);
+  return topLevelError(code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
 }
 
 /** Seconds a caller is asked to wait for the register, when neither it nor the breaker said how long. */
@@ -168,13 +182,17 @@ const STORE_RETRY_AFTER_SECONDS = 5;
  * caller may send the same request again, with the same idempotency key, and lose nothing.
  */
 export function serviceUnavailableError(): GraphQLError {
-  return new GraphQLError(
-    `This service cannot use its database right now (it is unreachable, or its disk is full or failing), so nothing was sent to the register. Send the same request again (with the same idempotencyKey, if it has one) in ${STORE_RETRY_AFTER_SECONDS} seconds.`,
-    { extensions: { code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: STORE_RETRY_AFTER_SECONDS } },
-  );
+  const { code, message, retryAfterSeconds } = SERVICE_UNAVAILABLE;
+  return topLevelError(code, message, { retryAfterSeconds });
 }
 
-function topLevelCode(error: RegisterError): string {
+const SERVICE_UNAVAILABLE: RegisterRefusal = {
+  code: 'SERVICE_UNAVAILABLE',
+  message: `This service cannot use its database right now (it is unreachable, or its disk is full or failing), so nothing was sent to the register. Send the same request again (with the same idempotencyKey, if it has one) in ${STORE_RETRY_AFTER_SECONDS} seconds.`,
+  retryAfterSeconds: STORE_RETRY_AFTER_SECONDS,
+};
+
+function topLevelCode(error: RegisterError): TopLevelErrorCode {
   const byStatus = () => (error.status >= 400 && error.status < 500 ? 'REGISTER_ERROR' : 'REGISTER_UNAVAILABLE');
   switch (error.code) {
     case 'TOO_MANY_REQUESTS':

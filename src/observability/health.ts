@@ -19,6 +19,8 @@ import type { Plugin } from 'graphql-yoga';
 import type { RegisterTransport } from '../register/client';
 import { ROUTES } from '../register/contract/routes';
 import type { DownloadLinks } from '../services/downloads/links';
+import type { Services } from '../services/create-services';
+import { useReadOnlyRoute } from './read-only-route';
 import { type DatabaseOutage, DatabaseUnavailableError } from '../storage/database-unavailable';
 
 /** How long /ready waits for the register before it says "not ready" (READY_TIMEOUT_MS). */
@@ -55,7 +57,7 @@ export interface Readiness {
 
 type Transport = Pick<RegisterTransport, 'breakerState' | 'url' | 'closed' | 'breaker'>;
 
-export class ReadinessProbe {
+class ReadinessProbe {
   private last: { at: number; result: Omit<Readiness['register'], 'breaker'> } | undefined;
   private pending: Promise<Omit<Readiness['register'], 'breaker'>> | undefined;
   readonly path: string;
@@ -139,26 +141,25 @@ export class ReadinessProbe {
       return { reachable: false, error: timedOut ? 'timeout' : 'unreachable' };
     }
   }
+}
 
-  /** The yoga plugin serving the readiness endpoint. */
-  plugin(): Plugin {
-    return {
-      // Synchronous for every other path: a promise here would cost every GraphQL request a turn.
-      onRequest: ({ request, url, endResponse }) => {
-        if (url.pathname !== this.path) return;
-        if (request.method !== 'GET' && request.method !== 'HEAD') {
-          endResponse(new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
-          return;
-        }
-        return this.check().then((readiness) =>
-          endResponse(
-            new Response(request.method === 'HEAD' ? null : JSON.stringify(readiness), {
-              status: readiness.ready ? 200 : 503,
-              headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-            }),
-          ),
-        );
-      },
-    };
-  }
+/** GET /ready: whether this replica should take requests (the register through its breaker, the database, the signing keys). */
+export function useReadiness(
+  services: Pick<Services, 'idempotency' | 'downloadLinks'> & { transport?: Transport },
+  options?: ReadinessOptions,
+): Plugin {
+  // Services built without their register transport (some tests') have nothing to probe.
+  if (!services.transport) return {};
+  const ping = services.idempotency.ping?.bind(services.idempotency);
+  const probe = new ReadinessProbe(services.transport, options, ping, services.downloadLinks);
+  return useReadOnlyRoute({
+    path: probe.path,
+    answer: async (request) => {
+      const readiness = await probe.check();
+      return new Response(request.method === 'HEAD' ? null : JSON.stringify(readiness), {
+        status: readiness.ready ? 200 : 503,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+      });
+    },
+  });
 }

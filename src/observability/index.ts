@@ -2,11 +2,12 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../services/create-services';
 import type { RegisterTransport } from '../register/client';
-import { ReadinessProbe, type ReadinessOptions } from './health';
-import { ServiceMetrics, type MetricsOptions } from './metrics';
+import type { ReadinessOptions } from './health';
+import type { MetricsOptions } from './metrics';
 import { traceRegisterCalls, useOperationSpans } from './tracing';
 
-export { ReadinessProbe, ServiceMetrics, traceRegisterCalls };
+export { useReadiness } from './health';
+export { useMetrics } from './metrics';
 
 export interface ObservabilityOptions {
   /** GET /metrics (Prometheus). Default on. */
@@ -17,19 +18,8 @@ export interface ObservabilityOptions {
   tracing?: boolean;
 }
 
-export function useObservability(services: Services & { transport?: RegisterTransport }, options: ObservabilityOptions = {}): Plugin[] {
-  const plugins: Plugin[] = [];
-  if (options.metrics !== false) {
-    const metricsOptions = typeof options.metrics === 'object' ? options.metrics : {};
-    plugins.push(new ServiceMetrics(services, services.transport, metricsOptions).plugin());
-  }
-  if (services.transport) {
-    const ping = services.idempotency.ping?.bind(services.idempotency);
-    plugins.push(new ReadinessProbe(services.transport, options.readiness, ping, services.downloadLinks).plugin());
-  }
-  if (options.tracing) {
-    plugins.push(useOperationSpans());
-    if (services.transport) traceRegisterCalls(services.transport, services.events);
-  }
-  return plugins;
+/** The request's span named after its operation, an execute span, and a span per register call. */
+export function useTracing(services: Services & { transport?: RegisterTransport }): Plugin {
+  if (services.transport) traceRegisterCalls(services.transport, services.events);
+  return useOperationSpans();
 }

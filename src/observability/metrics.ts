@@ -23,6 +23,7 @@ import type { Services } from '../services/create-services';
 import type { RegisterTransport } from '../register/client';
 import { penceOf } from '../register/contract/money';
 import { isOperationName, requestRecordOf } from './request-record';
+import { useReadOnlyRoute } from './read-only-route';
 
 export interface MetricsOptions {
   /** Also collect prom-client's process metrics (CPU, memory, event loop, GC). Default false. */
@@ -62,7 +63,7 @@ function metricsOn(registry: Registry) {
   };
 }
 
-export class ServiceMetrics {
+class ServiceMetrics {
   readonly registry = new Registry();
   readonly path: string;
   private readonly requests: Counter<'operation' | 'type' | 'outcome'>;
@@ -248,22 +249,14 @@ export class ServiceMetrics {
   plugin(): Plugin {
     const metrics = this;
     return {
-      // Synchronous for every other path: a promise here would cost every GraphQL request a turn.
-      onRequest({ request, url, endResponse }) {
-        if (url.pathname !== metrics.path) return;
-        if (request.method !== 'GET' && request.method !== 'HEAD') {
-          endResponse(new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
-          return;
-        }
-        return metrics.registry.metrics().then((text) =>
-          endResponse(
-            new Response(request.method === 'HEAD' ? null : text, {
-              status: 200,
-              headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
-            }),
-          ),
-        );
-      },
+      ...useReadOnlyRoute({
+        path: metrics.path,
+        answer: async (request) =>
+          new Response(request.method === 'HEAD' ? null : await metrics.registry.metrics(), {
+            status: 200,
+            headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
+          }),
+      }),
       onResultProcess({ request, result }) {
         if (metrics.counted.has(request)) return;
         metrics.counted.add(request);
@@ -291,4 +284,12 @@ export class ServiceMetrics {
       },
     };
   }
+}
+
+/** GET /metrics (Prometheus), and the counts of GraphQL requests, register calls, charges and downloads behind it. */
+export function useMetrics(
+  services: Pick<Services, 'events'> & Partial<Pick<Services, 'downloadLinks'>> & { transport?: Pick<RegisterTransport, 'breakerState'> },
+  options: MetricsOptions = {},
+): Plugin {
+  return new ServiceMetrics(services, services.transport, options).plugin();
 }

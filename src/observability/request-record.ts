@@ -4,7 +4,7 @@
  * which operation of a document with several ran, say) and none of them keeps its own copy.
  */
 import { randomUUID } from 'node:crypto';
-import { type DocumentNode, getOperationAST, type OperationTypeNode } from 'graphql';
+import { type DocumentNode, getOperationAST, type OperationDefinitionNode, type OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 export interface RequestRecord {
@@ -48,9 +48,9 @@ type Operation = NonNullable<RequestRecord['operation']>;
  * The operation each document runs, by operation name: worked out once per document (Yoga hands
  * back the same parsed document for the same text), not once per request.
  */
-const operationsOf = new WeakMap<DocumentNode, Map<string, Operation | null>>();
+const operationsOf = new WeakMap<DocumentNode, Map<string, { definition: OperationDefinitionNode; operation: Operation } | null>>();
 
-function operationOf(document: DocumentNode, operationName: string | undefined): Operation | undefined {
+function resolved(document: DocumentNode, operationName: string | null | undefined) {
   let byName = operationsOf.get(document);
   if (!byName) {
     byName = new Map();
@@ -59,12 +59,21 @@ function operationOf(document: DocumentNode, operationName: string | undefined):
   const key = operationName ?? '';
   let known = byName.get(key);
   if (known === undefined) {
-    const operation = getOperationAST(document, operationName);
-    known = operation ? { type: operation.operation, ...(operation.name ? { name: operation.name.value } : {}) } : null;
+    const definition = getOperationAST(document, operationName);
+    known = definition
+      ? { definition, operation: { type: definition.operation, ...(definition.name ? { name: definition.name.value } : {}) } }
+      : null;
     byName.set(key, known);
   }
   return known ?? undefined;
 }
+
+/**
+ * The operation of a document that runs for `operationName`, as execution picks it
+ * (`getOperationAST`): the one place the edge, the security rules and the record decide it.
+ */
+export const operationToRun = (document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined =>
+  resolved(document, operationName)?.definition;
 
 type ParseDone = { context: unknown; result: unknown };
 
@@ -72,7 +81,7 @@ type ParseDone = { context: unknown; result: unknown };
 function recordOperation({ context, result }: ParseDone): void {
   const { request, params } = context as { request?: Request; params?: { operationName?: string | null } };
   if (!request || !result || result instanceof Error) return;
-  const operation = operationOf(result as DocumentNode, params?.operationName ?? undefined);
+  const operation = resolved(result as DocumentNode, params?.operationName)?.operation;
   if (operation) requestRecordOf(request).operation = operation;
 }
 

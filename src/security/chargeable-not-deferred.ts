@@ -5,11 +5,11 @@
  * answer, never in a later part a client (or a gateway that plans the parts itself) may lose.
  * Chargeable fields are marked in the schema with `extensions: { chargeable: true }`.
  */
+import { topLevelError } from '../graphql/error-codes';
 import {
   type ASTNode,
   BREAK,
   type DirectiveNode,
-  GraphQLError,
   Kind,
   type ASTVisitor,
   type SelectionSetNode,
@@ -51,9 +51,11 @@ export function chargeableNotDeferredRule(context: ValidationContext): ASTVisito
         if (!found) continue;
         const name = selection.alias?.value ?? selection.name.value;
         context.reportError(
-          new GraphQLError(
+          topLevelError(
+            'CHARGEABLE_PAYLOAD_DEFERRED',
             `A chargeable mutation's payload is never deferred: ${name} has @${found.name.value} in or around its selection. Remove it, so that the outcome and its charges come in one answer.`,
-            { nodes: found, extensions: { code: 'CHARGEABLE_PAYLOAD_DEFERRED' } },
+            {},
+            { nodes: found },
           ),
         );
         return true;

@@ -7,9 +7,10 @@
  * field is cheap next to a register call, and a page of titles must not be refused for asking
  * for the whole summary of each.
  */
+import { topLevelError } from '../graphql/error-codes';
 import {
   getNamedType,
-  GraphQLError,
+  type GraphQLError,
   isInterfaceType,
   isObjectType,
   isUnionType,
@@ -141,8 +142,9 @@ export function operationCost(
 }
 
 export function costLimitError(cost: number, max: number): GraphQLError {
-  return new GraphQLError(
+  return topLevelError(
+    'COST_LIMIT_EXCEEDED',
     `Query cost ${cost} exceeds the limit of ${max} (each register call the query would make costs ${REGISTER_CALL}: every titles item and _entities representation, and each title's securities; each field ${FIELD}).`,
-    { extensions: { code: 'COST_LIMIT_EXCEEDED', cost, maxCost: max } },
+    { cost, maxCost: max },
   );
 }

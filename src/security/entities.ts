@@ -6,14 +6,15 @@
  * up; a bad one is refused by index, and nothing of the request reaches the register. Nothing
  * the caller typed into a representation is echoed but its position and rule.
  */
-import { GraphQLError, valueFromASTUntyped, type OperationDefinitionNode, type FragmentDefinitionNode } from 'graphql';
+import { topLevelError } from '../graphql/error-codes';
+import { type GraphQLError, valueFromASTUntyped, type OperationDefinitionNode, type FragmentDefinitionNode } from 'graphql';
 import { isTitleNumber } from '../register/contract/rules';
 import { fieldsOf, fragmentsIn } from '../graphql/selections';
 
 /** The entity types of this subgraph, and the key each must carry. */
 const ENTITY_KEYS: Record<string, string> = { Title: 'titleNumber' };
 
-const refuse = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', field: 'representations' } });
+const refuse = (message: string) => topLevelError('BAD_USER_INPUT', message, { field: 'representations' });
 
 /** The distinct title numbers among representations (those that carry one). */
 export function distinctTitles(given: unknown): Set<string> {

@@ -5,7 +5,8 @@
  * null the whole `data` and take the charge out of the answer. Chargeable fields are marked in
  * the schema with `extensions: { chargeable: true }`.
  */
-import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
+import { topLevelError } from '../graphql/error-codes';
+import type { ASTVisitor, ValidationContext } from 'graphql';
 import { fieldsOf } from '../graphql/selections';
 
 export function oneChargeableMutationRule(context: ValidationContext): ASTVisitor {
@@ -26,16 +27,20 @@ export function oneChargeableMutationRule(context: ValidationContext): ASTVisito
       }
       if (chargeable.length > 1) {
         context.reportError(
-          new GraphQLError(
+          topLevelError(
+            'TOO_MANY_CHARGEABLE_MUTATIONS',
             `An operation may contain at most one chargeable mutation; this one has ${chargeable.length} (${chargeable.join(', ')}). Send them as separate requests.`,
-            { nodes: operation, extensions: { code: 'TOO_MANY_CHARGEABLE_MUTATIONS' } },
+            {},
+            { nodes: operation },
           ),
         );
       } else if (chargeable.length === 1 && others.length > 0) {
         context.reportError(
-          new GraphQLError(
+          topLevelError(
+            'CHARGEABLE_MUTATION_NOT_ALONE',
             `A chargeable mutation must be the only field of its operation; ${chargeable[0]} is sent with ${others.join(', ')}. Send the mutations as separate requests, so that each answer holds its own outcome and charges.`,
-            { nodes: operation, extensions: { code: 'CHARGEABLE_MUTATION_NOT_ALONE' } },
+            {},
+            { nodes: operation },
           ),
         );
       }

@@ -2,6 +2,7 @@
  * The abuse-limit and hardening plugins of the Yoga server. Every limit is refused before any
  * resolver runs (parse, validate or the start of execution), with a message naming it.
  */
+import { topLevelError, type TopLevelErrorCode } from '../graphql/error-codes';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
@@ -15,7 +16,7 @@ import {
   BREAK,
   type DocumentNode,
   type FragmentDefinitionNode,
-  GraphQLError,
+  type GraphQLError,
   type GraphQLSchema,
   getVariableValues,
   Kind,
@@ -23,7 +24,8 @@ import {
   type SelectionSetNode,
   visit,
 } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { operationToRun } from '../observability/request-record';
 import { costLimitError, fieldsPricedByListArgument, operationCost } from './cost';
 import { fieldsOf, fragmentsIn } from '../graphql/selections';
 import { entitiesCalls, representationErrors } from './entities';
@@ -39,9 +41,7 @@ import {
 } from './refusals';
 
 const tooLarge = (what: string, size: number, max: number) =>
-  createGraphQLError(`${what} is ${size} bytes; the limit is ${max}.`, {
-    extensions: { code: 'PAYLOAD_TOO_LARGE', http: { status: 413 } },
-  });
+  topLevelError('PAYLOAD_TOO_LARGE', `${what} is ${size} bytes; the limit is ${max}.`, { http: { status: 413 } });
 
 /** Refuses oversized bodies from their Content-Length before Yoga reads them. */
 function useBodySizeLimit(maxBodyBytes: number): Plugin {
@@ -50,9 +50,7 @@ function useBodySizeLimit(maxBodyBytes: number): Plugin {
       if (request.method !== 'POST') return;
       const length = request.headers.get('content-length');
       if (length === null) {
-        throw createGraphQLError('A POST body needs a Content-Length header.', {
-          extensions: { code: 'LENGTH_REQUIRED', http: { status: 411 } },
-        });
+        throw topLevelError('LENGTH_REQUIRED', 'A POST body needs a Content-Length header.', { http: { status: 411 } });
       }
       if (Number(length) > maxBodyBytes) throw tooLarge('The request body', Number(length), maxBodyBytes);
     },
@@ -123,12 +121,10 @@ function useCostLimit(maxCost: number, maxEntityTitles: number): Plugin {
     const known = byName.get(key);
     if (known !== undefined) return known;
     const fragments: Record<string, FragmentDefinitionNode> = {};
-    const operations: OperationDefinitionNode[] = [];
     for (const definition of document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-      else if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
     }
-    const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+    const operation = operationToRun(document, operationName);
     let plan: CostPlan | null = null;
     if (operation) {
       plan = { operation, fragments };
@@ -187,14 +183,14 @@ function useChargeableMutationRules(): Plugin {
  * words. Validation limits are reported as validation errors; the token limit, which armor
  * enforces inside the parser, is thrown from there.
  */
-const refusal = (code: string) => (message: string) =>
-  new GraphQLError(message.replace(/^Syntax Error: /, ''), { extensions: { code, http: { status: 400 } } });
+const refusal = (code: TopLevelErrorCode) => (message: string) =>
+  topLevelError(code, message.replace(/^Syntax Error: /, ''), { http: { status: 400 } });
 type ArmorContext = { reportError(error: GraphQLError): void } | null;
-const reported = (code: string) => ({
+const reported = (code: TopLevelErrorCode) => ({
   propagateOnRejection: false,
   onReject: [(context: ArmorContext, error: GraphQLError) => context?.reportError(refusal(code)(error.message))],
 });
-const thrown = (code: string) => ({
+const thrown = (code: TopLevelErrorCode) => ({
   propagateOnRejection: true,
   onReject: [
     (_: unknown, error: GraphQLError) => {

@@ -4,6 +4,7 @@
  * nesting (armor's depth limit skips `__schema`), and federation's `_service { sdl }`, which
  * hands out the whole schema while introspection is off.
  */
+import { topLevelError, type TopLevelErrorCode } from '../graphql/error-codes';
 import { fieldsOf, fragmentsIn } from '../graphql/selections';
 import {
   GraphQLError,
@@ -17,6 +18,7 @@ import {
   type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { operationToRun } from '../observability/request-record';
 import type { Context } from '../graphql/context';
 
 /** Headers that mark a GET as not cross-site (any one of them). */
@@ -53,10 +55,14 @@ export function useIntrospectionDepthLimit(max: number): Plugin {
       const depth = 1 + depthOf(node.selectionSet, (name) => context.getFragment(name) ?? undefined, new Set());
       if (depth > max) {
         context.reportError(
-          new GraphQLError(`Introspection depth limit of ${max} exceeded, found ${depth}.`, {
-            nodes: [node],
-            extensions: { code: 'DEPTH_LIMIT_EXCEEDED', http: { status: 400 } },
-          }),
+          topLevelError(
+            'DEPTH_LIMIT_EXCEEDED',
+            `Introspection depth limit of ${max} exceeded, found ${depth}.`,
+            { http: { status: 400 } },
+            {
+              nodes: [node],
+            },
+          ),
         );
       }
       return false; // measured whole: no need to visit inside
@@ -83,7 +89,7 @@ export function reworded(error: GraphQLError, production: boolean): GraphQLError
   let extensions: Record<string, unknown> = { ...error.extensions };
   if (message === CSRF_MESSAGE) {
     message = `A GET request needs one of the headers ${CSRF_HEADERS.join(', ')} (or a POST with a JSON body): this guards against cross-site request forgery.`;
-    extensions = { ...extensions, code: 'CSRF_HEADER_REQUIRED' };
+    extensions = { ...extensions, code: 'CSRF_HEADER_REQUIRED' satisfies TopLevelErrorCode };
   }
   if (production) {
     message = message.replace(SUGGESTION, '');
@@ -140,16 +146,17 @@ function asksForService(set: SelectionSetNode | undefined, fragments: Record<str
  * introspection. It runs once the caller is known, before any resolver.
  */
 export function useFederationSdlForRouters(): Plugin {
-  // Whether a document asks for `_service` is worked out once per document, not per request.
-  const asks = new WeakMap<DocumentNode, boolean>();
-  const asksOf = (document: DocumentNode): boolean => {
-    let known = asks.get(document);
+  // Whether an operation asks for `_service` is worked out once per operation, not per request.
+  const asks = new WeakMap<OperationDefinitionNode, boolean>();
+  const asksOf = (document: DocumentNode, operationName: string | null | undefined): boolean => {
+    const operation = operationToRun(document, operationName);
+    if (!operation) return false;
+    let known = asks.get(operation);
     if (known === undefined) {
       const fragments: Record<string, FragmentDefinitionNode> = {};
       for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-      const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-      known = operations.some((o) => o.operation === 'query' && asksForService(o.selectionSet, fragments));
-      asks.set(document, known);
+      known = operation.operation === 'query' && asksForService(operation.selectionSet, fragments);
+      asks.set(operation, known);
     }
     return known;
   };
@@ -157,12 +164,14 @@ export function useFederationSdlForRouters(): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as Partial<Context>;
       if (context.tenant?.router) return;
-      if (asksOf(args.document as DocumentNode)) {
+      if (asksOf(args.document as DocumentNode, args.operationName)) {
         setResultAndStopExecution({
           errors: [
-            new GraphQLError('GraphQL introspection has been disabled, but the requested query contained the field "_service".', {
-              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400, spec: true } },
-            }),
+            topLevelError(
+              'GRAPHQL_VALIDATION_FAILED',
+              'GraphQL introspection has been disabled, but the requested query contained the field "_service".',
+              { http: { status: 400, spec: true } },
+            ),
           ],
         });
       }

@@ -5,7 +5,9 @@
  * each caller's own key: a gateway that sends its router key on every subgraph request would
  * otherwise act for every caller under one identity.
  */
-import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { topLevelError } from '../graphql/error-codes';
+import type { DocumentNode, SelectionSetNode } from 'graphql';
+import { operationToRun } from '../observability/request-record';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../graphql/context';
 import { ROUTER_KEY_MESSAGE } from '../services/tenants';
@@ -14,8 +16,7 @@ import { fieldsOf, fragmentsOf } from '../graphql/selections';
 const ALLOWED_ROOT_FIELDS = new Set(['_service', '__typename']);
 
 /** 403 under application/graphql-response+json; 200 under application/json, where gateways read the error itself. */
-export const routerKeyRefusal = () =>
-  new GraphQLError(ROUTER_KEY_MESSAGE, { extensions: { code: 'ROUTER_KEY_NOT_A_CLIENT', http: { status: 403, spec: true } } });
+export const routerKeyRefusal = () => topLevelError('ROUTER_KEY_NOT_A_CLIENT', ROUTER_KEY_MESSAGE, { http: { status: 403, spec: true } });
 
 /** True when every root field of the operation (through fragments) is one a router may read. */
 function onlySchema(set: SelectionSetNode, document: DocumentNode): boolean {
@@ -28,8 +29,7 @@ export function useRouterKeyScope(): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       if (!(args.contextValue as Partial<Context>).tenant?.router) return;
       const document = args.document as DocumentNode;
-      const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-      const operation = args.operationName ? operations.find((o) => o.name?.value === args.operationName) : operations[0];
+      const operation = operationToRun(document, args.operationName);
       if (operation?.operation === 'query' && onlySchema(operation.selectionSet, document)) return;
       setResultAndStopExecution({ errors: [routerKeyRefusal()] });
     },

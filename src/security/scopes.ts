@@ -5,13 +5,13 @@
  * the scope, so a chargeable mutation refused so sends nothing. What each operation of a document
  * needs is worked out once; each request then compares its caller's scopes with that list.
  */
+import { topLevelError } from '../graphql/error-codes';
 import {
   getNamedType,
-  GraphQLError,
+  type GraphQLError,
   isAbstractType,
   isInterfaceType,
   isObjectType,
-  Kind,
   type DocumentNode,
   type FieldNode,
   type GraphQLNamedType,
@@ -20,6 +20,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { operationToRun } from '../observability/request-record';
 import type { Context } from '../graphql/context';
 import { meets, missingScopeMessage, requirementOf, type ScopeRequirement } from '../graphql/scopes';
 import { fieldsOf, fragmentsOf, type FragmentLookup } from '../graphql/selections';
@@ -65,10 +66,12 @@ function needsOf(schema: GraphQLSchema, operation: OperationDefinitionNode, frag
 function forbidden(need: Need, scopes: ReadonlySet<string>): GraphQLError {
   const missing = need.requirement.anyOf[0]!.filter((scope) => !scopes.has(scope));
   const field = need.coordinate.split('.')[1]!;
-  return new GraphQLError(missingScopeMessage(missing.join(' and '), field), {
-    nodes: [need.node],
-    extensions: { code: 'FORBIDDEN', field: need.coordinate, missingScopes: missing, http: { status: 403, spec: true } },
-  });
+  return topLevelError(
+    'FORBIDDEN',
+    missingScopeMessage(missing.join(' and '), field),
+    { field: need.coordinate, missingScopes: missing, http: { status: 403, spec: true } },
+    { nodes: [need.node] },
+  );
 }
 
 export function useScopes(): Plugin {
@@ -82,8 +85,7 @@ export function useScopes(): Plugin {
     const key = operationName ?? '';
     let needs = byName.get(key);
     if (!needs) {
-      const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-      const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+      const operation = operationToRun(document, operationName);
       needs = operation ? needsOf(schema, operation, fragmentsOf(document)) : [];
       byName.set(key, needs);
     }

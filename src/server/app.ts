@@ -29,7 +29,7 @@ import { useGraphiQLOffPage, useGraphiQLPage } from './graphiql';
 import { DEFAULT_COMPILE_AFTER, useJitExecution } from './jit';
 import { PERSISTED_OPERATION_PARAM_NAMES, usePersistedOperationList, type PersistedOperations } from './persisted-operations';
 import { RegisterError } from '../register/client';
-import { useObservability, type ObservabilityOptions } from '../observability';
+import { useMetrics, useReadiness, useTracing, type ObservabilityOptions } from '../observability';
 import { buildSchema } from '../graphql/schema';
 import { DEFAULT_LIMITS } from '../security/limits';
 import type { HardeningOptions } from '../security/limits';
@@ -123,6 +123,7 @@ function withListed(store: ApqStore, listed: PersistedOperations | undefined): A
 }
 
 export function createApp(services: Services, options: AppOptions = {}): YogaServerInstance<object, Context> {
+  const observability = options.observability ?? {};
   const note = options.graphiqlNote ? `# ${options.graphiqlNote.split('\n').join('\n# ')}\n` : '';
   return createYoga<object, Context>({
     schema: buildSchema(),
@@ -160,7 +161,11 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
             ),
           ]),
       ...(options.logger ? [useRequestLogging(options.logger)] : []),
-      ...useObservability(services, options.observability),
+      ...(observability.metrics === false
+        ? []
+        : [useMetrics(services, typeof observability.metrics === 'object' ? observability.metrics : {})]),
+      useReadiness(services, observability.readiness),
+      ...(observability.tracing ? [useTracing(services)] : []),
       ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),
       // Before the body is read: without valid credentials nothing of the request is parsed.
       useAuthentication(services),

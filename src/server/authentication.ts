@@ -6,7 +6,8 @@
  * learns field names from validation errors without them. /downloads and /statements.csv refuse
  * with the same words (route-problems.ts).
  */
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { topLevelError } from '../graphql/error-codes';
+import type { Plugin } from 'graphql-yoga';
 import { rememberCaller, type Services } from '../graphql/context';
 import type { AuthFailure } from '../services/tenants';
 import { requestRecordOf } from '../observability/request-record';
@@ -68,9 +69,7 @@ export function useAuthentication(services: Services): Plugin {
       const auth = await services.tenants.authenticate(request.headers.get('authorization'));
       if (!auth.ok) {
         const refusal = credentialRefusal(auth);
-        throw createGraphQLError(refusal.message, {
-          extensions: { code: refusal.code, http: { status: refusal.status, headers: refusal.headers } },
-        });
+        throw topLevelError(refusal.code, refusal.message, { http: { status: refusal.status, headers: refusal.headers } });
       }
       rememberCaller(request, auth.tenant);
       requestRecordOf(request).authenticated = true;

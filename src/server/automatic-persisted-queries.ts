@@ -14,14 +14,15 @@
  * @graphql-tools/utils 10, while this project (codegen) is on 11, and npm refuses the install;
  * and it stores on arrival, before authentication.
  */
+import { topLevelError, type TopLevelErrorCode } from '../graphql/error-codes';
 import { createHash } from 'node:crypto';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 import { callerOf, type Context } from '../graphql/context';
 import { type ApqStore, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq/store';
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 
-const refusal = (message: string, code: string) => createGraphQLError(message, { extensions: { code, http: { status: 200 } } });
+const refusal = (message: string, code: TopLevelErrorCode) => topLevelError(code, message, { http: { status: 200 } });
 
 /** A token bucket per API client: `perMinute` registrations a minute, as many at once. */
 class RegistrationBudget {
@@ -50,15 +51,15 @@ export function useAutomaticPersistedQueries(store: ApqStore, registrationsPerMi
       if (!persisted || typeof persisted !== 'object') return;
       const hash = typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash.toLowerCase() : '';
       if (persisted.version !== 1 || !HEX_SHA256.test(hash)) {
-        throw createGraphQLError('extensions.persistedQuery must be { version: 1, sha256Hash: <64 hex digits> }.', {
-          extensions: { code: 'PERSISTED_QUERY_INVALID', http: { status: 400 } },
+        throw topLevelError('PERSISTED_QUERY_INVALID', 'extensions.persistedQuery must be { version: 1, sha256Hash: <64 hex digits> }.', {
+          http: { status: 400 },
         });
       }
       if (typeof params.query === 'string') {
         // The client registers: the hash must be the query's, or anyone could shadow another's query.
         if (createHash('sha256').update(params.query, 'utf8').digest('hex') !== hash) {
-          throw createGraphQLError('PersistedQueryMismatch: sha256Hash is not the SHA-256 of the query text.', {
-            extensions: { code: 'PERSISTED_QUERY_MISMATCH', http: { status: 400 } },
+          throw topLevelError('PERSISTED_QUERY_MISMATCH', 'PersistedQueryMismatch: sha256Hash is not the SHA-256 of the query text.', {
+            http: { status: 400 },
           });
         }
         toRegister.set(request, { hash, query: params.query });

@@ -10,9 +10,11 @@ import { abandon, RegisterError, type RegisterDownload } from '../register/clien
 import { isTitleNumber } from '../register/contract/rules';
 import { requestIdOf } from '../observability/request-record';
 import type { Tenant } from '../services/tenants';
-import { authenticatedCaller, problemResponse, type Refusal } from './route-problems';
+import { authenticatedCaller, methodNotAllowed, problemResponse, type Refusal } from './route-problems';
+import { isReadOnlyMethod } from '../observability/read-only-route';
 import type { FileKind } from '../services/downloads/links';
 import { watchedDownload } from './download-stream';
+import { registerRefusal } from '../graphql/errors';
 
 const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;
 const DOWNLOADS_PREFIX = '/downloads/';
@@ -23,6 +25,16 @@ function decode(segment: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** HTTP statuses of the refusals a download shares with GraphQL: the register's own failures are a bad gateway. */
+const STATUS_OF_REFUSAL: Partial<Record<string, number>> = { RATE_LIMITED: 429, SERVICE_UNAVAILABLE: 503, BAD_USER_INPUT: 400 };
+
+/** A register refusal in the same code and words as GraphQL's, with its status and `Retry-After`. */
+function registerProblem(error: RegisterError): Refusal {
+  const { code, message, retryAfterSeconds } = registerRefusal(error);
+  const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.ceil(retryAfterSeconds)) };
+  return { status: STATUS_OF_REFUSAL[code] ?? 502, code, message, headers };
 }
 
 export async function handleDownload(
@@ -43,9 +55,7 @@ export async function handleDownload(
   };
   const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
     refuse({ status, code, message, headers });
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return problem(405, 'METHOD_NOT_ALLOWED', 'Downloads are GET only.', { allow: 'GET, HEAD' });
-  }
+  if (!isReadOnlyMethod(request)) return refuse(methodNotAllowed('Downloads'));
   const titleNumber = decode(match[1]!);
   const id = decode(match[3]!);
   const kind = match[2] as FileKind;
@@ -97,19 +107,7 @@ export async function handleDownload(
         );
       }
       if (error.code === 'INVALID_TITLE_NUMBER') return problem(400, error.code, 'titleNumber is not a valid title number.');
-      if (error.code === 'TOO_MANY_REQUESTS') {
-        return problem(
-          429,
-          'RATE_LIMITED',
-          "The register's quota was reached.",
-          error.retryAfterSeconds ? { 'retry-after': String(error.retryAfterSeconds) } : {},
-        );
-      }
-      const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds ?? 2));
-      const sent = error.neverSent ? ': nothing was sent to it' : '';
-      return problem(502, 'REGISTER_UNAVAILABLE', `The register could not deliver the file${sent}; try again in ${seconds} s.`, {
-        'retry-after': String(seconds),
-      });
+      return refuse(registerProblem(error));
     }
     throw error;
   }

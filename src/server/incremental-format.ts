@@ -5,6 +5,7 @@
  * (`multipart/mixed;incrementalSpec=v0.2`, Apollo Client's `GraphQL17Alpha9Handler`) would get
  * parts it cannot read and fail with no useful message: it is told instead, before anything runs.
  */
+import { topLevelError } from '../graphql/error-codes';
 import type { Plugin } from 'graphql-yoga';
 
 const MESSAGE =
@@ -25,15 +26,12 @@ export function useIncrementalFormat(): Plugin {
       const accept = request.headers.get('accept');
       if (!accept || !asksOnlyForAnotherFormat(accept)) return;
       endResponse(
-        new fetchAPI.Response(
-          JSON.stringify({ errors: [{ message: MESSAGE, extensions: { code: 'INCREMENTAL_FORMAT_NOT_SUPPORTED' } }] }),
-          {
-            // 200 and application/json, as a client reads an error it can show: Apollo Client
-            // reports only "Received status code 406" for a 4xx, never the message.
-            status: 200,
-            headers: { 'content-type': 'application/json; charset=utf-8' },
-          },
-        ),
+        new fetchAPI.Response(JSON.stringify({ errors: [topLevelError('INCREMENTAL_FORMAT_NOT_SUPPORTED', MESSAGE)] }), {
+          // 200 and application/json, as a client reads an error it can show: Apollo Client
+          // reports only "Received status code 406" for a 4xx, never the message.
+          status: 200,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+        }),
       );
     },
   };

@@ -9,7 +9,18 @@
  *   application/graphql-response+json, as the GraphQL-over-HTTP spec asks.
  * The value shown is the caller's own; errors are never logged with it (app.ts's masking).
  */
-import { type ASTNode, type DocumentNode, type ExecutionResult, GraphQLError, Kind, print, type ValueNode, visit, BREAK } from 'graphql';
+import { topLevelError } from '../graphql/error-codes';
+import {
+  type ASTNode,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLError,
+  Kind,
+  print,
+  type ValueNode,
+  visit,
+  BREAK,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ScalarRuleError } from '../graphql/schema/scalars';
 
@@ -63,12 +74,16 @@ function scalarRuleOf(error: Error | undefined): string | undefined {
 
 /** The same error with our words, code and status; a new one, as errors are never written to. */
 function asBadInput(error: GraphQLError, message: string): GraphQLError {
-  return new GraphQLError(message, {
-    ...(error.nodes ? { nodes: error.nodes } : {}),
-    ...(error.path ? { path: error.path } : {}),
-    ...(error.originalError ? { originalError: error.originalError } : {}),
-    extensions: { ...error.extensions, code: 'BAD_USER_INPUT', http: BAD_INPUT_HTTP },
-  });
+  return topLevelError(
+    'BAD_USER_INPUT',
+    message,
+    { ...error.extensions, http: BAD_INPUT_HTTP },
+    {
+      ...(error.nodes ? { nodes: error.nodes } : {}),
+      ...(error.path ? { path: error.path } : {}),
+      ...(error.originalError ? { originalError: error.originalError } : {}),
+    },
+  );
 }
 
 /** What an `onExecute` hook hands back: its hooks for the end of that execution. */

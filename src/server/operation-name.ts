@@ -4,10 +4,11 @@
  * several operations, an operationName the document does not have, or no operation at all.
  * The document is parsed again only on that error path.
  */
+import type { TopLevelErrorCode } from '../graphql/error-codes';
 import { GraphQLError, Kind, parse } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
-const RESOLUTION_FAILURE = 'OPERATION_RESOLUTION_FAILURE';
+const RESOLUTION_FAILURE: TopLevelErrorCode = 'OPERATION_RESOLUTION_FAILURE';
 
 export function operationNameHelp(query: unknown, operationName: unknown): string | undefined {
   if (typeof query !== 'string') return undefined;

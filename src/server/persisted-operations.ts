@@ -13,8 +13,9 @@
  * queries are both accepted, and the APQ shape is automatic persisted queries (whose store
  * also knows the listed operations).
  */
+import { topLevelError, type TopLevelErrorCode } from '../graphql/error-codes';
 import { usePersistedOperations as useYogaPersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
 
 export interface PersistedOperations {
   /** Normalised id (`sha256:<hex>`) → operation text. */
@@ -51,7 +52,7 @@ export function extractOperationId(params: GraphQLParams): string | null {
   return null;
 }
 
-const refused = (message: string, code: string) => () => createGraphQLError(message, { extensions: { code, http: { status: 400 } } });
+const refused = (message: string, code: TopLevelErrorCode) => () => topLevelError(code, message, { http: { status: 400 } });
 
 /** The yoga parameters that carry the id besides `query`, `variables`, `operationName`, `extensions`. */
 export const PERSISTED_OPERATION_PARAM_NAMES = ['documentId', 'doc_id'];

@@ -7,6 +7,7 @@ import type { Scope } from '../services/scopes';
 import { ROUTER_KEY_MESSAGE, type Tenant } from '../services/tenants';
 import { missingScopeMessage } from '../graphql/scopes';
 import { credentialRefusal } from './authentication';
+import { READ_ONLY_ALLOW } from '../observability/read-only-route';
 
 export interface Refusal {
   status: number;
@@ -20,6 +21,14 @@ export const problemResponse = ({ status, code, message, headers = {} }: Refusal
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   });
+
+/** The 405 of a route that only reads: `what` (e.g. "Downloads") are GET only. */
+export const methodNotAllowed = (what: string): Refusal => ({
+  status: 405,
+  code: 'METHOD_NOT_ALLOWED',
+  message: `${what} are GET only.`,
+  headers: { ...READ_ONLY_ALLOW },
+});
 
 /**
  * The caller of a request by its credentials (an API key or a sign-in token), or why it is

@@ -6,6 +6,7 @@
  * Responses are not limited here: a download streams for as long as its caller reads
  * (see download-stream.ts for that limit).
  */
+import { topLevelError } from '../graphql/error-codes';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse, type Server } from 'node:http';
 import { exitProcess, type Logger } from '../observability/logging';
 
@@ -112,7 +113,7 @@ interface DrainOptions {
 const ANSWER_GRACE_MS = 2_000;
 
 const SHUTTING_DOWN_BODY = JSON.stringify({
-  errors: [{ message: 'The service is shutting down; retry.', extensions: { code: 'SHUTTING_DOWN' } }],
+  errors: [topLevelError('SHUTTING_DOWN', 'The service is shutting down; retry.')],
 });
 
 /**

@@ -9,7 +9,8 @@ import type { Plugin } from 'graphql-yoga';
 import type { Services } from '../graphql/context';
 import type { JournalRecord } from '../storage/idempotency/store';
 import { statementPages, statementRangeProblem, statementRetentionWarning } from '../services/statements';
-import { authenticatedCaller, problemResponse } from './route-problems';
+import { authenticatedCaller, methodNotAllowed, problemResponse } from './route-problems';
+import { useReadOnlyRoute } from '../observability/read-only-route';
 
 export const STATEMENTS_CSV_PATH = '/statements.csv';
 
@@ -66,10 +67,8 @@ const rowOf = (r: JournalRecord) =>
     r.callerName,
   ]);
 
-export async function handleStatementsCsv(services: Services, request: Request): Promise<Response> {
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return problem(405, 'METHOD_NOT_ALLOWED', 'Statements are GET only.', { allow: 'GET, HEAD' });
-  }
+/** A GET or HEAD of the statement (useReadOnlyRoute refuses other methods). */
+async function handleStatementsCsv(services: Services, request: Request): Promise<Response> {
   const caller = await authenticatedCaller(services, request, 'charges:read');
   if ('refusal' in caller) return problemResponse(caller.refusal);
   const params = new URL(request.url).searchParams;
@@ -109,11 +108,9 @@ export async function handleStatementsCsv(services: Services, request: Request):
 }
 
 export function useStatementsCsv(services: Services): Plugin {
-  return {
-    // Synchronous for every other path: a promise here would cost every GraphQL request a turn.
-    onRequest({ request, url, endResponse }) {
-      if (url.pathname !== STATEMENTS_CSV_PATH) return;
-      return handleStatementsCsv(services, request).then(endResponse);
-    },
-  };
+  return useReadOnlyRoute({
+    path: STATEMENTS_CSV_PATH,
+    answer: (request) => handleStatementsCsv(services, request),
+    refuse: () => problemResponse(methodNotAllowed('Statements')),
+  });
 }

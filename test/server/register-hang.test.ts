@@ -80,7 +80,9 @@ describe('a register that hangs', () => {
     expect(Number(download.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(((await download.json()) as { error: { code: string; message: string } }).error).toEqual({
       code: 'REGISTER_UNAVAILABLE',
-      message: expect.stringMatching(/^The register could not deliver the file: nothing was sent to it; try again in \d+ s\.$/),
+      message: expect.stringMatching(
+        /^The register is not answering: .*nothing was sent to it \(REGISTER_UNAVAILABLE\); try again in \d+ s\.$/,
+      ),
     });
     expect(svc.emulator.calls.count({ route: 'downloadDocument' })).toBe(0);
 

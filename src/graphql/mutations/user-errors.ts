@@ -4,7 +4,8 @@
  * argument gets. Pure values, no schema types, so every layer can build them without importing
  * the builder.
  */
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
+import { topLevelError } from '../error-codes';
 
 export const USER_ERROR_CODES = [
   'INVALID_INPUT',
@@ -38,7 +39,7 @@ export function invalidInput(field: string[], rule: string): UserError {
 
 /** A query argument that breaks a rule: refused before any register call, naming the argument. */
 export function badUserInput(message: string, field?: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', ...(field ? { field } : {}) } });
+  return topLevelError('BAD_USER_INPUT', message, field ? { field } : {});
 }
 
 /** One error per field, saying every rule it breaks: a caller is told once per field, and all of it. */

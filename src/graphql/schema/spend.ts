@@ -3,7 +3,7 @@
  * against the limits (`spending`) and the statement an accounts team bills from
  * (`chargeStatement`). All free: they read the charge journal, never the register.
  */
-import { GraphQLError } from 'graphql';
+import { topLevelError } from '../error-codes';
 import { builder } from '../builder';
 import { CHARGEABLE_PRODUCTS, type ChargeableProduct, formatPence } from '../../register/contract/money';
 import { londonDate } from '../../register/contract/london-day';
@@ -147,9 +147,7 @@ builder.queryFields((t) => ({
     resolve: (_, { fas, titleNumber, products }, ctx) => {
       if (!ctx.services.spend.fasAllowed(ctx.tenant, fas)) {
         // The words a purchase on this account gets from the register, and nothing more.
-        throw new GraphQLError(`fas: ${fas} is not a charging account of your organisation.`, {
-          extensions: { code: 'FAS_NOT_AUTHORISED', field: 'fas' },
-        });
+        throw topLevelError('FAS_NOT_AUTHORISED', `fas: ${fas} is not a charging account of your organisation.`, { field: 'fas' });
       }
       return ctx.services.spend.quote(ctx.services.idempotency, ctx.tenant, today(ctx), fas, titleNumber, products);
     },
@@ -203,7 +201,7 @@ builder.queryFields((t) => ({
         throw badUserInput("after must be a statement's nextCursor, as this service gave it.", 'after');
       }
       const view = ctx.services.spend.statementView(ctx.tenant, args.caller);
-      if ('refused' in view) throw new GraphQLError(view.refused, { extensions: { code: 'FORBIDDEN' } });
+      if ('refused' in view) throw topLevelError('FORBIDDEN', view.refused);
       const query = { ...view, from, to, reference: args.reference ?? undefined };
       const store = ctx.services.idempotency;
       let summary: Promise<StatementSummary> | undefined;
