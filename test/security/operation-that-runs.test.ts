@@ -9,11 +9,10 @@ import { startService } from '../support/harness';
 
 let svc: Awaited<ReturnType<typeof startService>>;
 beforeAll(async () => {
-  svc = await startService(
-    {},
-    { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
-    { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } },
-  );
+  svc = await startService({
+    services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
+    app: { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } },
+  });
 });
 afterAll(() => svc.stop());
 
