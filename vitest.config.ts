@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /** The fault matrix, the money properties, the database-outage drill, and the input properties. */
 const MONEY = ['test/money/**/*.test.ts', 'test/graphql/input-properties.test.ts'];
 
-/** Whole processes, real gateways and clients, browsers, sockets, and checks of the repository itself. */
+/** Whole processes, real gateways and clients, browsers, sockets, outage drills, and checks of the repository itself. */
 const SYSTEM = [
   'test/process/**/*.test.ts',
   'test/interop/**/*.test.ts',
@@ -11,6 +11,10 @@ const SYSTEM = [
   'test/observability/**/*.test.ts',
   'test/server/{download-links-http,graphiql-page,cors,http-caching}.test.ts',
   'test/security/http-limits.test.ts',
+  // Outage drills: a frozen or unreachable database, a register that hangs (seconds each, waiting out real deadlines).
+  'test/storage/pg-deadlines.test.ts',
+  'test/server/register-hang.test.ts',
+  'test/server/database-outage-status.test.ts',
 ];
 
 export default defineConfig({
