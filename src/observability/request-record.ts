@@ -45,27 +45,35 @@ export const requestIdOf = (request: Request): string => requestRecordOf(request
 type Operation = NonNullable<RequestRecord['operation']>;
 
 /**
- * The operation each document runs, by operation name: worked out once per document (Yoga hands
- * back the same parsed document for the same text), not once per request.
+ * A memo of what is worked out once per document and operation name, not once per request: Yoga
+ * hands back the same parsed document for the same text, so the document object is the key. The
+ * operation that runs, its price and the scopes it needs are each kept in one.
  */
-const operationsOf = new WeakMap<DocumentNode, Map<string, { definition: OperationDefinitionNode; operation: Operation } | null>>();
+export function perOperation<T>(): (document: DocumentNode, operationName: string | null | undefined, workOut: () => T) => T {
+  const memo = new WeakMap<DocumentNode, Map<string, T>>();
+  return (document, operationName, workOut) => {
+    let byName = memo.get(document);
+    if (!byName) {
+      byName = new Map();
+      memo.set(document, byName);
+    }
+    const key = operationName ?? '';
+    if (byName.has(key)) return byName.get(key)!;
+    const value = workOut();
+    byName.set(key, value);
+    return value;
+  };
+}
+
+const operationOf = perOperation<{ definition: OperationDefinitionNode; operation: Operation } | undefined>();
 
 function resolved(document: DocumentNode, operationName: string | null | undefined) {
-  let byName = operationsOf.get(document);
-  if (!byName) {
-    byName = new Map();
-    operationsOf.set(document, byName);
-  }
-  const key = operationName ?? '';
-  let known = byName.get(key);
-  if (known === undefined) {
+  return operationOf(document, operationName, () => {
     const definition = getOperationAST(document, operationName);
-    known = definition
+    return definition
       ? { definition, operation: { type: definition.operation, ...(definition.name ? { name: definition.name.value } : {}) } }
-      : null;
-    byName.set(key, known);
-  }
-  return known ?? undefined;
+      : undefined;
+  });
 }
 
 /**

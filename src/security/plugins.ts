@@ -25,7 +25,7 @@ import {
   visit,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { operationToRun } from '../observability/request-record';
+import { operationToRun, perOperation } from '../observability/request-record';
 import { costLimitError, fieldsPricedByListArgument, operationCost } from './cost';
 import { fieldsOf, fragmentsIn } from '../graphql/selections';
 import { entitiesCalls, representationErrors } from './entities';
@@ -110,32 +110,24 @@ interface CostPlan {
  * text) unless a variable decides a list's length or an `_entities` representation.
  */
 function useCostLimit(maxCost: number, maxEntityTitles: number): Plugin {
-  const plans = new WeakMap<DocumentNode, Map<string, CostPlan | null>>();
-  const planOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): CostPlan | null => {
-    let byName = plans.get(document);
-    if (!byName) {
-      byName = new Map();
-      plans.set(document, byName);
-    }
-    const key = operationName ?? '';
-    const known = byName.get(key);
-    if (known !== undefined) return known;
-    const fragments: Record<string, FragmentDefinitionNode> = {};
-    for (const definition of document.definitions) {
-      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-    }
-    const operation = operationToRun(document, operationName);
-    let plan: CostPlan | null = null;
-    if (operation) {
-      plan = { operation, fragments };
-      if (!pricedByVariables(operation, fragments, fieldsPricedByListArgument(schema))) {
-        const problems = entitiesCalls(operation, fragments, {}).flatMap((r) => representationErrors(r, maxEntityTitles));
-        plan.fixed = { problems, cost: operationCost(schema, operation, fragments, {}) };
+  const plans = perOperation<CostPlan | null>();
+  const planOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): CostPlan | null =>
+    plans(document, operationName, () => {
+      const fragments: Record<string, FragmentDefinitionNode> = {};
+      for (const definition of document.definitions) {
+        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
       }
-    }
-    byName.set(key, plan);
-    return plan;
-  };
+      const operation = operationToRun(document, operationName);
+      let plan: CostPlan | null = null;
+      if (operation) {
+        plan = { operation, fragments };
+        if (!pricedByVariables(operation, fragments, fieldsPricedByListArgument(schema))) {
+          const problems = entitiesCalls(operation, fragments, {}).flatMap((r) => representationErrors(r, maxEntityTitles));
+          plan.fixed = { problems, cost: operationCost(schema, operation, fragments, {}) };
+        }
+      }
+      return plan;
+    });
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const plan = planOf(args.schema, args.document, args.operationName);

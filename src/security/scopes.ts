@@ -20,7 +20,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { operationToRun } from '../observability/request-record';
+import { operationToRun, perOperation } from '../observability/request-record';
 import type { Context } from '../graphql/context';
 import { meets, missingScopeMessage, requirementOf, type ScopeRequirement } from '../graphql/scopes';
 import { fieldsOf, fragmentsOf, type FragmentLookup } from '../graphql/selections';
@@ -75,22 +75,12 @@ function forbidden(need: Need, scopes: ReadonlySet<string>): GraphQLError {
 }
 
 export function useScopes(): Plugin {
-  const plans = new WeakMap<DocumentNode, Map<string, Need[]>>();
-  const planOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): Need[] => {
-    let byName = plans.get(document);
-    if (!byName) {
-      byName = new Map();
-      plans.set(document, byName);
-    }
-    const key = operationName ?? '';
-    let needs = byName.get(key);
-    if (!needs) {
+  const plans = perOperation<Need[]>();
+  const planOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): Need[] =>
+    plans(document, operationName, () => {
       const operation = operationToRun(document, operationName);
-      needs = operation ? needsOf(schema, operation, fragmentsOf(document)) : [];
-      byName.set(key, needs);
-    }
-    return needs;
-  };
+      return operation ? needsOf(schema, operation, fragmentsOf(document)) : [];
+    });
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const tenant = (args.contextValue as Partial<Context>).tenant;
