@@ -9,14 +9,14 @@
  * one: buying 250,000 titles through the emulator would take the bench an hour and measure the
  * purchases, not the statements.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request } from 'undici';
 import { SqliteIdempotencyStore } from '../src/storage/idempotency/sqlite-store';
-import { killAll, peakRss, ROOT, startEmulatorProcess, startService } from './lib/procs';
+import { killAll, peakRss, startEmulatorProcess, startService } from './lib/procs';
+import { appendToResults } from './lib/report';
 
 const ROWS = Number(/--rows=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 250_000);
 const DAYS = Number(/--days=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 365);
@@ -114,9 +114,7 @@ async function main() {
       `| GraphQL pages (${pageMs.length}): p50 / p95 / max | ${percentile(pageMs, 0.5).toFixed(1)} / ${percentile(pageMs, 0.95).toFixed(1)} / ${Math.max(...pageMs).toFixed(1)} ms | |`,
       '',
     ].join('\n');
-    console.log(report);
-    const results = join(ROOT, 'bench', 'RESULTS.md');
-    writeFileSync(results, `${readFileSync(results, 'utf8').trimEnd()}\n${report}`);
+    appendToResults(report);
   } finally {
     await service.stop();
     await emulator.stop();

@@ -7,12 +7,13 @@
  * Appends its figures to bench/RESULTS.md under "Sign-in tokens against API keys".
  */
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { throughput, type Target } from './lib/load';
-import { BENCH_TENANTS, cpuMs, killAll, ROOT, startEmulatorProcess, startService } from './lib/procs';
+import { BENCH_TENANTS, cpuMs, killAll, startEmulatorProcess, startService } from './lib/procs';
+import { appendToResults } from './lib/report';
 
 const ROUNDS = Number(/--rounds=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 6);
 const SECONDS = Number(/--seconds=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 5);
@@ -112,9 +113,7 @@ async function main() {
       `| token ÷ key, per pair of rounds (median; rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')}) | ${ratio.toFixed(3)} | ≤ 1.05: ${ratio <= 1.05 ? '**met**' : '**not met**'} |`,
       '',
     ].join('\n');
-    console.log(report);
-    const results = join(ROOT, 'bench', 'RESULTS.md');
-    writeFileSync(results, `${readFileSync(results, 'utf8').trimEnd()}\n${report}`);
+    appendToResults(report);
   } finally {
     await service.stop();
     await emulator.stop();

@@ -1,11 +1,18 @@
 /** Turns one run's measurements into goals (met or not), RESULTS.md, results.json and chart.svg. */
 import type { ApqFloodResult } from './apq-flood';
 import type { SpendCpuResult } from './spend-cpu';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LatencyStats, Throughput } from './load';
-import { LOG_DIR } from './procs';
+import { LOG_DIR, ROOT } from './procs';
 import { largestDifferences, type ProfileSummary, type SideBySideProfile } from './profile';
+
+/** A section of a bench of its own (statements, tokens) printed and added at the end of bench/RESULTS.md. */
+export function appendToResults(section: string): void {
+  console.log(section);
+  const results = join(ROOT, 'bench', 'RESULTS.md');
+  writeFileSync(results, `${readFileSync(results, 'utf8').trimEnd()}\n${section}`);
+}
 
 export interface Results {
   meta: {

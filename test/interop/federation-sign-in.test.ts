@@ -32,29 +32,11 @@ import {
   quietApolloLogger,
   serveSubgraph,
   type Subgraph,
+  MATTERS_SDL,
 } from '../support/federation';
 import { startService } from '../support/harness';
 import { closeServer, listen } from '../support/http-service';
 
-const MATTERS_SDL = /* GraphQL */ `
-  extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key"])
-
-  scalar TitleNumber
-
-  type Query {
-    matters: [Matter!]!
-  }
-
-  "A conveyancing matter of the firm's own system."
-  type Matter @key(fields: "id") {
-    id: ID!
-    title: Title
-  }
-
-  type Title @key(fields: "titleNumber", resolvable: false) {
-    titleNumber: TitleNumber!
-  }
-`;
 const ROUTER_KEY = 'router-key-federation-sign-in';
 /** Ann's own limit: one £3.00 purchase fits, a second does not (in pence in the options; "5.00" in a tenants file). */
 const PERSON_LIMIT = '5.00';

@@ -18,28 +18,16 @@ import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.
 import { DEFAULT_LIMITS } from '../../src/security/limits';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
 import { startService } from '../support/harness';
-import { composeWithTitlegraph, executeThroughApollo, quietApolloLogger, serveSubgraph, type Subgraph } from '../support/federation';
+import {
+  composeWithTitlegraph,
+  executeThroughApollo,
+  quietApolloLogger,
+  serveSubgraph,
+  type Subgraph,
+  MATTERS_SDL,
+} from '../support/federation';
 import { closeServer, listen } from '../support/http-service';
 
-const MATTERS_SDL = /* GraphQL */ `
-  extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key"])
-
-  scalar TitleNumber
-
-  type Query {
-    matters: [Matter!]!
-  }
-
-  "A conveyancing matter of the firm's own system."
-  type Matter @key(fields: "id") {
-    id: ID!
-    title: Title
-  }
-
-  type Title @key(fields: "titleNumber", resolvable: false) {
-    titleNumber: TitleNumber!
-  }
-`;
 const MATTERS = [
   { id: 'm1', titleNumber: 'MID15313' },
   { id: 'm2', titleNumber: 'GLA5001' },

@@ -3,18 +3,9 @@ import { describe, expect, onTestFinished, test } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config';
+import { configFailure } from '../support/config-failure';
 import { RegisterTransport } from '../../src/register/client';
-
-const fails = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-};
 
 describe('loadConfig', () => {
   test('defaults: port 4000, no CORS, metrics on, 2 s readiness probe, no tracing', () => {
@@ -25,7 +16,7 @@ describe('loadConfig', () => {
   });
 
   test.for([['abc'], ['70000'], ['-1'], ['4000.5']])('PORT=%s fails with a sentence naming PORT, its rule and the value', ([port]) => {
-    expect(fails({ PORT: port! })).toBe(`Invalid configuration: PORT must be a whole number from 0 to 65535 (got "${port}").`);
+    expect(configFailure({ PORT: port! })).toBe(`Invalid configuration: PORT must be a whole number from 0 to 65535 (got "${port}").`);
   });
 
   test('an empty setting is an unset one: PORT= means 4000', () => {
@@ -40,15 +31,17 @@ describe('loadConfig', () => {
       { LOG_LEVEL: 'loud' },
       { PUBLIC_URL: 'nope' },
     ]) {
-      const message = fails(env);
+      const message = configFailure(env);
       expect(message).not.toMatch(/Invalid input|expected|received/i);
       expect(message).toMatch(/\(got "/);
     }
-    expect(fails({ NODE_ENV: 'prod' })).toBe('Invalid configuration: NODE_ENV must be one of development, production, test (got "prod").');
+    expect(configFailure({ NODE_ENV: 'prod' })).toBe(
+      'Invalid configuration: NODE_ENV must be one of development, production, test (got "prod").',
+    );
   });
 
   test('a secret is never repeated back', () => {
-    expect(fails({ DOWNLOAD_LINK_SECRET: 'short-secret' })).toBe(
+    expect(configFailure({ DOWNLOAD_LINK_SECRET: 'short-secret' })).toBe(
       'Invalid configuration: DOWNLOAD_LINK_SECRET must be at least 32 characters.',
     );
   });
@@ -71,7 +64,7 @@ describe('loadConfig', () => {
     ['https://ok.example.com,not an origin'],
     ['*,https://app.example.com'],
   ])('CORS_ORIGINS=%s fails naming CORS_ORIGINS, without echoing the value', ([origins]) => {
-    const message = fails({ CORS_ORIGINS: origins! });
+    const message = configFailure({ CORS_ORIGINS: origins! });
     expect(message).toMatch(/^Invalid configuration: CORS_ORIGINS /);
     expect(message).not.toContain('not an origin,');
     if (!origins!.startsWith('*')) expect(message).toMatch(/entry \d is not an origin/);
@@ -85,13 +78,13 @@ describe('loadConfig', () => {
     });
     // The standard OTEL_SDK_DISABLED wins.
     expect(loadConfig({ OTEL_ENABLED: 'true', OTEL_SDK_DISABLED: 'true' }).observability.tracing).toBe(false);
-    expect(fails({ METRICS_ENABLED: 'yes' })).toMatch(/METRICS_ENABLED must be true or false/);
-    expect(fails({ READY_TIMEOUT_MS: '10' })).toMatch(/READY_TIMEOUT_MS must be a whole number from 100 to 60000/);
-    expect(fails({ OTEL_ENABLED: 'on' })).toMatch(/OTEL_ENABLED must be true or false/);
+    expect(configFailure({ METRICS_ENABLED: 'yes' })).toMatch(/METRICS_ENABLED must be true or false/);
+    expect(configFailure({ READY_TIMEOUT_MS: '10' })).toMatch(/READY_TIMEOUT_MS must be a whole number from 100 to 60000/);
+    expect(configFailure({ OTEL_ENABLED: 'on' })).toMatch(/OTEL_ENABLED must be true or false/);
   });
 
   test('several bad settings are all named at once', () => {
-    const message = fails({ PORT: 'x', CORS_ORIGINS: 'nope', READY_TIMEOUT_MS: 'y' });
+    const message = configFailure({ PORT: 'x', CORS_ORIGINS: 'nope', READY_TIMEOUT_MS: 'y' });
     expect(message).toMatch(/PORT must/);
     expect(message).toMatch(/CORS_ORIGINS entry/);
     expect(message).toMatch(/READY_TIMEOUT_MS must/);
@@ -121,7 +114,7 @@ describe('quota and download settings', () => {
     ['HTTP_REQUEST_TIMEOUT_MS', '5'],
     ['HTTP_MAX_CONNECTIONS', '0'],
   ])('%s=%s fails naming the setting', ([name, value]) => {
-    expect(fails({ [name!]: value! })).toMatch(new RegExp(`^Invalid configuration: ${name} must be a (whole )?number`));
+    expect(configFailure({ [name!]: value! })).toMatch(new RegExp(`^Invalid configuration: ${name} must be a (whole )?number`));
   });
 
   test('a tenants file entry may name its organisation; without one the client id stands for it', () => {
@@ -156,11 +149,15 @@ describe('download link settings', () => {
     // The deadline the register client really uses is the setting's.
     const transport = new RegisterTransport({ baseUrl: 'http://127.0.0.1:1/v1' });
     expect(transport.timeouts.deadlineMs).toBe(config.registerCallDeadlineMs);
-    expect(fails({ SHUTDOWN_DEADLINE_MS: '25000' })).toBe(
+    expect(configFailure({ SHUTDOWN_DEADLINE_MS: '25000' })).toBe(
       'Invalid configuration: SHUTDOWN_DEADLINE_MS (25000) must be at least REGISTER_CALL_DEADLINE_MS (30000) plus 5000 ms, so that a stop waits for a register call that charges rather than cutting its answer: set SHUTDOWN_DEADLINE_MS to 35000 or more (and the grace period of your container platform above it).',
     );
-    expect(fails({ SHUTDOWN_DEADLINE_MS: '34999' })).toMatch(/^Invalid configuration: SHUTDOWN_DEADLINE_MS \(34999\) must be at least/);
-    expect(fails({ REGISTER_CALL_DEADLINE_MS: '31000' })).toMatch(/SHUTDOWN_DEADLINE_MS \(35000\) .* REGISTER_CALL_DEADLINE_MS \(31000\)/);
+    expect(configFailure({ SHUTDOWN_DEADLINE_MS: '34999' })).toMatch(
+      /^Invalid configuration: SHUTDOWN_DEADLINE_MS \(34999\) must be at least/,
+    );
+    expect(configFailure({ REGISTER_CALL_DEADLINE_MS: '31000' })).toMatch(
+      /SHUTDOWN_DEADLINE_MS \(35000\) .* REGISTER_CALL_DEADLINE_MS \(31000\)/,
+    );
     expect(loadConfig({ SHUTDOWN_DEADLINE_MS: '6000', REGISTER_CALL_DEADLINE_MS: '1000' })).toMatchObject({
       shutdownDeadlineMs: 6000,
       registerCallDeadlineMs: 1000,
@@ -171,35 +168,37 @@ describe('download link settings', () => {
     expect(loadConfig({}).journalRetentionDays).toBe(400);
     expect(loadConfig({ JOURNAL_RETENTION_DAYS: '367' }).journalRetentionDays).toBe(367);
     for (const days of ['100', '366', 'a year']) {
-      expect(fails({ JOURNAL_RETENTION_DAYS: days })).toBe(
+      expect(configFailure({ JOURNAL_RETENTION_DAYS: days })).toBe(
         `Invalid configuration: JOURNAL_RETENTION_DAYS must be a whole number of days of at least 367, so that a statement (up to 366 register days) is never missing days the journal has dropped (got "${days}").`,
       );
     }
   });
 
   test('replicas (DATABASE_URL) must share a signing key', () => {
-    expect(fails({ DATABASE_URL: 'postgres://db/titlegraph' })).toMatch(/DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set/);
+    expect(configFailure({ DATABASE_URL: 'postgres://db/titlegraph' })).toMatch(
+      /DOWNLOAD_LINK_SECRET is required when DATABASE_URL is set/,
+    );
     expect(loadConfig({ DATABASE_URL: 'postgres://db/titlegraph', DOWNLOAD_LINK_SECRET: SECRET }).downloadLinkSecret).toBe(SECRET);
   });
 
   test('keys rotate: DOWNLOAD_LINK_SECRET lists them comma-separated, each at least 32 characters, never repeated back', () => {
     const next = `${SECRET}-next`;
     expect(loadConfig({ DOWNLOAD_LINK_SECRET: `${next},${SECRET}` }).downloadLinkSecret).toBe(`${next},${SECRET}`);
-    const refused = fails({ DOWNLOAD_LINK_SECRET: `${next},short-old-key` });
+    const refused = configFailure({ DOWNLOAD_LINK_SECRET: `${next},short-old-key` });
     expect(refused).toBe('Invalid configuration: DOWNLOAD_LINK_SECRET must be at least 32 characters.');
-    expect(fails({ DOWNLOAD_LINK_SECRET: ' , ' })).toMatch(/DOWNLOAD_LINK_SECRET must be at least 32 characters/);
+    expect(configFailure({ DOWNLOAD_LINK_SECRET: ' , ' })).toMatch(/DOWNLOAD_LINK_SECRET must be at least 32 characters/);
   });
 
   test('a short key, or a PUBLIC_URL that is not http(s), is refused naming the setting', () => {
-    expect(fails({ DOWNLOAD_LINK_SECRET: 'short' })).toMatch(/DOWNLOAD_LINK_SECRET must be at least 32 characters/);
-    expect(fails({ PUBLIC_URL: 'ftp://titlegraph.example.com' })).toMatch(/PUBLIC_URL/);
+    expect(configFailure({ DOWNLOAD_LINK_SECRET: 'short' })).toMatch(/DOWNLOAD_LINK_SECRET must be at least 32 characters/);
+    expect(configFailure({ PUBLIC_URL: 'ftp://titlegraph.example.com' })).toMatch(/PUBLIC_URL/);
     expect(loadConfig({ PUBLIC_URL: 'https://titlegraph.example.com' }).publicUrl).toBe('https://titlegraph.example.com');
   });
 });
 
 describe('the register: a deployment that forgets a setting stops instead of serving the emulator', () => {
   test('production without REGISTER_BASE_URL stops unless REGISTER=emulator asks for the emulator', () => {
-    expect(fails({ NODE_ENV: 'production' })).toBe(
+    expect(configFailure({ NODE_ENV: 'production' })).toBe(
       'Invalid configuration: NODE_ENV is production but no register is set: set REGISTER_BASE_URL to the register (ending in /v1), or REGISTER=emulator to run the embedded emulator on purpose.',
     );
     expect(loadConfig({ NODE_ENV: 'production', REGISTER: 'emulator' }).register).toBeUndefined();
@@ -217,7 +216,7 @@ describe('the register: a deployment that forgets a setting stops instead of ser
     [{ REGISTER_BASE_URL: 'https://register.example' }, 'REGISTER_BASE_URL must end in /v1'],
     [{ REGISTER_BASE_URL: 'https://register.example/v2' }, 'REGISTER_BASE_URL must end in /v1'],
   ] as const)('%o stops: %s', ([env, expected]) => {
-    expect(fails(env as Record<string, string>)).toContain(expected);
+    expect(configFailure(env as Record<string, string>)).toContain(expected);
   });
 
   test('a tenants file that is missing, not JSON or invalid stops, naming TITLEGRAPH_TENANTS_FILE and the reason', () => {
@@ -225,17 +224,17 @@ describe('the register: a deployment that forgets a setting stops instead of ser
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const base = { REGISTER_BASE_URL: 'https://register.example/v1' };
     const missing = join(dir, 'missing.json');
-    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: missing })).toBe(
+    expect(configFailure({ ...base, TITLEGRAPH_TENANTS_FILE: missing })).toBe(
       `Invalid configuration: TITLEGRAPH_TENANTS_FILE "${missing}" cannot be read: there is no such file.`,
     );
     const notJson = join(dir, 'not.json');
     writeFileSync(notJson, '{ tenants: ');
-    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: notJson })).toMatch(
+    expect(configFailure({ ...base, TITLEGRAPH_TENANTS_FILE: notJson })).toMatch(
       /^Invalid configuration: TITLEGRAPH_TENANTS_FILE ".*" is not JSON \(/,
     );
     const invalid = join(dir, 'invalid.json');
     writeFileSync(invalid, JSON.stringify({ tenants: [{ name: 'x', apiKeySha256: 'nope', clientId: 'c', clientSecret: 's' }] }));
-    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: invalid })).toContain(
+    expect(configFailure({ ...base, TITLEGRAPH_TENANTS_FILE: invalid })).toContain(
       'tenants.0.apiKeySha256: must be the hex SHA-256 of the API key',
     );
     const badAmount = join(dir, 'amount.json');
@@ -245,7 +244,9 @@ describe('the register: a deployment that forgets a setting stops instead of ser
         tenants: [{ name: 'x', apiKeySha256: 'a'.repeat(64), clientId: 'c', clientSecret: 's', dailySpendLimit: '3.001' }],
       }),
     );
-    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: badAmount })).toContain('tenants.0.dailySpendLimit: must be an amount in pounds');
+    expect(configFailure({ ...base, TITLEGRAPH_TENANTS_FILE: badAmount })).toContain(
+      'tenants.0.dailySpendLimit: must be an amount in pounds',
+    );
   });
 
   test('each entry is a caller of its own: a key listed twice, or an unknown property, stops the start naming it', () => {
@@ -258,19 +259,19 @@ describe('the register: a deployment that forgets a setting stops instead of ser
       return path;
     };
     const key = (name: string, sha = 'a'.repeat(64)) => ({ name, apiKeySha256: sha, clientId: 'c', clientSecret: 's' });
-    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: file('twice.json', { tenants: [key('one'), key('two')] }) })).toContain(
+    expect(configFailure({ ...base, TITLEGRAPH_TENANTS_FILE: file('twice.json', { tenants: [key('one'), key('two')] }) })).toContain(
       'tenants.1.apiKeySha256: is the same as tenants.0.apiKeySha256',
     );
     expect(
-      fails({ ...base, TITLEGRAPH_TENANTS_FILE: file('names.json', { tenants: [key('one'), key('one', 'b'.repeat(64))] }) }),
+      configFailure({ ...base, TITLEGRAPH_TENANTS_FILE: file('names.json', { tenants: [key('one'), key('one', 'b'.repeat(64))] }) }),
     ).toContain('tenants.1.name: is the same as tenants.0.name');
     expect(
-      fails({ ...base, TITLEGRAPH_TENANTS_FILE: file('typo.json', { tenants: [{ ...key('one'), dailySpendLimt: '3.00' }] }) }),
+      configFailure({ ...base, TITLEGRAPH_TENANTS_FILE: file('typo.json', { tenants: [{ ...key('one'), dailySpendLimt: '3.00' }] }) }),
     ).toMatch(/tenants\.0: Unrecognized key: "dailySpendLimt"/);
     expect(
-      fails({ ...base, TITLEGRAPH_TENANTS_FILE: file('scope.json', { tenants: [{ ...key('one'), scopes: ['titles:steal'] }] }) }),
+      configFailure({ ...base, TITLEGRAPH_TENANTS_FILE: file('scope.json', { tenants: [{ ...key('one'), scopes: ['titles:steal'] }] }) }),
     ).toContain('tenants.0.scopes.0: must be one of titles:read, titles:buy, cases:write, charges:read, charges:organisation');
-    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: file('top.json', { tenants: [key('one')], tenant: [] }) })).toMatch(
+    expect(configFailure({ ...base, TITLEGRAPH_TENANTS_FILE: file('top.json', { tenants: [key('one')], tenant: [] }) })).toMatch(
       /the file: Unrecognized key: "tenant"/,
     );
   });
@@ -284,7 +285,7 @@ describe('the register: a deployment that forgets a setting stops instead of ser
       both,
       JSON.stringify({ tenants: [{ name: 'gateway', apiKeySha256: 'a'.repeat(64), clientId: 'c', clientSecret: 's', router: true }] }),
     );
-    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: both })).toContain(
+    expect(configFailure({ ...base, TITLEGRAPH_TENANTS_FILE: both })).toContain(
       'tenant "gateway" has router: true and register credentials: a router key only reads the schema',
     );
     const routerOnly = join(dir, 'router.json');
@@ -300,11 +301,11 @@ describe('the register: a deployment that forgets a setting stops instead of ser
     expect(loadConfig({ ...base, TITLEGRAPH_TENANTS_FILE: routerOnly }).register!.tenants).toHaveLength(2);
     const noClient = join(dir, 'no-client.json');
     writeFileSync(noClient, JSON.stringify({ tenants: [{ name: 'firm', apiKeySha256: 'b'.repeat(64) }] }));
-    expect(fails({ ...base, TITLEGRAPH_TENANTS_FILE: noClient })).toContain('tenant "firm" needs clientId and clientSecret');
+    expect(configFailure({ ...base, TITLEGRAPH_TENANTS_FILE: noClient })).toContain('tenant "firm" needs clientId and clientSecret');
   });
 
   test('a malformed amount in a spend setting stops, naming it', () => {
-    expect(fails({ CLIENT_DAILY_SPEND_LIMIT: '-1' })).toContain(
+    expect(configFailure({ CLIENT_DAILY_SPEND_LIMIT: '-1' })).toContain(
       'CLIENT_DAILY_SPEND_LIMIT must be an amount in pounds with at most two decimals',
     );
     expect(loadConfig({ ORGANISATION_DAILY_SPEND_LIMIT: '25' }).spend.organisationLimitPence).toBe(2500);

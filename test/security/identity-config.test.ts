@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config';
+import { configFailure } from '../support/config-failure';
 
 const REGISTER = { REGISTER_BASE_URL: 'https://register.example/v1' };
 const PROVIDER = {
@@ -27,16 +28,6 @@ function tenantsFile(content: unknown): string {
   writeFileSync(path, JSON.stringify(content));
   return path;
 }
-
-const failure = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-};
 
 describe('identityProviders in the tenants file', () => {
   test('are read with their limit in pence; a file may list people only', () => {
@@ -67,23 +58,23 @@ describe('identityProviders in the tenants file', () => {
   ] as const)('issuer %s refused: %s', ([issuer, refused]) => {
     for (const NODE_ENV of ['development', 'production']) {
       const env = { ...REGISTER, NODE_ENV, TITLEGRAPH_TENANTS_FILE: tenantsFile({ identityProviders: [{ ...PROVIDER, issuer }] }) };
-      if (refused) expect(failure(env)).toMatch(/identityProviders\.0\.issuer: must be an https:\/\/ address/);
+      if (refused) expect(configFailure(env)).toMatch(/identityProviders\.0\.issuer: must be an https:\/\/ address/);
       else expect(loadConfig(env).register!.identityProviders[0]!.issuer).toBe(issuer);
     }
   });
 
   test('one issuer twice, an unknown property, a missing client, or a file naming nobody stops the start naming it', () => {
     const twice = tenantsFile({ identityProviders: [PROVIDER, { ...PROVIDER, name: 'other' }] });
-    expect(failure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: twice })).toContain(
+    expect(configFailure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: twice })).toContain(
       'identityProviders.1.issuer: is the same as identityProviders.0.issuer',
     );
     const typo = tenantsFile({ identityProviders: [{ ...PROVIDER, audiance: 'x' }] });
-    expect(failure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: typo })).toMatch(/identityProviders\.0: Unrecognized key: "audiance"/);
+    expect(configFailure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: typo })).toMatch(/identityProviders\.0: Unrecognized key: "audiance"/);
     const { clientSecret: _, ...noSecret } = PROVIDER;
-    expect(failure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile({ identityProviders: [noSecret] }) })).toContain(
+    expect(configFailure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile({ identityProviders: [noSecret] }) })).toContain(
       'identityProviders.0.clientSecret',
     );
-    expect(failure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile({}) })).toContain('lists no tenants and no identityProviders');
+    expect(configFailure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile({}) })).toContain('lists no tenants and no identityProviders');
   });
 });
 
@@ -104,11 +95,11 @@ describe('EMULATOR_IDENTITY_ISSUER', () => {
   });
 
   test('refused off loopback over http, and beside a real register', () => {
-    expect(failure({ EMULATOR_IDENTITY_ISSUER: 'http://idp.example' })).toMatch(
+    expect(configFailure({ EMULATOR_IDENTITY_ISSUER: 'http://idp.example' })).toMatch(
       /^Invalid configuration: EMULATOR_IDENTITY_ISSUER must be an https:\/\/ address/,
     );
     expect(
-      failure({
+      configFailure({
         ...REGISTER,
         TITLEGRAPH_TENANTS_FILE: tenantsFile({ identityProviders: [PROVIDER] }),
         EMULATOR_IDENTITY_ISSUER: 'https://idp.example',

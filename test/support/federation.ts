@@ -13,6 +13,27 @@ import { listen } from './http-service';
 import { withoutSecurityDirectives } from '../../examples/federation/apollo-gateway';
 import { postRaw } from './post-raw';
 
+/** Another subgraph of a firm's company graph: its matters, each naming a title of titlegraph's. */
+export const MATTERS_SDL = /* GraphQL */ `
+  extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key"])
+
+  scalar TitleNumber
+
+  type Query {
+    matters: [Matter!]!
+  }
+
+  "A conveyancing matter of the firm's own system."
+  type Matter @key(fields: "id") {
+    id: ID!
+    title: Title
+  }
+
+  type Title @key(fields: "titleNumber", resolvable: false) {
+    titleNumber: TitleNumber!
+  }
+`;
+
 export interface Subgraph {
   name: string;
   sdl: string;
