@@ -4,8 +4,9 @@
  * of the streaming phase; their CPU time and memory from /proc.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { build, type Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -132,8 +133,50 @@ const ROUTER_TENANT = { name: 'bench-router', apiKeySha256: sha256Hex(BENCH_ROUT
  */
 export const UNLIMITED_QUOTA = { REGISTER_DAILY_QUOTA: '1000000000', CLIENT_BUDGET_BURST: '0' };
 
+const compiled = new Map<string, string>();
+
 /**
- * The service exactly as deployed: `src/main.ts` with NODE_ENV=production against the emulator
+ * A deep import without its file extension (`graphql/execution/values`), which tsx resolves and
+ * Node's ESM loader does not: kept external with the `.js` that names the file. Older commits
+ * (the release f34c3b8 among them) import so; this checkout's sources no longer do.
+ */
+const deepImportsWithExtension = (root: string): Plugin => ({
+  name: 'deep-imports-with-extension',
+  setup(build) {
+    build.onResolve({ filter: /^(@[^/]+\/)?[^./][^/]*\/[^.]+$/ }, ({ path }) =>
+      existsSync(join(root, 'node_modules', `${path}.js`)) ? { path: `${path}.js`, external: true } : undefined,
+    );
+  },
+});
+
+/**
+ * The service compiled as the image runs it: esbuild bundles `src/main.ts` with the options of
+ * scripts/build.mjs (ESM, node26, packages external) into `dist/bench/` of that checkout, once per
+ * run. Built here rather than by the checkout's own `npm run build`, so that an older commit (one
+ * without that script, the release f34c3b8 among them) is compiled exactly like this one and the
+ * comparison is of the code, not of the way it was started.
+ */
+async function compiledEntry(root: string): Promise<string> {
+  const cached = compiled.get(root);
+  if (cached) return cached;
+  const outfile = join(root, 'dist', 'bench', 'main.js');
+  await build({
+    entryPoints: [join(root, 'src', 'main.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node26',
+    packages: 'external',
+    plugins: [deepImportsWithExtension(root)],
+    logLevel: 'warning',
+  });
+  compiled.set(root, outfile);
+  return outfile;
+}
+
+/**
+ * The service exactly as deployed: `src/main.ts`, compiled as the image compiles it, with NODE_ENV=production against the emulator
  * (REGISTER_BASE_URL + a tenants file), on a free port. `env` adds settings; `nodeArgs` e.g.
  * --cpu-prof. Logs go to bench/.logs/<name>.log.
  */
@@ -144,6 +187,8 @@ export async function startService(
   nodeArgs: string[] = [],
   /** Another checkout to run (bench/experiments/ab.ts compares two commits). */
   root: string = ROOT,
+  /** From the sources through tsx (`npm start`) instead of compiled as the image runs it. */
+  sources = false,
 ): Promise<Service> {
   mkdirSync(LOG_DIR, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'titlegraph-bench-'));
@@ -152,7 +197,7 @@ export async function startService(
   const log = join(LOG_DIR, `${name}.log`);
   const fd = openSync(log, 'w');
   const spawnedAt = Date.now();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...(sources ? ['--import', 'tsx', 'src/main.ts'] : [await compiledEntry(root)])], {
     cwd: root,
     env: {
       ...process.env,

@@ -157,6 +157,9 @@ export function openDataFile(dataDir: string, schema: string, options: { synchro
   return guardedDb;
 }
 
+/** Statements kept per connection (see guarded). */
+const MAX_PREPARED_STATEMENTS = 256;
+
 const isRollback = (sql: string) => /^\s*ROLLBACK\s*;?\s*$/i.test(sql);
 /** A statement whose success puts data on the disk once committed (not a read, a PRAGMA or a BEGIN). */
 const writes = (sql: string) => /^\s*(COMMIT|END|INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql);
@@ -177,40 +180,69 @@ function guarded(db: DatabaseSync, health: DataFileHealth): DatabaseSync {
     if (!db.isTransaction && writes(sql)) health.wrote();
     return result;
   };
-  const statement = (prepared: StatementSync, sql: string): StatementSync =>
-    new Proxy(prepared, {
-      get(target, property) {
-        const value = Reflect.get(target, property, target) as unknown;
-        if (typeof value !== 'function') return value;
-        if (property === 'run') {
-          return (...args: unknown[]) =>
-            isRollback(sql) && !db.isTransaction ? { changes: 0, lastInsertRowid: 0 } : attempt(sql, () => value.apply(target, args));
+  // Each statement's wrapped methods are made once, when it is prepared: the quota's run on every
+  // register call, and a Proxy that made closures and matched the SQL on every call cost more than
+  // some of the statements it wrapped.
+  const statement = (prepared: StatementSync, sql: string): StatementSync => {
+    const writesToDisk = writes(sql);
+    const guard =
+      <A extends unknown[], R>(method: (...args: A) => R) =>
+      (...args: A): R => {
+        let result: R;
+        try {
+          result = method.apply(prepared, args);
+        } catch (error) {
+          throw health.failed(error);
         }
-        if (property === 'get' || property === 'all') return (...args: unknown[]) => attempt(sql, () => value.apply(target, args));
-        return value.bind(target);
+        if (writesToDisk && !db.isTransaction) health.wrote();
+        return result;
+      };
+    const run = guard(prepared.run);
+    const methods: Partial<Record<PropertyKey, unknown>> = {
+      run: isRollback(sql) ? (...args: Parameters<StatementSync['run']>) => (db.isTransaction ? run(...args) : { changes: 0, lastInsertRowid: 0 }) : run,
+      get: guard(prepared.get),
+      all: guard(prepared.all),
+    };
+    return new Proxy(prepared, {
+      get(target, property) {
+        const method = methods[property];
+        if (method) return method;
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
       },
     });
+  };
+  // Statements are kept by their SQL, per connection: compiling one cost more than running most
+  // of them, and a statement page prepared per page left a native statement per page for the
+  // collector (500 of them in a year's CSV). The texts are the stores' own, built from a handful
+  // of shapes with every value a parameter; the bound is a guard, not a size anyone reaches.
+  const prepared = new Map<string, StatementSync>();
+  const methods: Partial<Record<PropertyKey, unknown>> = {
+    exec: (sql: string) => (isRollback(sql) && !db.isTransaction ? undefined : attempt(sql, () => db.exec(sql))),
+    prepare: (sql: string) => {
+      let cached = prepared.get(sql);
+      if (!cached) {
+        if (prepared.size >= MAX_PREPARED_STATEMENTS) prepared.clear();
+        cached = statement(
+          attempt(sql, () => db.prepare(sql)),
+          sql,
+        );
+        prepared.set(sql, cached);
+      }
+      return cached;
+    },
+    close: () => {
+      prepared.clear();
+      db.close();
+      if (--health.connections <= 0 && files.get(health.dataDir) === health) files.delete(health.dataDir);
+    },
+  };
   return new Proxy(db, {
     get(target, property) {
+      const method = methods[property];
+      if (method) return method;
       const value = Reflect.get(target, property, target) as unknown;
-      if (typeof value !== 'function') return value;
-      if (property === 'exec') {
-        return (sql: string) => (isRollback(sql) && !target.isTransaction ? undefined : attempt(sql, () => target.exec(sql)));
-      }
-      if (property === 'prepare') {
-        return (sql: string, ...rest: unknown[]) =>
-          statement(
-            attempt(sql, () => (target.prepare as (...a: unknown[]) => StatementSync)(sql, ...rest)),
-            sql,
-          );
-      }
-      if (property === 'close') {
-        return () => {
-          target.close();
-          if (--health.connections <= 0 && files.get(health.dataDir) === health) files.delete(health.dataDir);
-        };
-      }
-      return value.bind(target);
+      return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 }
