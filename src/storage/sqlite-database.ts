@@ -10,7 +10,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { type DatabaseOutage, DatabaseUnavailableError } from './database-unavailable';
 
 /** SQLite's primary result codes (the low byte of an extended one) that mean the file cannot be used. */
@@ -157,6 +157,35 @@ export function openDataFile(dataDir: string, schema: string, options: { synchro
   return guardedDb;
 }
 
+/**
+ * Rows as arrays from SQLite, made objects here. node:sqlite builds each row object in C++, and
+ * those left the heap growing between full collections: reading 3,000 pages of 500 rows grew the
+ * process by 152 MB as objects, by 9 MB as arrays made objects in JavaScript, which was also
+ * faster (1.6 s against 2.3 s; one row by key 1.5 µs against 1.8 µs). A year's CSV is such a read.
+ * Undefined for a statement that returns no rows (a write, BEGIN, COMMIT).
+ */
+function rowReader(statement: StatementSync) {
+  let names = statement.columns().map((column) => column.name);
+  if (names.length === 0) return undefined;
+  statement.setReturnArrays(true);
+  const objectOf = (values: readonly unknown[]): Record<string, unknown> => {
+    // A statement SQLite prepared again after a schema change may return other columns.
+    if (values.length !== names.length) names = statement.columns().map((column) => column.name);
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+    return row;
+  };
+  return {
+    get(args: SQLInputValue[]) {
+      const values = statement.get(...args) as unknown as unknown[] | undefined;
+      return values === undefined ? undefined : objectOf(values);
+    },
+    all(args: SQLInputValue[]) {
+      return (statement.all(...args) as unknown as unknown[][]).map(objectOf);
+    },
+  };
+}
+
 /** Statements kept per connection (see guarded). */
 const MAX_PREPARED_STATEMENTS = 256;
 
@@ -198,10 +227,11 @@ function guarded(db: DatabaseSync, health: DataFileHealth): DatabaseSync {
         return result;
       };
     const run = guard(prepared.run);
+    const reads = rowReader(prepared);
     const methods: Partial<Record<PropertyKey, unknown>> = {
       run: isRollback(sql) ? (...args: Parameters<StatementSync['run']>) => (db.isTransaction ? run(...args) : { changes: 0, lastInsertRowid: 0 }) : run,
-      get: guard(prepared.get),
-      all: guard(prepared.all),
+      get: guard(reads ? (...args: SQLInputValue[]) => reads.get(args) : prepared.get),
+      all: guard(reads ? (...args: SQLInputValue[]) => reads.all(args) : prepared.all),
     };
     return new Proxy(prepared, {
       get(target, property) {
