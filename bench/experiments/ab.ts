@@ -50,6 +50,12 @@ try {
   }
   console.log('| service | query | req/s per round | CPU µs/req per round | median CPU µs/req |\n|---|---|---|---|---|');
   for (const [k, r] of Object.entries(rows)) console.log(`| ${k} | ${r.rps.join(', ')} | ${r.cpuUs.join(', ')} | ${median(r.cpuUs)} |`);
+  // Each round's ratio, the two loaded at the same time: steadier than the ratio of the medians.
+  for (const [name] of queries) {
+    const [a, b] = services.map((s) => rows[`${s.name} | ${name}`]!.cpuUs);
+    const ratios = a!.map((x, i) => x / b![i]!);
+    console.log(`${name}: ${services[0]!.name} ÷ ${services[1]!.name}, CPU per request, median of the rounds' ratios ${median(ratios).toFixed(3)} (${ratios.map((r) => r.toFixed(2)).join(', ')})`);
+  }
 } finally {
   for (const { svc } of services) await svc.stop();
   await emu.stop();

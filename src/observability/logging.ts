@@ -38,6 +38,12 @@ const pending = (destination: object) => {
   return typeof state._len === 'number' ? state._len > 0 || state._writing === true : false;
 };
 
+/** Lines buffered and no write under way to take them (SonicBoom's state, as `pending`). */
+const waiting = (destination: object) => {
+  const state = destination as { _len?: unknown; _writing?: unknown; destroyed?: unknown };
+  return typeof state._len === 'number' && state._len > 0 && state._writing !== true && state.destroyed !== true;
+};
+
 /**
  * Exits once stdout has taken what is buffered, waiting at most `timeoutMs`. pino flushes its
  * stdout buffer synchronously on exit, and SonicBoom's synchronous flush retries a failed write
@@ -58,7 +64,12 @@ export function exitProcess(code: number, timeoutMs = 1_000): void {
     return;
   }
   const deadline = Date.now() + timeoutMs;
-  const wait = () => (pending(destination) && Date.now() < deadline ? setTimeout(wait, 10) : exit());
+  // Lines gathering for a 4 KB write would otherwise wait for company that never comes.
+  const wait = () => {
+    if (waiting(destination)) destination.flush();
+    if (pending(destination) && Date.now() < deadline) setTimeout(wait, 10);
+    else exit();
+  };
   wait();
 }
 
@@ -68,10 +79,27 @@ function traceIds(): { trace_id?: string; span_id?: string } {
   return span && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : {};
 }
 
+/** Bytes of log lines gathered before a write to stdout, and the longest a line waits for company. */
+const LOG_WRITE_BYTES = 4_096;
+const LOG_WRITE_AFTER_MS = 100;
+
+/**
+ * stdout written asynchronously and in 4 KB writes (sonic-boom's minLength, as pino's docs advise
+ * in production): written a line at a time, each request's line cost a system call on the
+ * thread pool, about 3 % of a small request's CPU under load (bench/RESULTS.md). A line waits at
+ * most LOG_WRITE_AFTER_MS for others (a timer writes what gathered; sonic-boom's own would write
+ * even when nothing did), and exitProcess writes the rest on the way out.
+ */
+function bufferedStdout(): ReturnType<typeof pino.destination> {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_WRITE_BYTES });
+  setInterval(() => {
+    if (waiting(destination)) destination.flush();
+  }, LOG_WRITE_AFTER_MS).unref();
+  return destination;
+}
+
 export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
-  // stdout written asynchronously: lines that pile up while a write is under way go out in one
-  // write, not one system call each. exitProcess flushes it on the way out.
-  if (!options.destination) stdoutDestination ??= pino.destination({ dest: 1, sync: false });
+  if (!options.destination) stdoutDestination ??= bufferedStdout();
   const destination = options.destination ?? stdoutDestination!;
   return pino(
     {
