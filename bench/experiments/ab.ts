@@ -54,7 +54,9 @@ try {
   for (const [name] of queries) {
     const [a, b] = services.map((s) => rows[`${s.name} | ${name}`]!.cpuUs);
     const ratios = a!.map((x, i) => x / b![i]!);
-    console.log(`${name}: ${services[0]!.name} ÷ ${services[1]!.name}, CPU per request, median of the rounds' ratios ${median(ratios).toFixed(3)} (${ratios.map((r) => r.toFixed(2)).join(', ')})`);
+    console.log(
+      `${name}: ${services[0]!.name} ÷ ${services[1]!.name}, CPU per request, median of the rounds' ratios ${median(ratios).toFixed(3)} (${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+    );
   }
 } finally {
   for (const { svc } of services) await svc.stop();

@@ -229,7 +229,9 @@ function guarded(db: DatabaseSync, health: DataFileHealth): DatabaseSync {
     const run = guard(prepared.run);
     const reads = rowReader(prepared);
     const methods: Partial<Record<PropertyKey, unknown>> = {
-      run: isRollback(sql) ? (...args: Parameters<StatementSync['run']>) => (db.isTransaction ? run(...args) : { changes: 0, lastInsertRowid: 0 }) : run,
+      run: isRollback(sql)
+        ? (...args: Parameters<StatementSync['run']>) => (db.isTransaction ? run(...args) : { changes: 0, lastInsertRowid: 0 })
+        : run,
       get: guard(reads ? (...args: SQLInputValue[]) => reads.get(args) : prepared.get),
       all: guard(reads ? (...args: SQLInputValue[]) => reads.all(args) : prepared.all),
     };

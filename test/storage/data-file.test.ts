@@ -15,7 +15,10 @@ let dir: string;
 let db: DatabaseSync;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'titlegraph-data-file-'));
-  db = openDataFile(dir, 'CREATE TABLE IF NOT EXISTS entry (id INTEGER PRIMARY KEY, name TEXT, amount REAL, note TEXT, day TEXT NOT NULL);');
+  db = openDataFile(
+    dir,
+    'CREATE TABLE IF NOT EXISTS entry (id INTEGER PRIMARY KEY, name TEXT, amount REAL, note TEXT, day TEXT NOT NULL);',
+  );
   const insert = db.prepare('INSERT INTO entry (name, amount, note, day) VALUES (?, ?, ?, ?)');
   insert.run('first', 3, null, '2026-11-01');
   insert.run('second', 12.5, 'paid', '2026-11-02');
@@ -41,7 +44,14 @@ describe('rows read through the data file', () => {
     const sql = 'SELECT id, name, amount, note, day, amount * 2 AS doubled FROM entry ORDER BY id';
     const ours = db.prepare(sql).all();
     expect(ours).toHaveLength(3);
-    expect(ours).toEqual(direct((plain) => plain.prepare(sql).all().map((row) => ({ ...row }))));
+    expect(ours).toEqual(
+      direct((plain) =>
+        plain
+          .prepare(sql)
+          .all()
+          .map((row) => ({ ...row })),
+      ),
+    );
     expect(Object.keys(ours[0]!)).toEqual(['id', 'name', 'amount', 'note', 'day', 'doubled']);
 
     const one = 'SELECT name, note FROM entry WHERE day = ?';
