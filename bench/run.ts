@@ -709,7 +709,7 @@ async function main() {
     if (!installed.ok) peerError = apolloError = installed.error;
   } else if (!WANT_PEER) peerError = apolloError = 'skipped (--no-peer)';
 
-  log('starting the register emulator and the service (NODE_ENV=production, src/main.ts)');
+  log('starting the register emulator and the service (NODE_ENV=production, src/main.ts compiled)');
   const emu = await startEmulatorProcess(0);
   const svc = await startService('service', emu.url);
   let baseline: (BaselineCheckout & { svc: Service }) | undefined;
