@@ -16,12 +16,18 @@ import { composeServices } from '@apollo/composition';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { type DocumentNode, type OperationDefinitionNode, parse } from 'graphql';
+import { withoutSecurityDirectives } from '../examples/federation/apollo-gateway';
 
 const kind = process.env.BENCH_GATEWAY;
 const titlegraphUrl = process.env.TITLEGRAPH_URL!;
 const quietApolloLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** The supergraph of the service alone, from its SDL read over HTTP (as test/support/federation.ts composes it; that module needs vitest). */
+/**
+ * The supergraph of the service alone, from its SDL read over HTTP (as test/support/federation.ts
+ * composes it; that module needs vitest). For Apollo Gateway without the `@authenticated` and
+ * `@requiresScopes` it refuses to load, as its example and the tests compose it; the service
+ * enforces them either way.
+ */
 async function composeSupergraph(): Promise<string> {
   const response = await fetch(titlegraphUrl, {
     method: 'POST',
@@ -29,7 +35,8 @@ async function composeSupergraph(): Promise<string> {
     body: JSON.stringify({ query: '{ _service { sdl } }' }),
   });
   const { data } = (await response.json()) as { data: { _service: { sdl: string } } };
-  const composed = composeServices([{ name: 'titlegraph', url: titlegraphUrl, typeDefs: parse(data._service.sdl) }]);
+  const sdl = kind === 'apollo' ? withoutSecurityDirectives(data._service.sdl) : data._service.sdl;
+  const composed = composeServices([{ name: 'titlegraph', url: titlegraphUrl, typeDefs: parse(sdl) }]);
   if (composed.errors) throw new Error(composed.errors.map((e) => e.message).join('\n'));
   return composed.supergraphSdl;
 }
