@@ -1,7 +1,8 @@
 /**
  * `npm run bench:statements`: a big firm's year of charges (250,000 journal rows by default,
  * `--rows=N`, over `--days=N`, default 365, up to yesterday), read back as the CSV and as GraphQL pages of 500, from a production start of the
- * service on SQLite. Reports the CSV's time and the service's memory growth while it streams,
+ * service on SQLite. Reports the CSV's time and the service's memory growth while it streams
+ * (from a replica just started, and again after it has served the pages),
  * and each page's time at every position (first, middle, last). Appends its figures to
  * bench/RESULTS.md under "Statements at scale".
  *
@@ -25,6 +26,7 @@ const FIRST_DAY = Date.parse(`${new Date(Date.now() - DAYS * 86_400_000).toISOSt
 const dayOf = (i: number) => new Date(FIRST_DAY + Math.floor((i * DAYS) / ROWS) * 86_400_000).toISOString().slice(0, 10);
 const FROM = dayOf(0);
 const TO = dayOf(ROWS - 1);
+const AUTH = { authorization: 'Bearer dev-key-a' };
 
 async function seed(dataDir: string) {
   await new SqliteIdempotencyStore(dataDir).close(); // creates the tables and indexes as a start would
@@ -43,6 +45,23 @@ async function seed(dataDir: string) {
   db.close();
 }
 
+/** The CSV, whole, read as fast as the bench can: its time, size, and the replica's memory high-water mark meanwhile. */
+async function wholeCsv(base: string, pid: number): Promise<{ ms: number; bytes: number; growth: number }> {
+  const memory = peakRss(pid);
+  const started = performance.now();
+  const csv = await request(`${base}/statements.csv?from=${FROM}&to=${TO}`, { headers: AUTH });
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of csv.body) {
+    bytes += (chunk as Buffer).length;
+    for (const byte of chunk as Buffer) if (byte === 10) lines++;
+  }
+  const ms = performance.now() - started;
+  const peak = memory.stop();
+  if (csv.statusCode !== 200 || lines !== ROWS + 1) throw new Error(`CSV: status ${csv.statusCode}, ${lines} lines for ${ROWS} rows`);
+  return { ms, bytes, growth: peak - memory.baseline };
+}
+
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
 
@@ -53,32 +72,18 @@ async function main() {
   const seedMs = performance.now() - seededAt;
   const emulator = await startEmulatorProcess();
   const service = await startService('statements', emulator.url, { DATA_DIR: dataDir });
-  const auth = { authorization: 'Bearer dev-key-a' };
   try {
     // A warmed replica, as in service: one day's CSV and one page first (module loading and the
     // first compilations are the process's, not the statement's).
-    await (await request(`${service.base}/statements.csv?from=${TO}&to=${TO}`, { headers: auth })).body.text();
+    await (await request(`${service.base}/statements.csv?from=${TO}&to=${TO}`, { headers: AUTH })).body.text();
     await (
       await request(`${service.base}/graphql`, {
         method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
+        headers: { ...AUTH, 'content-type': 'application/json' },
         body: JSON.stringify({ query: `{ chargeStatement(from: "${TO}", to: "${TO}", first: 500) { records { titleNumber } } }` }),
       })
     ).body.text();
-    // The CSV, whole, read as fast as the bench can: time, and the replica's memory high-water mark.
-    const memory = peakRss(service.pid);
-    const csvStart = performance.now();
-    const csv = await request(`${service.base}/statements.csv?from=${FROM}&to=${TO}`, { headers: auth });
-    let bytes = 0;
-    let lines = 0;
-    for await (const chunk of csv.body) {
-      bytes += (chunk as Buffer).length;
-      for (const byte of chunk as Buffer) if (byte === 10) lines++;
-    }
-    const csvMs = performance.now() - csvStart;
-    const peak = memory.stop();
-    if (csv.statusCode !== 200 || lines !== ROWS + 1) throw new Error(`CSV: status ${csv.statusCode}, ${lines} lines for ${ROWS} rows`);
-
+    const fresh = await wholeCsv(service.base, service.pid);
     // Every GraphQL page of 500, front to back, each timed.
     const query = `query($from: Date!, $to: Date!, $after: String) { chargeStatement(from: $from, to: $to, first: 500, after: $after) {
       records { titleNumber status caller charge { fee transactionNumber } } nextCursor } }`;
@@ -89,7 +94,7 @@ async function main() {
       const started = performance.now();
       const response = await request(`${service.base}/graphql`, {
         method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
+        headers: { ...AUTH, 'content-type': 'application/json' },
         body: JSON.stringify({ query, variables: { from: FROM, to: TO, after } }),
       });
       const body = (await response.body.json()) as { data: { chargeStatement: { records: unknown[]; nextCursor: string | null } } };
@@ -98,6 +103,9 @@ async function main() {
       after = body.data.chargeStatement.nextCursor;
     } while (after);
     if (records !== ROWS) throw new Error(`GraphQL pages: ${records} records for ${ROWS} rows`);
+    // The same CSV again, from a replica that has now served traffic (the 500 pages): as a replica
+    // in service would stream it, its young generation already in use.
+    const served = await wholeCsv(service.base, service.pid);
 
     const middle = pageMs[Math.floor(pageMs.length / 2)]!;
     const report = [
@@ -108,10 +116,21 @@ async function main() {
       '',
       '| measure | result | goal |',
       '|---|---|---|',
-      `| CSV of the whole year | ${(csvMs / 1000).toFixed(2)} s, ${(bytes / 1e6).toFixed(1)} MB | ≤ 5 s |`,
-      `| replica memory while streaming it (peak RSS − RSS before) | ${((peak - memory.baseline) / 1e6).toFixed(1)} MB | < 50 MB |`,
+      `| CSV of the whole year: a replica just started / after serving the 500 pages below | ${(fresh.ms / 1000).toFixed(2)} / ${(served.ms / 1000).toFixed(2)} s, ${(fresh.bytes / 1e6).toFixed(1)} MB | ≤ 5 s |`,
+      `| replica memory while streaming it (peak RSS − RSS before): just started / after serving | ${(fresh.growth / 1e6).toFixed(1)} / ${(served.growth / 1e6).toFixed(1)} MB | < 50 MB |`,
       `| GraphQL page of 500: first / middle / last | ${pageMs[0]!.toFixed(1)} / ${middle.toFixed(1)} / ${pageMs.at(-1)!.toFixed(1)} ms | ≤ 50 ms at any position |`,
       `| GraphQL pages (${pageMs.length}): p50 / p95 / max | ${percentile(pageMs, 0.5).toFixed(1)} / ${percentile(pageMs, 0.95).toFixed(1)} / ${Math.max(...pageMs).toFixed(1)} ms | |`,
+      '',
+      'Reading: each page is one index range per API client, `(scope, day, recorded_at, id)` or `(scope, caller, day, recorded_at, id)` ' +
+        '(SQLite is told which with `INDEXED BY`: its planner otherwise took the older `(scope, day, recorded_at)` index with a day range ' +
+        'and filtered, 94 ms a page deep in the year), so a page costs the same at any position; before keyset paging each 500-row page ' +
+        "scanned the whole table and the year's CSV took 46.9 s. The CSV is pulled a page at a time as the caller reads. Its memory: " +
+        'node:sqlite made each row object in C++, and those left the heap growing between full collections (60–68 MB while streaming ' +
+        'the year); rows are now read as arrays and made objects in JavaScript, and each statement is prepared once per connection ' +
+        'instead of once per page (storage/sqlite-database.ts). What a replica just started still grows by is mostly its young ' +
+        "generation being put to use for the first time (V8's two 16 MB semi-spaces: the heap itself grows by about 8 MB while the year " +
+        'streams, `--trace-gc-nvp`), 42–51 MB across runs; a replica that has served traffic has it in use already, which the second ' +
+        'figure shows. No rows are held: a page is 500 records, pulled as the caller reads.',
       '',
     ].join('\n');
     appendToResults(report);
