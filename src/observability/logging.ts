@@ -44,6 +44,16 @@ const waiting = (destination: object) => {
   return typeof state._len === 'number' && state._len > 0 && state._writing !== true && state.destroyed !== true;
 };
 
+/** Starts the write of what `destination` gathered; a stdout that failed (a reader gone) is not the service's to crash on. */
+function writeGathered(destination: ReturnType<typeof pino.destination>): void {
+  if (!waiting(destination)) return;
+  try {
+    destination.flush();
+  } catch {
+    // the stream has ended or broken: its lines are lost, the process goes on
+  }
+}
+
 /**
  * Exits once stdout has taken what is buffered, waiting at most `timeoutMs`. pino flushes its
  * stdout buffer synchronously on exit, and SonicBoom's synchronous flush retries a failed write
@@ -66,7 +76,7 @@ export function exitProcess(code: number, timeoutMs = 1_000): void {
   const deadline = Date.now() + timeoutMs;
   // Lines gathering for a 4 KB write would otherwise wait for company that never comes.
   const wait = () => {
-    if (waiting(destination)) destination.flush();
+    writeGathered(destination);
     if (pending(destination) && Date.now() < deadline) setTimeout(wait, 10);
     else exit();
   };
@@ -81,7 +91,7 @@ function traceIds(): { trace_id?: string; span_id?: string } {
 
 /** Bytes of log lines gathered before a write to stdout, and the longest a line waits for company. */
 const LOG_WRITE_BYTES = 4_096;
-const LOG_WRITE_AFTER_MS = 100;
+const LOG_WRITE_AFTER_MS = 25;
 
 /**
  * stdout written asynchronously and in 4 KB writes (sonic-boom's minLength, as pino's docs advise
@@ -92,9 +102,7 @@ const LOG_WRITE_AFTER_MS = 100;
  */
 function bufferedStdout(): ReturnType<typeof pino.destination> {
   const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_WRITE_BYTES });
-  setInterval(() => {
-    if (waiting(destination)) destination.flush();
-  }, LOG_WRITE_AFTER_MS).unref();
+  setInterval(() => writeGathered(destination), LOG_WRITE_AFTER_MS).unref();
   return destination;
 }
 

@@ -119,14 +119,15 @@ test('a query that calls the register twice: the span tree, interpreted and comp
       const http = inTrace.filter((s) => s.parentSpanId === call.spanId && s.kind === 3 && !s.name.startsWith('register '));
       expect(http.length, `${route}: undici span`).toBeGreaterThanOrEqual(1);
     }
-    // Every log line written for this request names its trace.
-    const lines = output
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((l) => l.trace_id === server.traceId);
-    expect(lines.length, output).toBeGreaterThanOrEqual(1);
-    expect(lines.every((l) => typeof l.span_id === 'string')).toBe(true);
+    // Every log line written for this request names its trace (lines reach stdout in batches, within 25 ms).
+    const lines = () =>
+      output
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.trace_id === server.traceId);
+    await expect.poll(() => lines().length, { timeout: 5_000, message: output }).toBeGreaterThanOrEqual(1);
+    expect(lines().every((l) => typeof l.span_id === 'string')).toBe(true);
   }
 }, 60_000);
 
