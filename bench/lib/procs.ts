@@ -176,8 +176,8 @@ async function compiledEntry(root: string): Promise<string> {
 }
 
 /**
- * The service exactly as deployed: `src/main.ts`, compiled as the image compiles it, with NODE_ENV=production against the emulator
- * (REGISTER_BASE_URL + a tenants file), on a free port. `env` adds settings; `nodeArgs` e.g.
+ * The service exactly as deployed: `src/main.ts` compiled as the image compiles it, with
+ * NODE_ENV=production, against the emulator (REGISTER_BASE_URL + a tenants file), on a free port. `env` adds settings; `nodeArgs` e.g.
  * --cpu-prof. Logs go to bench/.logs/<name>.log.
  */
 export async function startService(
@@ -187,8 +187,6 @@ export async function startService(
   nodeArgs: string[] = [],
   /** Another checkout to run (bench/experiments/ab.ts compares two commits). */
   root: string = ROOT,
-  /** From the sources through tsx (`npm start`) instead of compiled as the image runs it. */
-  sources = false,
 ): Promise<Service> {
   mkdirSync(LOG_DIR, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'titlegraph-bench-'));
@@ -197,7 +195,7 @@ export async function startService(
   const log = join(LOG_DIR, `${name}.log`);
   const fd = openSync(log, 'w');
   const spawnedAt = Date.now();
-  const child = spawn(process.execPath, [...nodeArgs, ...(sources ? ['--import', 'tsx', 'src/main.ts'] : [await compiledEntry(root)])], {
+  const child = spawn(process.execPath, [...nodeArgs, await compiledEntry(root)], {
     cwd: root,
     env: {
       ...process.env,
