@@ -32,16 +32,23 @@ function isoTime(): string {
 /** The stdout stream of createLogger's loggers (pino's SonicBoom), so that an exit can flush it safely. */
 let stdoutDestination: ReturnType<typeof pino.destination> | undefined;
 
-/** SonicBoom's own count of what is still buffered or being written (not in its typings). */
+/** SonicBoom's own state (not in its typings): lines buffered, a write under way, the stream destroyed. */
+function streamState(destination: object): { buffered: boolean; writing: boolean; destroyed: boolean } {
+  const state = destination as { _len?: unknown; _writing?: unknown; destroyed?: unknown };
+  const sonic = typeof state._len === 'number';
+  return { buffered: sonic && (state._len as number) > 0, writing: sonic && state._writing === true, destroyed: state.destroyed === true };
+}
+
+/** What is still buffered or being written. */
 const pending = (destination: object) => {
-  const state = destination as { _len?: unknown; _writing?: unknown };
-  return typeof state._len === 'number' ? state._len > 0 || state._writing === true : false;
+  const { buffered, writing } = streamState(destination);
+  return buffered || writing;
 };
 
-/** Lines buffered and no write under way to take them (SonicBoom's state, as `pending`). */
+/** Lines buffered and no write under way to take them. */
 const waiting = (destination: object) => {
-  const state = destination as { _len?: unknown; _writing?: unknown; destroyed?: unknown };
-  return typeof state._len === 'number' && state._len > 0 && state._writing !== true && state.destroyed !== true;
+  const { buffered, writing, destroyed } = streamState(destination);
+  return buffered && !writing && !destroyed;
 };
 
 /** Starts the write of what `destination` gathered; a stdout that failed (a reader gone) is not the service's to crash on. */

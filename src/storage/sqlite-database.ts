@@ -165,12 +165,13 @@ export function openDataFile(dataDir: string, schema: string, options: { synchro
  * Undefined for a statement that returns no rows (a write, BEGIN, COMMIT).
  */
 function rowReader(statement: StatementSync) {
-  let names = statement.columns().map((column) => column.name);
+  const columnNames = () => statement.columns().map((column) => column.name);
+  let names = columnNames();
   if (names.length === 0) return undefined;
   statement.setReturnArrays(true);
   const objectOf = (values: readonly unknown[]): Record<string, unknown> => {
     // A statement SQLite prepared again after a schema change may return other columns.
-    if (values.length !== names.length) names = statement.columns().map((column) => column.name);
+    if (values.length !== names.length) names = columnNames();
     const row: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
     return row;
