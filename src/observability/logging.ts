@@ -16,16 +16,24 @@ export type { Logger };
 
 /**
  * pino's isoTime formats a Date for every line; on a busy service that is a visible share of the
- * CPU per request, and many lines fall in the same millisecond: the text is kept for it.
+ * CPU per request. Lines of one second share all but the milliseconds: the text up to them is
+ * kept per second, and lines of one millisecond share the whole text.
  */
 let lastTimeMs = -1;
 let lastTimeText = '';
+let lastSecond = -1;
+let lastSecondPrefix = '';
 function isoTime(): string {
   const now = Date.now();
-  if (now !== lastTimeMs) {
-    lastTimeMs = now;
-    lastTimeText = `,"time":"${new Date(now).toISOString()}"`;
+  if (now === lastTimeMs) return lastTimeText;
+  const second = Math.floor(now / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    // "2026-11-26T17:24:54." from "2026-11-26T17:24:54.000Z"
+    lastSecondPrefix = `,"time":"${new Date(second * 1000).toISOString().slice(0, 20)}`;
   }
+  lastTimeMs = now;
+  lastTimeText = `${lastSecondPrefix}${String(now - second * 1000).padStart(3, '0')}Z"`;
   return lastTimeText;
 }
 

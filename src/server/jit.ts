@@ -23,7 +23,6 @@ import {
   getOperationAST,
   GraphQLError,
   type GraphQLSchema,
-  getVariableValues,
   getNamedType,
   isScalarType,
   isSpecifiedScalarType,
@@ -33,7 +32,6 @@ import {
   visitWithTypeInfo,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  type VariableDefinitionNode,
   visit,
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
@@ -97,8 +95,6 @@ export const DEFAULT_COMPILE_AFTER = 10;
 
 interface Compiled {
   query: CompiledQuery;
-  /** The operation's variable definitions, checked on every run before the compiled query. */
-  variables: readonly VariableDefinitionNode[];
   operation: OperationDefinitionNode;
 }
 
@@ -141,15 +137,6 @@ function variableInsideScalarLiteral(schema: GraphQLSchema, document: DocumentNo
   };
   visit(document, visitWithTypeInfo(typeInfo, { ObjectValue: enter, ListValue: enter }));
   return found;
-}
-
-function variablesCoerce(
-  schema: GraphQLSchema,
-  definitions: readonly VariableDefinitionNode[],
-  values: ExecutionArgs['variableValues'],
-): boolean {
-  if (definitions.length === 0) return true;
-  return !getVariableValues(schema, definitions, values ?? {}, { maxErrors: 1 }).errors;
 }
 
 /** The field a response path leads to (list indices skipped, aliases followed, fragments entered). */
@@ -220,7 +207,7 @@ export function useJitExecution(
       const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
       if (isCompiledQuery(result)) {
         const operation = getOperationAST(args.document, args.operationName)!;
-        compiled = { query: result, variables: operation.variableDefinitions ?? [], operation };
+        compiled = { query: result, operation };
       }
     }
     byOperation.set(operation, compiled);
@@ -229,12 +216,16 @@ export function useJitExecution(
   }
 
   return {
-    onExecute({ args, setExecuteFn }) {
+    onExecute({ args, executeFn, setExecuteFn }) {
       const compiled = compilationFor(args);
-      if (typeof compiled !== 'object' || !variablesCoerce(args.schema, compiled.variables, args.variableValues)) return;
+      if (typeof compiled !== 'object') return;
       setExecuteFn(async (run: ExecutionArgs) => {
-        const result = await compiled.query.query(run.rootValue, run.contextValue, run.variableValues);
-        return withFieldNodes(result as ExecutionResult, compiled.operation, run.document);
+        const result = (await compiled.query.query(run.rootValue, run.contextValue, run.variableValues)) as ExecutionResult;
+        // No `data` at all: graphql-jit refused the variables before running anything. graphql-js's
+        // executor answers instead, in its own words (it refuses them too, and runs nothing either).
+        // Checking them with graphql-js first, on every run, cost as much again as graphql-jit's own check.
+        if (!('data' in result)) return executeFn(run);
+        return withFieldNodes(result, compiled.operation, run.document);
       });
     },
   };
