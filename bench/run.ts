@@ -9,8 +9,8 @@
  *
  * Options: --only=economy,latency,throughput,gateways,streaming,batching,apq-flood,spend-cpu,peer-pdf,profile (a subset;
  * the report then holds only those), --no-peer (neither peer), --quick (shorter rounds, for
- * development), --baseline <git ref> (another commit, built in a temporary git worktree with this
- * checkout's node_modules, whose service joins the throughput rounds beside ours and the peers':
+ * development), --baseline <git ref> (another commit, built in a temporary git worktree with the
+ * dependencies of its own lock file, whose service joins the throughput rounds beside ours and the peers':
  * each ratio is printed against the peer and against the baseline, and recorded in RESULTS.md),
  * --report-only (RESULTS.md and chart.svg written again from bench/results.json, nothing run).
  */

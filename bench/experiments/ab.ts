@@ -5,8 +5,8 @@
  *
  *   npx tsx bench/experiments/ab.ts [REV=HEAD] [ROUNDS=4]
  *
- * REV is checked out as a git worktree under the system temp folder, sharing this checkout's
- * node_modules (bench/lib/baseline.ts); a directory is run as it stands. Bounded: ROUNDS rounds
+ * REV is checked out as a git worktree under the system temp folder, with the dependencies of its
+ * own package-lock.json (bench/lib/baseline.ts); a directory is run as it stands. Bounded: ROUNDS rounds
  * of 3 s per service and query.
  */
 import { existsSync } from 'node:fs';

@@ -1,9 +1,11 @@
 /**
  * Another commit to measure against: checked out once as a detached git worktree under the
- * system temp folder, sharing this checkout's node_modules (a symlink), and reused by later runs.
+ * system temp folder, and reused by later runs. A release is its code and its dependencies: a
+ * commit whose package-lock.json differs from this checkout's gets its own node_modules (`npm ci`
+ * from its lock, once); one with the same lock shares this checkout's (a symlink).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './procs';
@@ -23,6 +25,14 @@ export function baselineCheckout(ref: string): BaselineCheckout {
     execFileSync('git', ['worktree', 'prune'], { cwd: ROOT, stdio: 'ignore' });
     execFileSync('git', ['worktree', 'add', '--force', '--detach', root, sha], { cwd: ROOT, stdio: 'ignore' });
   }
-  if (!existsSync(join(root, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+  const modules = join(root, 'node_modules');
+  const lock = (dir: string) => readFileSync(join(dir, 'package-lock.json'), 'utf8');
+  const sameLock = lock(root) === lock(ROOT);
+  const shared = existsSync(modules) && lstatSync(modules).isSymbolicLink();
+  if (!sameLock && shared) rmSync(modules);
+  if (!existsSync(modules)) {
+    if (sameLock) symlinkSync(join(ROOT, 'node_modules'), modules);
+    else execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: root, stdio: 'ignore' });
+  }
   return { ref, sha, root };
 }

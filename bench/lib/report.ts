@@ -775,7 +775,7 @@ export function markdown(r: Results, gs: Goal[]): string {
     lines.push(`### Against the baseline: ${b.ref === b.sha ? b.sha : `${b.ref} (${b.sha})`}`);
     lines.push('');
     lines.push(
-      `\`npm run bench -- --baseline ${b.ref}\` checked that commit out in a temporary git worktree (with this checkout's node_modules) and ran its service beside ours, on the same emulator, with the same settings (the register quota lifted on both sides), as the target \`${BASELINE}\` in the rounds above, between ours and the Apollo peer's. ` +
+      `\`npm run bench -- --baseline ${b.ref}\` checked that commit out in a temporary git worktree (with the dependencies of its own lock file) and ran its service beside ours, on the same emulator, with the same settings (the register quota lifted on both sides), as the target \`${BASELINE}\` in the rounds above, between ours and the Apollo peer's. ` +
         "CPU per request ratios, each round ours (or the baseline's) over the neighbouring target's in the same round, then the median:",
     );
     lines.push('');
