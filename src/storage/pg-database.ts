@@ -91,8 +91,12 @@ export class PgDatabase {
       statement_timeout: STATEMENT_TIMEOUT_MS,
       query_timeout: QUERY_TIMEOUT_MS,
     });
-    // An idle client losing its connection must not crash the process; the next query reconnects.
+    // A client losing its connection must not crash the process: an idle one (the pool's 'error'),
+    // and a checked-out one between two of its queries (its own 'error', which pg leaves to whoever
+    // holds it). The query it was running, or its next one, fails with DatabaseUnavailableError, and
+    // the pool drops the client on release; the next query reconnects.
     this.pool.on('error', () => undefined);
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
     this.initialised = this.setUp();
     this.initialised.catch(() => undefined); // surfaced by ready() and by every operation
   }
