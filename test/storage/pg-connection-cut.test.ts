@@ -4,6 +4,7 @@
  * an uncaught exception, the whole process down. It must fail that transaction alone, as the
  * database being unavailable, and the pool must serve again once the database is back.
  */
+import type { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { DatabaseUnavailableError } from '../../src/storage/database-unavailable';
 import { PgDatabase } from '../../src/storage/pg-database';
@@ -35,14 +36,14 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('a PostgreSQL connection ended while
     const paused = new Promise<void>((resolve) => {
       resume = resolve;
     });
-    let between!: () => void;
-    const holding = new Promise<void>((resolve) => {
+    let between!: (client: EventEmitter) => void;
+    const holding = new Promise<EventEmitter>((resolve) => {
       between = resolve;
     });
     const transaction = store
       .transaction(async (client) => {
         await client.query('SELECT 1');
-        between();
+        between(client);
         await paused; // the connection is held here, no statement running, when the server ends it
         await client.query('SELECT 2');
       })
@@ -50,10 +51,11 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('a PostgreSQL connection ended while
         () => undefined,
         (error: unknown) => error,
       );
-    await holding;
+    const held = await holding;
+    // pg emits 'end' on the next tick after the connection's 'error': once it has come, the error has been raised.
+    const ended = new Promise((resolve) => held.once('end', resolve));
     await setDatabaseReachable(database.name, false);
-    // The server's termination notice reaches the held client as an 'error' event.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await ended;
     resume();
     expect(await transaction).toBeInstanceOf(DatabaseUnavailableError);
     expect(uncaught).toEqual([]);
