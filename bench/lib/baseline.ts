@@ -32,7 +32,15 @@ export function baselineCheckout(ref: string): BaselineCheckout {
   if (!sameLock && shared) rmSync(modules);
   if (!existsSync(modules)) {
     if (sameLock) symlinkSync(join(ROOT, 'node_modules'), modules);
-    else execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: root, stdio: 'ignore' });
+    else {
+      try {
+        execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: root, stdio: 'ignore' });
+      } catch (error) {
+        // Half an install would be taken as done by the next run: none is left instead.
+        rmSync(modules, { recursive: true, force: true });
+        throw error;
+      }
+    }
   }
   return { ref, sha, root };
 }
