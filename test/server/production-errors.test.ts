@@ -60,6 +60,21 @@ describe('production: answers are the same before and after a document is compil
     ]);
   });
 
+  test('a variable that breaks its scalar rule: BAD_USER_INPUT in our words, nothing sent, whether graphql-js or graphql-jit meets it first', async () => {
+    svc.emulator.calls.reset();
+    const answer = await sameEachTime('query V($t: TitleNumber!) { title(titleNumber: $t) { titleNumber } }', { t: 'not a title' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.data).toBeUndefined();
+    expect(answer.body.errors).toEqual([
+      {
+        message: expect.stringMatching(/^Variable "\$t" got invalid value "not a title": TitleNumber /),
+        locations: [{ line: 1, column: 9 }],
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      },
+    ]);
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(0);
+  });
+
   test('REGISTER_UNAVAILABLE during a register outage, with the partial data and each path', async () => {
     const answer = await sameEachTime(
       'query T($ts: [TitleNumber!]!) { titles(titleNumbers: $ts) { titleNumber } }',
