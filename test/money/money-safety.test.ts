@@ -227,9 +227,7 @@ describe('every effectful route × every lost answer × before and after the eff
 /** The answer with each download link's `expires` and `signature` blanked: the file it names, its client and key stay. */
 function withLinkTimesBlanked(payload: Payload): unknown {
   return JSON.parse(JSON.stringify(payload), (_name, value: unknown) =>
-    typeof value === 'string' && value.includes('/downloads/')
-      ? value.replace(/([?&](?:expires|signature)=)[^&]*/g, '$1…')
-      : value,
+    typeof value === 'string' && value.includes('/downloads/') ? value.replace(/([?&](?:expires|signature)=)[^&]*/g, '$1…') : value,
   );
 }
 
