@@ -85,7 +85,11 @@ describe('admission', () => {
 
   test('free reads stop at their share of the day, rounded down; paid calls go on to the day’s limit', async () => {
     const { quota, client } = guard({ dailyQuota: 5, freeShare: 0.335 }); // 1.675 free reads: 1
+    const midnight = new Date('2026-03-11T00:00:00.000Z');
+    expect(await quota.usage('ORG-A')).toEqual({ day: '2026-03-10', calls: 0 });
     await client('client-a').admit(FREE);
+    // registerUsage says so by the same rule, at exactly the share: free reads until midnight, the rest admitted.
+    expect(await quota.usage('ORG-A')).toEqual({ day: '2026-03-10', calls: 1, freeReadsBlockedUntil: midnight });
     const refused = await refusal(client('client-a').admit(FREE));
     expect(refused.route).toBe('titleSummary');
     expect(refused.retryAfterSeconds).toBe(2);
@@ -94,7 +98,8 @@ describe('admission', () => {
     );
     for (let i = 0; i < 4; i++) await client('client-a').admit(PAID);
     expect((await refusal(client('client-a').admit(PAID))).detail).toMatch(/^This organisation has used its 5 register calls/);
-    expect((await quota.usage('ORG-A')).calls).toBe(5);
+    // At exactly the day's calls, everything is refused until midnight, and registerUsage says so.
+    expect(await quota.usage('ORG-A')).toEqual({ day: '2026-03-10', calls: 5, blockedUntil: midnight, freeReadsBlockedUntil: midnight });
   });
 
   test('a client’s bucket: a burst, then a wait of one call’s refill, in whole seconds rounded up', async () => {
