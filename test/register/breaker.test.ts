@@ -229,6 +229,45 @@ describe('slow attempts (slowMs): the register hanging opens it within slowMs, n
     expect(b2.state()).toBe('closed');
   });
 
+  test('a ticket sent twice is one attempt: when slow, it counts one failure, not two', () => {
+    const { b, advance } = slowBreaker(2);
+    const twice = b.acquire()!;
+    twice.sent();
+    advance(50);
+    twice.sent(); // a second word of the same write starts no second clock
+    advance(100);
+    expect(b.state()).toBe('closed');
+    const other = b.acquire()!;
+    other.sent();
+    advance(100);
+    expect(b.state()).toBe('open');
+  });
+
+  test('without slowMs, an attempt sent and unanswered never counts as a failure, however long it waits', () => {
+    let now = 0;
+    const b = new CircuitBreaker({ failureThreshold: 1, openMs: 1_000, now: () => now });
+    const waiting = b.acquire()!;
+    waiting.sent();
+    now += 60_000;
+    vi.advanceTimersByTime(60_000);
+    expect(b.state()).toBe('closed');
+    waiting.success();
+    expect(b.acquire()).toBeDefined();
+  });
+
+  test('half-open with no trial out (the last one failed fast): a refused call may come back at once', () => {
+    const { b, advance } = slowBreaker(1, 5_000, 300);
+    b.acquire()!.failure();
+    advance(300);
+    const trial = b.acquire()!;
+    trial.sent();
+    advance(10);
+    trial.failure(); // reopens for openMs, well within the trial's slowMs
+    advance(300);
+    expect(b.state()).toBe('half_open');
+    expect(b.retryAfterMs()).toBe(0);
+  });
+
   test('a slow trial reopens it at once; the next trial comes openMs later', () => {
     const { b, advance } = slowBreaker(1, 100, 300);
     b.acquire()!.failure();
