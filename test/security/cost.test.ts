@@ -34,6 +34,7 @@ const hundred = Array.from({ length: 100 }, (_, i) => `BLK${i + 2001}`);
 /** Documents the service accepts, with their price: [label, document, price, variables?]. */
 const PRICED: [string, string, number, Record<string, unknown>?][] = [
   ['a free field alone', '{ registerUsage { calls day } }', 3 * F],
+  ['node: one register call for the object it refetches, whatever implements Node', '{ node(id: "VGl0bGU6TUlEMTIzNA") { id } }', 2 * F + R],
   ['chargeRecords, free', '{ chargeRecords(day: "2026-11-23") { status } }', 2 * F],
   ['title', '{ title(titleNumber: "MID1234") { titleNumber } }', 2 * F + R],
   ['creditors', '{ creditors(query: "bank") { creditorCode } }', 2 * F + R],
@@ -148,6 +149,14 @@ describe('operationCost', () => {
     expect(cost('query($r: [_Any!]!) { _entities(representations: $r) { ... on Title { securities { id } } } }', { r: reps })).toBe(
       3 * F + 6 * R,
     );
+  });
+
+  test('_entities counts only representations that carry a title number; one given without a list is a list of one', () => {
+    const doc = 'query($r: [_Any!]!) { _entities(representations: $r) { __typename } }';
+    expect(cost(doc, { r: [null, 'Title', { __typename: 'Title' }, { titleNumber: 7 }, ...reps(2)] })).toBe(2 * F + 2 * R);
+    expect(cost(doc, { r: reps(1)[0] })).toBe(2 * F + R);
+    expect(cost('{ _entities(representations: { __typename: "Title", titleNumber: "BLK1" }) { __typename } }')).toBe(2 * F + R);
+    expect(cost(doc, { r: null })).toBe(2 * F);
   });
 
   test('a list variable not yet coerced counts one value as one item, and a missing or null one as none', () => {

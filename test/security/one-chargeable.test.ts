@@ -106,6 +106,12 @@ describe('a chargeable mutation stands alone at the root', () => {
     }
   });
 
+  test('beside two others, the refusal names them all', async () => {
+    const answer = await judged(`mutation { ${details('bought')} ${createCase('first')} ${createCase('second')} }`);
+    expect(answer.body.errors?.[0]?.message).toContain('bought is sent with first, second.');
+    expect(answer.calls).toBe(0);
+  });
+
   test('__typename beside it is allowed, and so are several mutations none of which charges', async () => {
     const alone = await judged(`mutation { __typename ${details('a', 'BLK43')} }`);
     expect(alone.body).toEqual({ data: { __typename: 'Mutation', a: { userErrors: [] } } });
