@@ -502,6 +502,13 @@ for (const backend of [sqlite, postgres]) {
           after = page.last;
         } while (after && pages.length < 5);
         expect(pages).toEqual([['BLK6'], ['BLK7'], ['BLK8'], []]);
+        // The summary over the same choices: charged in pence, and the outcomes still unknown counted apart.
+        await store.claim('c1', 'BLK9', 'purchaseTitleDetails', HASH_A, { ...purchase('BLK9', spend(), 'MATTER-1'), day: '2026-03-11' });
+        await store.finish('c1', 'BLK9', 'outcome_unknown', '"x"', { charges: [], day: '2026-03-11' });
+        const whole = { scopes: ['c1', 'c2'], from: '2026-03-01', to: '2026-03-31' };
+        expect(await store.statementSummary(whole)).toEqual({ chargedPence: 2100, unknownCount: 1 });
+        expect(await store.statementSummary({ ...whole, reference: 'MATTER-1' })).toEqual({ chargedPence: 900, unknownCount: 1 });
+        expect(await store.statementSummary({ ...whole, reference: 'MATTER-2' })).toEqual({ chargedPence: 0, unknownCount: 0 });
       }));
 
     test('callers: each entry names its caller; journal, statement, totals and summary filter by caller; a caller limit holds', () =>

@@ -215,6 +215,17 @@ describe('a journal written before spend control is upgraded when the store open
     await expectUpgraded(store);
   });
 
+  // Its refusal during a full disk is test/server/disk-outage.test.ts's.
+  test('SQLite: ping answers, as a promise, while the data file is sound', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-ping-'));
+    const store = new SqliteIdempotencyStore(dir);
+    onTestFinished(async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
   test.skipIf(!pgSuite.run)('PostgreSQL: ping answers while the database is reachable, and not once the store is closed', async () => {
     const store = new PgIdempotencyStore({ connectionString: database!.url, schema: `ping_${++schemas}`, maxConnections: 1 });
     await store.ready();
