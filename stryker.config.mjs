@@ -85,6 +85,14 @@ export const GROUPS = {
     tests: [
       'test/money/spend-control.test.ts',
       'test/services/spend.test.ts',
+      // chargeStatement's pages and cursors, and the CSV
+      'test/graphql/callers.test.ts',
+      'test/server/statements-csv.test.ts',
+      // how long the journal is kept, and the warning a statement reaching past it carries
+      'test/services/journal-retention.test.ts',
+      // a person's statement, in GraphQL and CSV, and another's refused
+      'test/security/sign-in-tokens.test.ts',
+      'test/storage/statement-pages.test.ts',
       'test/storage/idempotency-store-contract.test.ts',
       // The claim protocol and the journal entries both stores write.
       'test/storage/idempotency-stores.test.ts',

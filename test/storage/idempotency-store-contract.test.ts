@@ -554,6 +554,30 @@ for (const backend of [sqlite, postgres]) {
           'alice-sub',
         );
         expect(held).toMatchObject({ claimed: false, record: { caller: 'bob-sub' } });
+        // An entry from before callers were kept belongs to every caller of its API client: in each one's page and summary.
+        clock += 1;
+        await store.claim('c1', 'BLK6', 'purchaseTitleDetails', HASH_A, purchase('BLK6', spend()));
+        await store.finish('c1', 'BLK6', 'succeeded', '"x"', { charges: [chargeOf('BLK6')], day: '2026-03-10' });
+        const alices = await store.statementPage({ ...range, caller: 'alice-sub', limit: 10 });
+        expect(alices.records.map((r) => [r.idempotencyKey, r.caller])).toEqual([
+          ['BLK1', 'alice-sub'],
+          ['BLK6', 'c1'], // named after its API client
+        ]);
+        expect(await store.statementSummary({ ...range, caller: 'alice-sub' })).toEqual({ chargedPence: 600, unknownCount: 0 });
+      }));
+
+    test('statement: a position from a day before the range starts the page at the range, not after the position', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        for (const [key, day] of [['BLK1', '2026-03-09'], ['BLK2', '2026-03-10'], ['BLK3', '2026-03-11']] as const) {
+          clock += 1;
+          await store.claim('c1', key, 'purchaseTitleDetails', HASH_A, { ...purchase(key, spend()), day });
+          await store.finish('c1', key, 'succeeded', '"x"', { charges: [chargeOf(key)], day });
+        }
+        const first = await store.statementPage({ scopes: ['c1'], from: '2026-03-09', to: '2026-03-11', limit: 1 });
+        const page = await store.statementPage({ scopes: ['c1'], from: '2026-03-11', to: '2026-03-11', after: first.last, limit: 10 });
+        expect(page.records.map((r) => r.idempotencyKey)).toEqual(['BLK3']);
       }));
   });
 }
