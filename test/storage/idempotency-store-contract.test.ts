@@ -570,7 +570,11 @@ for (const backend of [sqlite, postgres]) {
       withStorage(async (storage) => {
         let clock = 1_000;
         const store = await storage.open(() => clock);
-        for (const [key, day] of [['BLK1', '2026-03-09'], ['BLK2', '2026-03-10'], ['BLK3', '2026-03-11']] as const) {
+        for (const [key, day] of [
+          ['BLK1', '2026-03-09'],
+          ['BLK2', '2026-03-10'],
+          ['BLK3', '2026-03-11'],
+        ] as const) {
           clock += 1;
           await store.claim('c1', key, 'purchaseTitleDetails', HASH_A, { ...purchase(key, spend()), day });
           await store.finish('c1', key, 'succeeded', '"x"', { charges: [chargeOf(key)], day });
