@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { RegisterError, RegisterTransport, type RegisterCallEvent } from '../../src/register/client';
 import { type AuthProvider, exchange, type ExchangeSpec } from '../../src/register/client/exchange';
+import { watchChargeAnswers } from '../../src/register/client/charge-answers';
 import { readJson } from '../../src/register/client/responses';
 import { ROUTES } from '../../src/register/contract/routes';
 
@@ -548,6 +549,52 @@ describe('the caller, the deadline and the back-off', () => {
     const closed = await failure(exchange(t, spec()));
     expect(closed).toMatchObject({ code: 'REGISTER_UNAVAILABLE', detail: 'transport is closed', status: 0 });
     expect(seen).toHaveLength(1);
+  });
+
+  test('a call that charges, waiting in the pool when its deadline passes, was never sent and says so; one that hangs after it went out is unknown', async () => {
+    script.push(hang);
+    const t = transport({
+      connections: 1,
+      retry: { attempts: 1 },
+      timeouts: { connectMs: 1_000, headersMs: 5_000, bodyMs: 1_000, deadlineMs: 300 },
+    });
+    const [sentAndHung, queued] = (await Promise.all([
+      failure(exchange(t, spec({ route: ROUTES.titleDetails }))),
+      failure(exchange(t, spec({ route: ROUTES.titleDetails, params: { titleNumber: 'MID2' } }))),
+    ])) as RegisterError[];
+    expect(seen.map((r) => r.url)).toEqual(['/v1/titles/MID1/details']);
+    expect(sentAndHung).toMatchObject({ outcomeUnknown: true, neverSent: false });
+    expect(sentAndHung!.sentAt).toBeInstanceOf(Date);
+    expect(queued).toMatchObject({ outcomeUnknown: false, neverSent: true });
+  });
+
+  test("the register's Date at the start of an answer to a call that charges is noted for the journal; a free call's is not", async () => {
+    const date = 'Thu, 15 Jan 2026 23:59:59 GMT';
+    script.push(ok({ data: { ok: true } }, { date }), ok({ data: { ok: true } }, { date }));
+    const t = transport();
+    const charging = watchChargeAnswers(() => exchange(t, spec({ route: ROUTES.titleDetails })));
+    await charging.result;
+    expect(charging.answers.answeredAt).toEqual(new Date(date));
+    const free = watchChargeAnswers(() => exchange(t, spec()));
+    await free.result;
+    expect(free.answers.answeredAt).toBeUndefined();
+  });
+
+  test('an attempt sent and unanswered past the slow threshold opens the breaker while it still waits', async () => {
+    script.push(hang);
+    const t = transport({
+      retry: { attempts: 1 },
+      breaker: { failureThreshold: 1, openMs: 3_000, slowMs: 50 },
+      timeouts: { connectMs: 1_000, headersMs: 1_000, bodyMs: 1_000, deadlineMs: 400 },
+    });
+    const slow = failure(exchange(t, spec()));
+    await vi.waitFor(() => expect(t.breaker.state()).toBe('open'), { timeout: 300, interval: 10 });
+    await slow;
+    // The refusal tells the caller how long the breaker stays open, in whole seconds.
+    const refused = (await failure(exchange(t, spec()))) as RegisterError;
+    expect(refused.code).toBe('CIRCUIT_OPEN');
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(2);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(3);
   });
 
   test('an open breaker refuses at once and says so', async () => {
