@@ -37,6 +37,10 @@ export const GROUPS = {
       'test/money/chargeable.test.ts',
       'test/graphql/cases.test.ts',
       'test/graphql/actionable-errors.test.ts',
+      // maxFee, spending refusals and their words, and a key that is another caller's
+      'test/money/spend-control.test.ts',
+      'test/money/spend-refusal-words.test.ts',
+      'test/graphql/callers.test.ts',
     ],
   },
   stores: {
