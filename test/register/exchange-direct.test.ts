@@ -584,17 +584,19 @@ describe('the caller, the deadline and the back-off', () => {
     script.push(hang);
     const t = transport({
       retry: { attempts: 1 },
-      breaker: { failureThreshold: 1, openMs: 3_000, slowMs: 50 },
-      timeouts: { connectMs: 1_000, headersMs: 1_000, bodyMs: 1_000, deadlineMs: 400 },
+      breaker: { failureThreshold: 1, openMs: 10_000, slowMs: 50 },
+      timeouts: { connectMs: 1_000, headersMs: 5_000, bodyMs: 1_000, deadlineMs: 5_000 },
     });
     const slow = failure(exchange(t, spec()));
-    await vi.waitFor(() => expect(t.breaker.state()).toBe('open'), { timeout: 300, interval: 10 });
-    await slow;
-    // The refusal tells the caller how long the breaker stays open, in whole seconds.
+    await vi.waitFor(() => expect(t.breaker.state()).toBe('open'), { timeout: 4_000, interval: 10 });
+    // The refusal, while the slow one still waits, tells the caller how long the breaker stays open, in whole seconds.
     const refused = (await failure(exchange(t, spec()))) as RegisterError;
     expect(refused.code).toBe('CIRCUIT_OPEN');
-    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(2);
-    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(3);
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(6);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(10);
+    expect(seen).toHaveLength(1);
+    server.closeAllConnections(); // the slow one's end, rather than its deadline
+    await slow;
   });
 
   test('an open breaker refuses at once and says so', async () => {
