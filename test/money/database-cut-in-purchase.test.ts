@@ -8,7 +8,7 @@
  * process raises nothing uncaught either way.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { londonDate } from '../../src/register/contract/london-day';
 import { createTestDatabase, postgresSuite, setDatabaseReachable, type TestDatabase } from '../support/pg';
@@ -38,10 +38,18 @@ describe.skipIf(!pgSuite.run)(pgSuite.title("the database cuts a purchase's own 
     await database?.drop();
   });
 
+  /** The test's own connections, ended after each test, and the database given back, however the test ended. */
+  const holders: pg.Client[] = [];
+  afterEach(async () => {
+    for (const client of holders.splice(0)) await client.end().catch(() => undefined);
+    await setDatabaseReachable(database.name, true);
+  });
+
   /** A connection of the test's own to the service's database, to hold the locks the purchase waits for. */
   async function holder(): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: database.url });
     client.on('error', () => undefined); // it is cut with the others
+    holders.push(client);
     await client.connect();
     return client;
   }
@@ -94,91 +102,81 @@ describe.skipIf(!pgSuite.run)(pgSuite.title("the database cuts a purchase's own 
   test('inside the claim, waiting for the spending lock: refused as unavailable with nothing sent; the same key buys once after', async () => {
     const { svc, buy } = await serviceOnDatabase();
     const lock = await holder();
-    try {
-      await lock.query('SELECT pg_advisory_lock(hashtextextended($1, $2))', ['ORG-A', SPEND_LOCK]);
-      const sentBefore = svc.emulator.calls.count({ route: 'titleDetails' });
-      const key = newKey('cut-in-claim');
-      const answer = buy('BLK2', key);
-      // The claim has inserted its key and waits for the lock: its transaction is open.
-      await purchaseWaitsForLock(/pg_advisory_xact_lock/);
-      await setDatabaseReachable(database.name, false);
+    await lock.query('SELECT pg_advisory_lock(hashtextextended($1, $2))', ['ORG-A', SPEND_LOCK]);
+    const sentBefore = svc.emulator.calls.count({ route: 'titleDetails' });
+    const key = newKey('cut-in-claim');
+    const answer = buy('BLK2', key);
+    // The claim has inserted its key and waits for the lock: its transaction is open.
+    await purchaseWaitsForLock(/pg_advisory_xact_lock/);
+    await setDatabaseReachable(database.name, false);
 
-      const refused = await answer;
-      expect(refused.status).toBe(503);
-      expect(refused.body.errors).toEqual([
-        expect.objectContaining({
-          message: expect.stringContaining('nothing was sent to the register'),
-          extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }),
-        }),
-      ]);
-      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(sentBefore);
-      expect(svc.emulator.ledger.count({ titleNumber: 'BLK2' })).toBe(0);
+    const refused = await answer;
+    expect(refused.status).toBe(503);
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining('nothing was sent to the register'),
+        extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }),
+      }),
+    ]);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(sentBefore);
+    expect(svc.emulator.ledger.count({ titleNumber: 'BLK2' })).toBe(0);
 
-      await recover(svc);
-      // The cut rolled the claim back: the key is free, and it buys exactly once.
-      const bought = await buy('BLK2', key);
-      const charged = svc.emulator.ledger.charges.filter((c) => c.titleNumber === 'BLK2');
-      expect(charged).toHaveLength(1);
-      expect(bought.body.data?.purchaseTitleDetails).toEqual({
-        charges: [{ fee: charged[0]!.charge.fee, transactionNumber: charged[0]!.charge.transactionNumber }],
-        userErrors: [],
-      });
-      const replay = await buy('BLK2', key);
-      expect(replay.body).toEqual(bought.body);
-      expect(svc.emulator.ledger.count({ titleNumber: 'BLK2' })).toBe(1);
-      expect(uncaught).toEqual([]);
-    } finally {
-      await lock.end().catch(() => undefined);
-      await setDatabaseReachable(database.name, true);
-    }
+    await recover(svc);
+    // The cut rolled the claim back: the key is free, and it buys exactly once.
+    const bought = await buy('BLK2', key);
+    const charged = svc.emulator.ledger.charges.filter((c) => c.titleNumber === 'BLK2');
+    expect(charged).toHaveLength(1);
+    expect(bought.body.data?.purchaseTitleDetails).toEqual({
+      charges: [{ fee: charged[0]!.charge.fee, transactionNumber: charged[0]!.charge.transactionNumber }],
+      userErrors: [],
+    });
+    const replay = await buy('BLK2', key);
+    expect(replay.body).toEqual(bought.body);
+    expect(svc.emulator.ledger.count({ titleNumber: 'BLK2' })).toBe(1);
+    expect(uncaught).toEqual([]);
   }, 60_000);
 
   test('inside the journal write after the register charged: the caller sees the charge, the journal gets it after recovery', async () => {
     // The register takes its time, so the claim is committed and visible before the charge comes back.
     const { svc, buy } = await serviceOnDatabase(600);
     const lock = await holder();
-    try {
-      const key = newKey('cut-in-record');
-      const answer = buy('BLK3', key);
-      await expect
-        .poll(async () => (await lock.query('SELECT status FROM charge_journal WHERE key = $1', [key])).rows, {
-          timeout: 10_000,
-          interval: 20,
-        })
-        .toEqual([{ status: 'PENDING' }]);
-      // Hold the pending journal row: the purchase's record updates its key, then waits to replace that row.
-      await lock.query('BEGIN');
-      await lock.query('SELECT 1 FROM charge_journal WHERE key = $1 FOR UPDATE', [key]);
-      await purchaseWaitsForLock(/DELETE FROM charge_journal/);
-      expect(svc.emulator.ledger.count({ titleNumber: 'BLK3' })).toBe(1);
-      await setDatabaseReachable(database.name, false);
+    const key = newKey('cut-in-record');
+    const answer = buy('BLK3', key);
+    await expect
+      .poll(async () => (await lock.query('SELECT status FROM charge_journal WHERE key = $1', [key])).rows, {
+        timeout: 10_000,
+        interval: 20,
+      })
+      .toEqual([{ status: 'PENDING' }]);
+    // Hold the pending journal row: the purchase's record updates its key, then waits to replace that row.
+    await lock.query('BEGIN');
+    await lock.query('SELECT 1 FROM charge_journal WHERE key = $1 FOR UPDATE', [key]);
+    await purchaseWaitsForLock(/DELETE FROM charge_journal/);
+    expect(svc.emulator.ledger.count({ titleNumber: 'BLK3' })).toBe(1);
+    await setDatabaseReachable(database.name, false);
 
-      const charged = svc.emulator.ledger.charges.find((c) => c.titleNumber === 'BLK3')!.charge;
-      const shown = await answer;
-      expect(shown.body.data?.purchaseTitleDetails?.charges).toEqual([{ fee: charged.fee, transactionNumber: charged.transactionNumber }]);
-      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2); // the warm-up's and this one's, never re-sent
+    const charged = svc.emulator.ledger.charges.find((c) => c.titleNumber === 'BLK3')!.charge;
+    const shown = await answer;
+    expect(shown.body.data?.purchaseTitleDetails?.charges).toEqual([{ fee: charged.fee, transactionNumber: charged.transactionNumber }]);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2); // the warm-up's and this one's, never re-sent
 
-      await recover(svc);
-      await expect
-        .poll(
-          async () =>
-            (await svc.services.idempotency.chargeRecords('client-a', londonDate(new Date()))).filter((r) => r.idempotencyKey === key),
-          {
-            timeout: 20_000,
-            interval: 200,
-          },
-        )
-        .toEqual([
-          expect.objectContaining({ status: 'CHARGED', charge: expect.objectContaining({ transactionNumber: charged.transactionNumber }) }),
-        ]);
-      const replay = await buy('BLK3', key);
-      expect(replay.body.data?.purchaseTitleDetails?.charges).toEqual(shown.body.data?.purchaseTitleDetails?.charges);
-      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2);
-      expect(svc.emulator.ledger.count({ titleNumber: 'BLK3' })).toBe(1);
-      expect(uncaught).toEqual([]);
-    } finally {
-      await lock.end().catch(() => undefined);
-      await setDatabaseReachable(database.name, true);
-    }
+    await recover(svc);
+    await expect
+      .poll(
+        async () =>
+          (await svc.services.idempotency.chargeRecords('client-a', londonDate(new Date()))).filter((r) => r.idempotencyKey === key),
+        {
+          timeout: 20_000,
+          interval: 200,
+        },
+      )
+      .toEqual([
+        expect.objectContaining({ status: 'CHARGED', charge: expect.objectContaining({ transactionNumber: charged.transactionNumber }) }),
+      ]);
+    const replay = await buy('BLK3', key);
+    expect(replay.body.data?.purchaseTitleDetails?.charges).toEqual(shown.body.data?.purchaseTitleDetails?.charges);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2);
+    expect(svc.emulator.ledger.count({ titleNumber: 'BLK3' })).toBe(1);
+    expect(uncaught).toEqual([]);
   }, 60_000);
 });
