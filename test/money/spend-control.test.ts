@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, vi, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 import { londonDate } from '../../src/register/contract/london-day';
+import { createLogger, logServiceEvents } from '../../src/observability/logging';
 import { BuyTitleMutation, ChargeQuoteQuery, ChargeStatementQuery, NodeQuery, SpendingQuery, TitleIdQuery } from '../support/documents';
 import { newKey, replicaForTest, serviceForTest } from '../support/harness';
 
@@ -200,6 +201,30 @@ describe('maxFee', () => {
     expect(svc.emulator.ledger.count()).toBe(1);
   });
 
+  test('a register fee raised above maxFee since the quote: the charge is shown as made, and the operator is told', async () => {
+    // The service still expects 3.00; the register now charges 3.50 for title data and plans.
+    const svc = await serviceForTest({ emulator: { fees: { TITLE_DATA_AND_PLANS: '3.50' } } });
+    const told: unknown[] = [];
+    svc.services.events.on('chargeAboveMaxFee', (e) => told.push(e));
+    const lines: Record<string, unknown>[] = [];
+    logServiceEvents(svc.services.events, createLogger({ destination: { write: (line: string) => lines.push(JSON.parse(line)) } }));
+
+    const above = await svc.gql(BuyTitleMutation, buy('MID15313', { maxFee: '3.00' }));
+    expect(above.data!.purchaseTitleDetails.userErrors).toEqual([]);
+    expect(above.data!.purchaseTitleDetails.charges).toEqual([expect.objectContaining({ fee: '3.50' })]);
+    expect(told).toEqual([{ tenant: 'client-a', operation: 'purchaseTitleDetails', chargedPence: 350, maxFeePence: 300 }]);
+    const warning = lines.find((l) => l.operation === 'purchaseTitleDetails' && l.chargedPence !== undefined);
+    expect(warning).toMatchObject({ level: 40, chargedPence: 350, maxFeePence: 300 });
+    expect(warning!.msg).toMatch(/charged more than the caller allowed with maxFee/);
+    expect(JSON.stringify(warning)).not.toContain('0877');
+
+    // At the fee exactly, and with no maxFee at all, nobody needs telling.
+    await svc.gql(BuyTitleMutation, buy('BLK2', { maxFee: '3.50' }));
+    await svc.gql(BuyTitleMutation, buy('BLK3'));
+    expect(told).toHaveLength(1);
+    expect(svc.emulator.ledger.count()).toBe(3);
+  });
+
   test('maxFee is bound to the idempotency key', async () => {
     const svc = await serviceForTest();
     const variables = buy('MID15313', { maxFee: '3.00' });
@@ -294,7 +319,7 @@ describe('chargeStatement', () => {
   test('an unknown outcome is counted and has no charge', async () => {
     const svc = await serviceForTest();
     svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
-    await svc.gql(BuyTitleMutation, buy('BLK1'));
+    await svc.gql(BuyTitleMutation, buy('BLK3'));
     const { data } = await svc.gql(ChargeStatementQuery, { from: today(), to: today() });
     expect(data!.chargeStatement).toMatchObject({ total: '0.00', unknownCount: 1, records: [{ status: 'OUTCOME_UNKNOWN', charge: null }] });
   });
