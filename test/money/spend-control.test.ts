@@ -175,7 +175,7 @@ describe('maxFee', () => {
     expect(result.errors).toEqual([
       expect.objectContaining({
         message: `input.maxFee must be an amount in pounds with at most two decimals, e.g. "3.00" or "3" (got ${JSON.stringify(maxFee)}).`,
-        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'input.maxFee' }),
       }),
     ]);
     expect(svc.emulator.calls.count()).toBe(0);
@@ -223,6 +223,18 @@ describe('maxFee', () => {
     await svc.gql(BuyTitleMutation, buy('BLK3'));
     expect(told).toHaveLength(1);
     expect(svc.emulator.ledger.count()).toBe(3);
+  });
+
+  test('maxFee given as null is the same request as no maxFee, for the key', async () => {
+    // Keys stored before maxFee existed have it absent: an explicit null must still match them.
+    const svc = await serviceForTest();
+    const variables = buy('MID15313');
+    const first = await svc.gql(BuyTitleMutation, { ...variables, input: { ...variables.input, maxFee: null } });
+    expect(first.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    const replay = await svc.gql(BuyTitleMutation, variables);
+    expect(replay.data!.purchaseTitleDetails).toEqual(first.data!.purchaseTitleDetails);
+    expect(svc.emulator.ledger.count()).toBe(1);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
   });
 
   test('maxFee is bound to the idempotency key', async () => {
