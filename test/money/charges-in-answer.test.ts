@@ -4,7 +4,7 @@
  * while a purchase is at the register. Judged on the emulator's ledger and on the journal after
  * recovery; requests refused during the outage are told that nothing was sent.
  */
-import type { GraphQLObjectType } from 'graphql';
+import { defaultFieldResolver, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { buildSchema } from '../../src/graphql/schema';
@@ -45,6 +45,48 @@ describe.each([
           transactionNumber: ledger[0]!.charge.transactionNumber,
         }),
       ]);
+    } finally {
+      field.resolve = resolve;
+    }
+  });
+
+  test('a replay that fails after reading the stored answer still lists the charge; one that charged nothing lists none', async () => {
+    const svc = await serviceForTest({ app: { jit } });
+    const payload = buildSchema().getType('PurchaseTitleDetailsPayload') as GraphQLObjectType;
+    const field = payload.getFields().userErrors!;
+    const resolve = field.resolve;
+    const buy = (idempotencyKey: string) => postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK1', idempotencyKey } } });
+    // In place before the first request: graphql-jit takes the resolvers as they are when it compiles.
+    let broken = false;
+    field.resolve = (source, args, context, info) => {
+      if (broken) throw new Error('a bug after the stored answer was read');
+      return (resolve ?? defaultFieldResolver)(source, args, context, info);
+    };
+    try {
+      const charged = newKey();
+      const first = await buy(charged);
+      expect(first.body.errors).toBeUndefined();
+      // Bought today already, under another key: the register charges nothing the second time.
+      const free = newKey();
+      expect((await buy(free)).body.data).toEqual({ purchaseTitleDetails: { charges: [], userErrors: [] } });
+      broken = true;
+      const replay = await buy(charged);
+      expect(replay.body.data).toBeNull();
+      const [made] = svc.emulator.ledger.charges;
+      expect(replay.body.extensions?.charges).toEqual([
+        expect.objectContaining({
+          operation: 'purchaseTitleDetails',
+          idempotencyKey: charged,
+          fee: made!.charge.fee,
+          transactionNumber: made!.charge.transactionNumber,
+        }),
+      ]);
+      const freeReplay = await buy(free);
+      expect(freeReplay.body.data).toBeNull();
+      expect(freeReplay.body.extensions?.charges).toBeUndefined();
+      // Replays are answered from the store: the register was asked twice in all, and charged once.
+      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2);
+      expect(svc.emulator.ledger.count()).toBe(1);
     } finally {
       field.resolve = resolve;
     }

@@ -100,6 +100,7 @@ describe('daily spending limits', () => {
     expect(quote.data!.chargeQuote.withinLimits).toBe(false);
     const metrics = await (await svc.get('/metrics')).text();
     expect(metrics).toContain('titlegraph_spend_refusals_total{organisation="ORG-A",reason="client_limit"} 17');
+    expect(metrics).toContain('titlegraph_idempotency_outcomes_total{operation="purchaseTitleDetails",outcome="spend_limit"} 17');
     expect(metrics).toContain('titlegraph_spend_charged_total{organisation="ORG-A"} 9');
     // the sibling client has its own allowance
     const sibling = await svc.gql(BuyTitleMutation, buy('BLK99'), 'dev-key-a2');
@@ -193,6 +194,9 @@ describe('maxFee', () => {
     ]);
     // Nothing sent but the token call by which this fresh process learnt the register's day.
     expect(svc.emulator.calls.list().map((c) => c.route)).toEqual(['token']);
+    const metrics = await (await svc.get('/metrics')).text();
+    expect(metrics).toContain('titlegraph_spend_refusals_total{organisation="ORG-A",reason="max_fee"} 1');
+    expect(metrics).toContain('titlegraph_idempotency_outcomes_total{operation="purchaseTitleDetails",outcome="above_max_fee"} 1');
     const exact = await svc.gql(BuyTitleMutation, buy('MID15313', { maxFee: '3' }));
     expect(exact.data!.purchaseTitleDetails.charges).toEqual([expect.objectContaining({ fee: '3.00' })]);
     // bought today: expected free, so even maxFee 0 goes through, uncharged
