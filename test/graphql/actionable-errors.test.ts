@@ -64,7 +64,11 @@ describe("the caller's own FAS is shown to them", () => {
       input: { titleNumber: 'MID15313', idempotencyKey: newKey() },
     });
     const [error] = data!.purchaseTitleDetails.userErrors;
-    expect(error).toEqual({ code: 'FAS_NOT_AUTHORISED', message: 'fas: 5555 is not a charging account of your organisation.', field: ['fas'] });
+    expect(error).toEqual({
+      code: 'FAS_NOT_AUTHORISED',
+      message: 'fas: 5555 is not a charging account of your organisation.',
+      field: ['fas'],
+    });
     expect(error!.message).not.toMatch(WIRE_WORDS);
     // Refused here, from the organisation's own list of accounts: the register is never asked.
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);

@@ -55,7 +55,8 @@ describe.each([
     const payload = buildSchema().getType('PurchaseTitleDetailsPayload') as GraphQLObjectType;
     const field = payload.getFields().userErrors!;
     const resolve = field.resolve;
-    const buy = (idempotencyKey: string) => postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK1', idempotencyKey } } });
+    const buy = (idempotencyKey: string) =>
+      postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK1', idempotencyKey } } });
     // In place before the first request: graphql-jit takes the resolvers as they are when it compiles.
     let broken = false;
     field.resolve = (source, args, context, info) => {
