@@ -2,7 +2,8 @@
  * The idempotency runner's decisions, through GraphQL over the emulator, with a second store on
  * the same database standing in for another replica: waiting on a call in progress elsewhere,
  * IDEMPOTENCY_KEY_IN_USE, the exact staleness boundary, key reuse, the key rule, and events
- * (a charges event only when the register was called, never on a replay).
+ * (a charges event only when the register was called, never on a replay), and a fresh process's
+ * first purchase when the register cannot tell it its day (nothing claimed, the key free again).
  */
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { createHash } from 'node:crypto';
@@ -355,5 +356,47 @@ describe('charges events and the register day', () => {
     expect(codes(result)).toEqual([]);
     expect(result.data!.purchaseTitleDetails.charges).toHaveLength(1);
     expect(result.data!.purchaseTitleDetails.charges[0]!.reference).toBeNull();
+  });
+});
+
+describe("a fresh process's first purchase, when the register cannot tell its day", () => {
+  test('the token refused 429 throughout: RATE_LIMITED, counted as rate_limited, nothing charged or sent, the key free again', async () => {
+    const svc = await service();
+    const outcomes: string[] = [];
+    svc.services.events.on('idempotency', (e) => outcomes.push(e.outcome));
+    svc.emulator.faults.inject('token', { kind: 'status', status: 429, retryAfterSeconds: 1 }, 10);
+    const key = newKey();
+    const refused = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(refused.data!.purchaseTitleDetails.userErrors).toEqual([
+      { code: 'RATE_LIMITED', message: "The register's quota or rate limit was reached; retry after 1 s.", field: null },
+    ]);
+    expect(outcomes).toEqual(['rate_limited']);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+    expect(svc.emulator.ledger.count()).toBe(0);
+    // Nothing was claimed: once the register's second is over, the same key buys, once.
+    svc.emulator.faults.clear();
+    await vi.waitFor(
+      async () => expect((await svc.gql(PurchaseTitleDetailsMutation, details(key))).data!.purchaseTitleDetails.charges).toHaveLength(1),
+      { timeout: 5000, interval: 250 },
+    );
+    expect(svc.emulator.ledger.count()).toBe(1);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+  });
+
+  test('the token unavailable throughout: REGISTER_UNAVAILABLE, nothing sent, and the same key buys once afterwards', async () => {
+    const svc = await service({}, FAULT_TEST_TRANSPORT);
+    svc.emulator.faults.inject('token', { kind: 'status', status: 503 }, 10);
+    const key = newKey();
+    const failed = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(failed.data).toBeNull();
+    expect(failed.errors).toEqual([
+      expect.objectContaining({ path: ['purchaseTitleDetails'], extensions: expect.objectContaining({ code: 'REGISTER_UNAVAILABLE' }) }),
+    ]);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+    svc.emulator.faults.clear();
+    const bought = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(bought.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(svc.emulator.ledger.count()).toBe(1);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
   });
 });
