@@ -104,9 +104,18 @@ describe('two keys on one register client', () => {
     const other = await svc.gql(BuyTitleMutation, buy('BLK1', key), 'clerk-key');
     expect(other.data!.purchaseTitleDetails).toMatchObject({
       charges: [],
-      userErrors: [expect.objectContaining({ code: 'IDEMPOTENCY_KEY_REUSED', message: expect.stringContaining('another caller') })],
+      userErrors: [
+        {
+          code: 'IDEMPOTENCY_KEY_REUSED',
+          message: 'This idempotencyKey was already used by another caller of your API client; use a new key for a new request.',
+          field: ['input', 'idempotencyKey'],
+        },
+      ],
     });
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+    expect(await (await svc.get('/metrics')).text()).toContain(
+      'titlegraph_idempotency_outcomes_total{operation="purchaseTitleDetails",outcome="key_reused"} 1',
+    );
     // The owner still gets its stored answer, with its charge.
     expect((await svc.gql(BuyTitleMutation, buy('BLK1', key), 'accounts-key')).data!.purchaseTitleDetails.charges).toHaveLength(1);
   });
