@@ -100,8 +100,19 @@ describe('staleness: when an unfinished call counts as crashed', () => {
     const key = newKey('stale');
     await claimElsewhere(otherReplica(svc, 1_500), key);
     const result = await svc.gql(PurchaseTitleDetailsMutation, details(key));
-    expect(codes(result)).toEqual(['OUTCOME_UNKNOWN']);
+    // The day it went out died with that process: only what is certain is said, no day is guessed.
+    expect(result.data!.purchaseTitleDetails.userErrors).toEqual([
+      {
+        code: 'OUTCOME_UNKNOWN',
+        message:
+          'The request may have reached the register, but its answer was lost, so it may have been charged. It is never sent again with ' +
+          'this idempotencyKey, and chargeRecords lists it for the day.',
+        field: null,
+      },
+    ]);
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+    // Settled once for every replica: the next request of the key gets the same answer.
+    expect(await svc.gql(PurchaseTitleDetailsMutation, details(key))).toEqual(result);
   });
 
   test('younger than staleMs: still in progress, so IN_USE and not OUTCOME_UNKNOWN', async () => {
