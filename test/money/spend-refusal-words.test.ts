@@ -55,6 +55,20 @@ describe('SPEND_LIMIT_REACHED names what unknown outcomes hold', () => {
     expect(statement.records.map((r) => [r.apiClient, r.status])).toEqual([['client-a2', 'OUTCOME_UNKNOWN']]);
   });
 
+  test("a client's limit counts only its own unknown outcomes: a sibling client's lost answer is not held against it", async () => {
+    const svc = await serviceForTest({ services: { spend: { feesPence: FEES, clientLimitPence: 300 } } });
+    svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
+    const lost = (await svc.gql(BuyTitleMutation, buy('BLK1'), 'dev-key-a2')).data!.purchaseTitleDetails.userErrors[0]!;
+    expect(lost.code).toBe('OUTCOME_UNKNOWN');
+    expect((await svc.gql(BuyTitleMutation, buy('BLK2'), 'dev-key-a')).data!.purchaseTitleDetails.charges).toHaveLength(1);
+
+    const refused = (await svc.gql(BuyTitleMutation, buy('BLK3'), 'dev-key-a')).data!.purchaseTitleDetails.userErrors[0]!;
+    expect(refused.code).toBe('SPEND_LIMIT_REACHED');
+    expect(refused.message).toContain("your API client's daily spending limit of 3.00 has 0.00 left");
+    expect(refused.message).not.toMatch(/outcome is not known|OUTCOME_UNKNOWN/);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2);
+  });
+
   test('with nothing of unknown outcome, the refusal says nothing of it', async () => {
     const svc = await serviceForTest({ services: { spend: { feesPence: FEES, clientLimitPence: 300 } } });
     await svc.gql(BuyTitleMutation, buy('BLK1'));
