@@ -44,6 +44,8 @@ export const GROUPS = {
       // extensions.charges on answers and replays that end in errors; the register day of a charge
       'test/money/charges-in-answer.test.ts',
       'test/money/charge-day.test.ts',
+      // a person's name on each charge they make
+      'test/security/sign-in-tokens.test.ts',
     ],
   },
   stores: {
