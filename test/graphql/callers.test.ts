@@ -92,6 +92,25 @@ describe('two keys on one register client', () => {
       extensions: { code: 'FORBIDDEN' },
       message: expect.stringContaining('charges:organisation'),
     });
+    // The CSV draws the same lines: one's own rows, an accounts key's choice of caller, and a refusal.
+    const csv = (key: string, caller?: string) =>
+      svc.get(`/statements.csv?from=${today()}&to=${today()}${caller ? `&caller=${caller}` : ''}`, key);
+    const csvTitles = async (response: Response) =>
+      (await response.text())
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((row) => ['BLK1', 'BLK3'].find((title) => row.includes(`,${title},`)));
+    expect(await csvTitles(await csv('clerk-key'))).toEqual(['BLK1']);
+    expect(await csvTitles(await csv('accounts-key', 'clerk'))).toEqual(['BLK1']);
+    const csvRefused = await csv('clerk-key', 'accounts-a');
+    expect(csvRefused.status).toBe(403);
+    expect(await csvRefused.json()).toEqual({
+      error: {
+        code: 'FORBIDDEN',
+        message: 'You may see only your own calls (caller "clerk"); another caller\'s need the charges:organisation scope.',
+      },
+    });
     // The day's journal is each caller's own, with its name on every record.
     const records = await svc.gql(CallerRecordsQuery, { day: today() }, 'clerk-key');
     expect(records.data!.chargeRecords).toEqual([{ titleNumber: 'BLK1', caller: 'clerk', callerName: null, apiClient: 'client-a' }]);

@@ -15,7 +15,7 @@ import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-sto
 import { journalKeptFrom } from '../../src/services/statements';
 import { STATEMENT_WARNING_HEADER } from '../../src/server/statements-csv';
 import { ChargeStatementQuery } from '../support/documents';
-import { serviceForTest, type Service } from '../support/harness';
+import { authHeader, serviceForTest, type Service } from '../support/harness';
 import { postRaw } from '../support/post-raw';
 
 const DAY = 86_400_000;
@@ -44,6 +44,9 @@ async function journalChargeDaysAgo(dataDir: string, daysAgo: number, transactio
   await store.close();
   return day;
 }
+
+/** A front end allowed to call the service from a browser. */
+const FRONT_END = 'https://app.firm-a.example';
 
 const plusDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
 
@@ -81,7 +84,7 @@ describe('journal retention', () => {
     const dataDir = dataDirForTest();
     const oldDay = await journalChargeDaysAgo(dataDir, 380, 'RT-380');
     const keptDay = await journalChargeDaysAgo(dataDir, 300, 'RT-300');
-    const svc = await serviceForTest({ services: { dataDir, journalRetentionDays: 367 } });
+    const svc = await serviceForTest({ services: { dataDir, journalRetentionDays: 367 }, app: { corsOrigins: [FRONT_END] } });
     const keptFrom = journalKeptFrom(367);
     expect(oldDay < keptFrom && keptFrom <= keptDay).toBe(true);
 
@@ -95,10 +98,15 @@ describe('journal retention', () => {
         message: `The charge journal is kept 367 days: it holds register days from ${keptFrom} on, so this statement lacks any records of the days before (${oldDay} to the day before ${keptFrom}). The register's invoices have them.`,
       },
     ]);
-    const csv = await svc.get(`/statements.csv?from=${oldDay}&to=${plusDays(oldDay, 100)}`, 'dev-key-a');
-    expect(csv.headers.get(STATEMENT_WARNING_HEADER)).toBe(
+    // As a browser's front end fetches it: the header by its documented name, and readable there.
+    const csv = await svc.yoga.fetch(`http://titlegraph.test/statements.csv?from=${oldDay}&to=${plusDays(oldDay, 100)}`, {
+      headers: { ...authHeader('dev-key-a'), origin: FRONT_END },
+    });
+    expect(csv.headers.get('Statement-Warning')).toBe(
       `JOURNAL_RETENTION; kept-from=${keptFrom}; ${(before.extensions!.warnings![0] as { message: string }).message}`,
     );
+    expect(csv.headers.get('access-control-allow-origin')).toBe(FRONT_END);
+    expect(csv.headers.get('access-control-expose-headers')?.split(/\s*,\s*/)).toContain('statement-warning');
     expect(await csv.text()).not.toContain('RT-380');
 
     const within = await statement(svc, keptFrom, plusDays(keptFrom, 100));
