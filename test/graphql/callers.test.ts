@@ -165,10 +165,17 @@ describe('chargeStatement pages', () => {
 
   test('a page size outside 1 to 1000 and a cursor this service did not make are refused, naming the argument', async () => {
     const svc = await serviceForTest();
+    for (const title of ['BLK1', 'BLK2']) await svc.gql(BuyTitleMutation, buy(title));
+    const given = (await svc.gql(StatementPageQuery, { from: today(), to: today(), first: 1 })).data!.chargeStatement.nextCursor!;
+    // A cursor this service made, with something before or after it: not one it made.
+    const text = Buffer.from(given, 'base64url').toString('utf8');
+    const altered = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
     for (const [variables, field] of [
       [{ first: 0 }, 'first'],
       [{ first: 1001 }, 'first'],
       [{ after: 'not-a-cursor' }, 'after'],
+      [{ after: altered(`x${text}`) }, 'after'],
+      [{ after: altered(`${text}:1`) }, 'after'],
     ] as const) {
       const result = await svc.gql(StatementPageQuery, { from: today(), to: today(), ...variables });
       expect(result.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining(field) });
