@@ -116,6 +116,19 @@ describe('two keys on one register client', () => {
     expect(records.data!.chargeRecords).toEqual([{ titleNumber: 'BLK1', caller: 'clerk', callerName: null, apiClient: 'client-a' }]);
   });
 
+  test("a person's or key's own limit holds only that caller's unknown outcomes, not another caller's of the same client", async () => {
+    const svc = await serviceForTest({ services: { tenants: TWO_KEYS_ONE_CLIENT } });
+    svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
+    const lost = await svc.gql(BuyTitleMutation, buy('BLK9'), 'accounts-key');
+    expect(lost.data!.purchaseTitleDetails.userErrors.map((e) => e.code)).toEqual(['OUTCOME_UNKNOWN']);
+    expect((await svc.gql(BuyTitleMutation, buy('BLK1'), 'clerk-key')).data!.purchaseTitleDetails.charges).toHaveLength(1);
+    const [refused] = (await svc.gql(BuyTitleMutation, buy('BLK2'), 'clerk-key')).data!.purchaseTitleDetails.userErrors;
+    expect(refused!.code).toBe('SPEND_LIMIT_REACHED');
+    expect(refused!.message).toContain('your own daily spending limit of 3.00 has 0.00 left');
+    expect(refused!.message).not.toMatch(/outcome is not known|OUTCOME_UNKNOWN/);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2);
+  });
+
   test("an idempotency key is its caller's: the other key of the client never gets its answer, and nothing is sent", async () => {
     const svc = await serviceForTest({ services: { tenants: TWO_KEYS_ONE_CLIENT } });
     const key = newKey('shared');

@@ -85,8 +85,12 @@ describe.each([
       const freeReplay = await buy(free);
       expect(freeReplay.body.data).toBeNull();
       expect(freeReplay.body.extensions?.charges).toBeUndefined();
-      // Replays are answered from the store: the register was asked twice in all, and charged once.
-      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2);
+      // Not a replay: sent now, charged nothing, and the answer fails the same way.
+      const freeNow = await buy(newKey());
+      expect(freeNow.body.data).toBeNull();
+      expect(freeNow.body.extensions?.charges).toBeUndefined();
+      // Replays are answered from the store: the register was asked three times in all, and charged once.
+      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(3);
       expect(svc.emulator.ledger.count()).toBe(1);
     } finally {
       field.resolve = resolve;

@@ -241,7 +241,7 @@ describe('inputHash is stable across versions', () => {
 });
 
 describe('what each decision is called in the events', () => {
-  test('in use, stale, and a lost answer', async () => {
+  test('in use, stale, a lost answer, and that answer asked for again', async () => {
     const svc = await service({ waitMs: 80, staleMs: 1_000 }, FAULT_TEST_TRANSPORT);
     const outcomes: string[] = [];
     svc.services.events.on('idempotency', (e) => outcomes.push(e.outcome));
@@ -252,8 +252,11 @@ describe('what each decision is called in the events', () => {
     await claimElsewhere(otherReplica(svc, 5_000), stale);
     await svc.gql(PurchaseTitleDetailsMutation, details(stale));
     svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
-    await svc.gql(PurchaseTitleDetailsMutation, details(newKey('lost')));
-    expect(outcomes).toEqual(['in_use', 'outcome_unknown', 'outcome_unknown']);
+    const lost = newKey('lost');
+    await svc.gql(PurchaseTitleDetailsMutation, details(lost));
+    // Asked again, a lost answer is still not known: never counted as a replay of a known answer.
+    await svc.gql(PurchaseTitleDetailsMutation, details(lost));
+    expect(outcomes).toEqual(['in_use', 'outcome_unknown', 'outcome_unknown', 'outcome_unknown']);
   });
 });
 
