@@ -87,9 +87,6 @@ export class RegisterTransport {
   private closing: Promise<void> | undefined;
   /** The register's clock minus ours, from the `Date` header of its latest answer; unset until one came. */
   private registerSkewMs: number | undefined;
-  /** The latest `Date` header and its parse. */
-  private lastDateHeader: string | undefined;
-  private lastDateAt = Number.NaN;
 
   constructor(opts: RegisterTransportOptions) {
     const base = new URL(opts.baseUrl);
@@ -164,13 +161,7 @@ export class RegisterTransport {
 
   /** @internal An answer's `Date` header has come: the register's clock as it answered, if the header is one. */
   observeRegisterDate(value: string | string[] | undefined): Date | undefined {
-    const text = Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
-    // The header changes once a second: answers within that second reuse its parse.
-    if (text !== this.lastDateHeader) {
-      this.lastDateHeader = text;
-      this.lastDateAt = Date.parse(text);
-    }
-    const at = this.lastDateAt;
+    const at = Date.parse(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
     if (Number.isNaN(at)) return undefined;
     this.registerSkewMs = at + 500 - Date.now();
     return new Date(at);

@@ -209,41 +209,13 @@ export type EffectfulRouteName = { [R in RouteName]: (typeof ROUTES)[R]['effect'
 /** The same, at run time, straight from the route table. */
 export const EFFECTFUL_ROUTES = ROUTE_LIST.filter(hasEffect).map((route) => route.name as EffectfulRouteName);
 
-type PathPart = string | { key: string; greedy: boolean };
-const PATH_PARAMETER = /\{(\w+)(\+?)\}/g;
-/** Each template split once into text and parameters: a regex replace per register call was a visible share of its CPU. */
-const pathParts = new Map<string, readonly PathPart[]>();
-
-function partsOf(template: string): readonly PathPart[] {
-  let parts = pathParts.get(template);
-  if (!parts) {
-    const found: PathPart[] = [];
-    let from = 0;
-    for (const m of template.matchAll(PATH_PARAMETER)) {
-      if (m.index > from) found.push(template.slice(from, m.index));
-      found.push({ key: m[1]!, greedy: m[2] === '+' });
-      from = m.index + m[0].length;
-    }
-    if (from < template.length) found.push(template.slice(from));
-    parts = found;
-    pathParts.set(template, parts);
-  }
-  return parts;
-}
-
 /** Fills a path template. Segments are URL-encoded; a `{name+}` parameter keeps its slashes. */
 export function buildPath(route: RouteDef, params: Record<string, string> = {}): string {
-  let path = '';
-  for (const part of partsOf(route.path)) {
-    if (typeof part === 'string') {
-      path += part;
-      continue;
-    }
-    const value = params[part.key];
-    if (value === undefined) throw new Error(`missing path parameter ${part.key} for route ${route.name}`);
-    path += part.greedy ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
-  }
-  return path;
+  return route.path.replace(/\{(\w+)(\+?)\}/g, (_, key: string, greedy: string) => {
+    const value = params[key];
+    if (value === undefined) throw new Error(`missing path parameter ${key} for route ${route.name}`);
+    return greedy ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+  });
 }
 
 interface CompiledRoute {
