@@ -5,16 +5,44 @@
  * recovery; requests refused during the outage are told that nothing was sent.
  */
 import { defaultFieldResolver, type GraphQLObjectType } from 'graphql';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { buildSchema } from '../../src/graphql/schema';
 import { createTestDatabase, postgresSuite, setDatabaseReachable, type TestDatabase } from '../support/pg';
-import { newKey, serviceForTest } from '../support/harness';
+import { newKey, type Service, serviceForTest } from '../support/harness';
 import { postRaw } from '../support/post-raw';
 
 const PURCHASE = `mutation Buy($input: PurchaseTitleInput!) {
   purchaseTitleDetails(fas: "0877", input: $input) { charges { fee transactionNumber } userErrors { code message } }
 }`;
+
+/** A purchase of `titleNumber` on FAS 0877 under `idempotencyKey`, its whole answer (extensions included). */
+const purchase = (svc: Service, titleNumber: string, idempotencyKey: string) =>
+  postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber, idempotencyKey } } });
+
+/**
+ * The payload's userErrors resolver, made to throw (`fail()`) once the answer's charges are known: a
+ * bug after the register charged. In place before the first request, as graphql-jit takes the
+ * resolvers as they are when it compiles; put back when the test ends.
+ */
+function payloadThatCanFail(): { fail(): void } {
+  const payload = buildSchema().getType('PurchaseTitleDetailsPayload') as GraphQLObjectType;
+  const field = payload.getFields().userErrors!;
+  const resolve = field.resolve;
+  let failing = false;
+  field.resolve = (source, args, context, info) => {
+    if (failing) throw new Error('a bug after the register charged');
+    return (resolve ?? defaultFieldResolver)(source, args, context, info);
+  };
+  onTestFinished(() => {
+    field.resolve = resolve;
+  });
+  return {
+    fail() {
+      failing = true;
+    },
+  };
+}
 
 describe.each([
   ['graphql-js', false as const],
@@ -22,79 +50,57 @@ describe.each([
 ])('an exception inside a chargeable payload after the register charged (%s)', (_, jit) => {
   test('the answer loses data to null propagation but lists the charge in extensions.charges, as the ledger has it', async () => {
     const svc = await serviceForTest({ app: { jit } });
-    const payload = buildSchema().getType('PurchaseTitleDetailsPayload') as GraphQLObjectType;
-    const field = payload.getFields().userErrors!;
-    const resolve = field.resolve;
-    try {
-      // A warm-up run, so that graphql-jit compiles the document before the fault (compileAfter 1).
-      const warm = await postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK1', idempotencyKey: newKey() } } });
-      expect(warm.body.errors).toBeUndefined();
-      field.resolve = () => {
-        throw new Error('a bug after the register charged');
-      };
-      const key = newKey();
-      const answer = await postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK2', idempotencyKey: key } } });
-      expect(answer.body.data).toBeNull();
-      const ledger = svc.emulator.ledger.charges.filter((c) => c.titleNumber === 'BLK2');
-      expect(ledger).toHaveLength(1);
-      expect(answer.body.extensions?.charges).toEqual([
-        expect.objectContaining({
-          operation: 'purchaseTitleDetails',
-          idempotencyKey: key,
-          fee: ledger[0]!.charge.fee,
-          transactionNumber: ledger[0]!.charge.transactionNumber,
-        }),
-      ]);
-    } finally {
-      field.resolve = resolve;
-    }
+    const payload = payloadThatCanFail();
+    // A warm-up run, so that graphql-jit compiles the document before the fault (compileAfter 1).
+    const warm = await purchase(svc, 'BLK1', newKey());
+    expect(warm.body.errors).toBeUndefined();
+    payload.fail();
+    const key = newKey();
+    const answer = await purchase(svc, 'BLK2', key);
+    expect(answer.body.data).toBeNull();
+    const ledger = svc.emulator.ledger.charges.filter((c) => c.titleNumber === 'BLK2');
+    expect(ledger).toHaveLength(1);
+    expect(answer.body.extensions?.charges).toEqual([
+      expect.objectContaining({
+        operation: 'purchaseTitleDetails',
+        idempotencyKey: key,
+        fee: ledger[0]!.charge.fee,
+        transactionNumber: ledger[0]!.charge.transactionNumber,
+      }),
+    ]);
   });
 
   test('a replay that fails after reading the stored answer still lists the charge; one that charged nothing lists none', async () => {
     const svc = await serviceForTest({ app: { jit } });
-    const payload = buildSchema().getType('PurchaseTitleDetailsPayload') as GraphQLObjectType;
-    const field = payload.getFields().userErrors!;
-    const resolve = field.resolve;
-    const buy = (idempotencyKey: string) =>
-      postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK1', idempotencyKey } } });
-    // In place before the first request: graphql-jit takes the resolvers as they are when it compiles.
-    let broken = false;
-    field.resolve = (source, args, context, info) => {
-      if (broken) throw new Error('a bug after the stored answer was read');
-      return (resolve ?? defaultFieldResolver)(source, args, context, info);
-    };
-    try {
-      const charged = newKey();
-      const first = await buy(charged);
-      expect(first.body.errors).toBeUndefined();
-      // Bought today already, under another key: the register charges nothing the second time.
-      const free = newKey();
-      expect((await buy(free)).body.data).toEqual({ purchaseTitleDetails: { charges: [], userErrors: [] } });
-      broken = true;
-      const replay = await buy(charged);
-      expect(replay.body.data).toBeNull();
-      const [made] = svc.emulator.ledger.charges;
-      expect(replay.body.extensions?.charges).toEqual([
-        expect.objectContaining({
-          operation: 'purchaseTitleDetails',
-          idempotencyKey: charged,
-          fee: made!.charge.fee,
-          transactionNumber: made!.charge.transactionNumber,
-        }),
-      ]);
-      const freeReplay = await buy(free);
-      expect(freeReplay.body.data).toBeNull();
-      expect(freeReplay.body.extensions?.charges).toBeUndefined();
-      // Not a replay: sent now, charged nothing, and the answer fails the same way.
-      const freeNow = await buy(newKey());
-      expect(freeNow.body.data).toBeNull();
-      expect(freeNow.body.extensions?.charges).toBeUndefined();
-      // Replays are answered from the store: the register was asked three times in all, and charged once.
-      expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(3);
-      expect(svc.emulator.ledger.count()).toBe(1);
-    } finally {
-      field.resolve = resolve;
-    }
+    const payload = payloadThatCanFail();
+    const charged = newKey();
+    const first = await purchase(svc, 'BLK1', charged);
+    expect(first.body.errors).toBeUndefined();
+    // Bought today already, under another key: the register charges nothing the second time.
+    const free = newKey();
+    expect((await purchase(svc, 'BLK1', free)).body.data).toEqual({ purchaseTitleDetails: { charges: [], userErrors: [] } });
+    payload.fail();
+    const replay = await purchase(svc, 'BLK1', charged);
+    expect(replay.body.data).toBeNull();
+    const [made] = svc.emulator.ledger.charges;
+    expect(replay.body.extensions?.charges).toEqual([
+      expect.objectContaining({
+        operation: 'purchaseTitleDetails',
+        idempotencyKey: charged,
+        fee: made!.charge.fee,
+        transactionNumber: made!.charge.transactionNumber,
+      }),
+    ]);
+    const freeReplay = await purchase(svc, 'BLK1', free);
+    expect(freeReplay.body.data).toBeNull();
+    expect(freeReplay.body.extensions?.charges).toBeUndefined();
+    // Not a replay: sent now, charged nothing, and the answer fails the same way.
+    const freeNow = await purchase(svc, 'BLK1', newKey());
+    expect(freeNow.body.data).toBeNull();
+    expect(freeNow.body.extensions?.charges).toBeUndefined();
+    // Replays are answered from the store: the register was asked three times in all, and charged once.
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(3);
+    expect(svc.emulator.ledger.count()).toBe(1);
   });
 });
 
@@ -116,12 +122,10 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('the database goes away while a purc
     });
     try {
       // Tables, token and pools ready before the outage.
-      expect(
-        (await postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK1', idempotencyKey: newKey() } } })).body.errors,
-      ).toBeUndefined();
+      expect((await purchase(svc, 'BLK1', newKey())).body.errors).toBeUndefined();
 
       const key = newKey('in-flight');
-      const inFlight = postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK2', idempotencyKey: key } } });
+      const inFlight = purchase(svc, 'BLK2', key);
       // The register has charged (its ledger says so) and is about to answer: now the database goes.
       await expect.poll(() => svc.emulator.ledger.count({ titleNumber: 'BLK2' }), { timeout: 10_000, interval: 10 }).toBe(1);
       await setDatabaseReachable(database.name, false);
@@ -131,7 +135,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('the database goes away while a purc
 
       // During the outage: refused before anything is sent, and told so.
       const before = svc.emulator.calls.count();
-      const refused = await postRaw(svc.yoga, { query: PURCHASE, variables: { input: { titleNumber: 'BLK3', idempotencyKey: newKey() } } });
+      const refused = await purchase(svc, 'BLK3', newKey());
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('5');
       expect(refused.body.errors).toEqual([
