@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, vi, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 import { londonDate } from '../../src/register/contract/london-day';
-import { createLogger, logServiceEvents } from '../../src/observability/logging';
+import { logServiceEvents } from '../../src/observability/logging';
 import { BuyTitleMutation, ChargeQuoteQuery, ChargeStatementQuery, NodeQuery, SpendingQuery, TitleIdQuery } from '../support/documents';
 import { newKey, replicaForTest, serviceForTest } from '../support/harness';
+import { memoryLogger } from '../support/memory-logger';
 
 const buy = (titleNumber: string, more: Record<string, unknown> = {}) => ({
   fas: '0877',
@@ -210,8 +211,8 @@ describe('maxFee', () => {
     const svc = await serviceForTest({ emulator: { fees: { TITLE_DATA_AND_PLANS: '3.50' } } });
     const told: unknown[] = [];
     svc.services.events.on('chargeAboveMaxFee', (e) => told.push(e));
-    const lines: Record<string, unknown>[] = [];
-    logServiceEvents(svc.services.events, createLogger({ destination: { write: (line: string) => lines.push(JSON.parse(line)) } }));
+    const { logger, lines } = memoryLogger('info');
+    logServiceEvents(svc.services.events, logger);
 
     const above = await svc.gql(BuyTitleMutation, buy('MID15313', { maxFee: '3.00' }));
     expect(above.data!.purchaseTitleDetails.userErrors).toEqual([]);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { httpServiceForTest, startHttpService, type HttpService } from '../support/harness';
 import { postRaw } from '../support/post-raw';
 import { parseMetrics, sum, type Sample } from '../support/prometheus';
-import { createLogger } from '../../src/observability/logging';
+import { memoryLogger } from '../support/memory-logger';
 
 let svc: HttpService;
 let other: HttpService | undefined;
@@ -119,8 +119,7 @@ describe('/metrics', () => {
   });
 
   test('the log line and the metrics name the same operation: the one that ran of a document holding two', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
+    const { logger, lines } = memoryLogger('info');
     const logged = await httpServiceForTest({ app: { logger } });
     const query = 'query FirstOfTwo { __typename } query SecondOfTwo { title(titleNumber: "MID15313") { titleNumber } }';
     const answer = await postRaw(logged.url, { query, operationName: 'SecondOfTwo' }, { 'x-request-id': 'second-of-two' });

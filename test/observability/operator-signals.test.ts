@@ -10,19 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { createLogger, logServiceEvents } from '../../src/observability/logging';
+import { logServiceEvents } from '../../src/observability/logging';
 import { CreateCaseMutation } from '../support/documents';
 import { authHeader, serviceForTest, httpServiceForTest } from '../support/harness';
+import { memoryLogger } from '../support/memory-logger';
 import { postRaw } from '../support/post-raw';
 import { IN_CI } from '../support/pg';
 import { parseMetrics, sum } from '../support/prometheus';
-
-/** A logger writing to memory, and the parsed lines it wrote. */
-function memoryLogger(level: 'debug' | 'info') {
-  const lines: Record<string, unknown>[] = [];
-  const logger = createLogger({ level, destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
-  return { logger, lines };
-}
 
 /** Callers as a production start has them: a request without a key acts as nobody. */
 const PRODUCTION_CALLERS = { anonymousTenant: undefined };
