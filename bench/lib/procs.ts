@@ -86,6 +86,26 @@ async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
   children.delete(child);
 }
 
+/** Waits until something accepts connections on `port` of loopback; returns the port. */
+async function waitForPort(port: number, child: ChildProcess, timeoutMs: number, what: string): Promise<number> {
+  const { connect } = await import('node:net');
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return port;
+    if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode})`);
+    await sleep(100);
+  }
+  throw new Error(`${what} did not listen on ${port} within ${timeoutMs / 1000} s`);
+}
+
 /** Waits until `file` contains a line matching `pattern`; returns the match. */
 async function waitForLine(file: string, pattern: RegExp, child: ChildProcess, timeoutMs: number, what: string): Promise<RegExpMatchArray> {
   const until = Date.now() + timeoutMs;
@@ -194,13 +214,16 @@ export async function startService(
   writeFileSync(tenantsFile, JSON.stringify({ tenants: root === ROOT ? [...BENCH_TENANTS, ROUTER_TENANT] : BENCH_TENANTS }));
   const log = join(LOG_DIR, `${name}.log`);
   const fd = openSync(log, 'w');
+  // A service that logs nothing at info never writes the line with its port: it gets one chosen here.
+  const quiet = env.LOG_LEVEL !== undefined && !['trace', 'debug', 'info'].includes(env.LOG_LEVEL);
+  const port = quiet ? await freePort() : 0;
   const spawnedAt = Date.now();
   const child = spawn(process.execPath, [...nodeArgs, await compiledEntry(root)], {
     cwd: root,
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      PORT: '0',
+      PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: join(work, 'data'),
       REGISTER_BASE_URL: registerUrl,
@@ -212,12 +235,14 @@ export async function startService(
   });
   closeSync(fd);
   children.add(child);
-  const m = await waitForLine(log, /GraphQL at http:\/\/localhost:(\d+)\/graphql/, child, 60_000, `service ${name}`);
+  const listening = quiet
+    ? String(await waitForPort(port, child, 60_000, `service ${name}`))
+    : (await waitForLine(log, /GraphQL at http:\/\/localhost:(\d+)\/graphql/, child, 60_000, `service ${name}`))[1];
   const stop = async () => {
     await stopChild(child, 30_000);
     rmSync(work, { recursive: true, force: true });
   };
-  return { name, base: `http://127.0.0.1:${m[1]}`, pid: child.pid!, log, spawnedAt, stop };
+  return { name, base: `http://127.0.0.1:${listening}`, pid: child.pid!, log, spawnedAt, stop };
 }
 
 export interface Peer {
