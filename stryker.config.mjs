@@ -105,6 +105,8 @@ export const GROUPS = {
       'test/storage/idempotency-store-contract.test.ts',
       // The claim protocol and the journal entries both stores write.
       'test/storage/idempotency-stores.test.ts',
+      // the shortest journal a start accepts (MIN_JOURNAL_RETENTION_DAYS)
+      'test/process/config.test.ts',
     ],
   },
   ledger: {

@@ -4,8 +4,9 @@
  * package and by function, and the difference (bench/lib/profile.ts, profileSideBySide). The
  * profiles stay in bench/.logs/profiles-side-by-side/ for a closer look.
  *
- *   npx tsx bench/experiments/profile-ab.ts [REV=HEAD] [QUERY=title|typename] [SECONDS=5]
+ *   npx tsx bench/experiments/profile-ab.ts [REV=HEAD | DIRECTORY] [QUERY=title|typename] [SECONDS=5]
  */
+import { existsSync } from 'node:fs';
 import { baselineCheckout } from '../lib/baseline';
 import { killAll, ROOT, startEmulatorProcess } from '../lib/procs';
 import { largestDifferences, profileSideBySide } from '../lib/profile';
@@ -15,7 +16,8 @@ const rev = process.argv[2] ?? 'HEAD';
 const which = process.argv[3] ?? 'title';
 const seconds = Number(process.argv[4] ?? 5);
 const [query, variables] = which === 'typename' ? [TYPENAME_QUERY, undefined] : [TITLE_QUERY, { titleNumber: 'MID15313' }];
-const base = baselineCheckout(rev);
+// A directory is taken as another checkout as it stands (an experiment's patched copy), as in ab.ts.
+const base = existsSync(rev) ? { sha: rev, root: rev } : baselineCheckout(rev);
 
 const emu = await startEmulatorProcess(0);
 try {

@@ -43,7 +43,7 @@ const FORMULA_START = /^[\t\r]|^\s*[=+\-@]/;
 /** One CSV cell: defused if a spreadsheet would take it for a formula, quoted if it must be. */
 export function csvCell(value: string | null | undefined): string {
   let text = value ?? '';
-  if (text !== '' && FORMULA_START.test(text)) text = `'${text}`;
+  if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

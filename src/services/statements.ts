@@ -49,11 +49,11 @@ export function statementRetentionWarning(from: string, retentionDays: number, n
 }
 
 const PAGE = 500;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
+/**
+ * YYYY-MM-DD and a day of the calendar: only such a text comes back from its own date's ISO form
+ * (anything else parses to no date or to a text of another shape, and 02-30 to another day).
+ */
 function validDay(day: string): boolean {
-  if (!DAY.test(day)) return false;
-  // A month 13 makes no date at all (toISOString would throw); 02-30 makes another date.
   const date = new Date(`${day}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
 }
@@ -118,7 +118,7 @@ export const MAX_STATEMENT_PAGE = 1000;
  * while a caller pages lands on exactly one page.
  */
 export function encodeStatementCursor(position: StatementPosition): string {
-  return Buffer.from(`s1:${position.day}:${position.recordedAt}:${position.id}`, 'utf8').toString('base64url');
+  return Buffer.from(`s1:${position.day}:${position.recordedAt}:${position.id}`).toString('base64url');
 }
 
 /** The position a cursor names; undefined for a cursor this service did not make. */

@@ -18,8 +18,17 @@ describe('csvCell', () => {
     expect(csvCell(value)).toBe(cell);
   });
 
-  test.for([['Smith purchase'], ['a = b'], [' 12 Acacia Avenue'], ['MATTER-1']])('%j is left as it is', ([value]) => {
+  // A tab or CR is a formula's start only as the first character: inside a cell it is text.
+  test.for([['Smith purchase'], ['a = b'], [' 12 Acacia Avenue'], ['MATTER-1'], ['matter\t7'], ['']])('%j is left as it is', ([value]) => {
     expect(csvCell(value)).toBe(value);
+  });
+
+  test.for([
+    ['matter\r7', '"matter\r7"'],
+    ['Smith, J', '"Smith, J"'],
+    ['the "Glebe" house', '"the ""Glebe"" house"'],
+  ])('%j is quoted as %j, not defused', ([value, cell]) => {
+    expect(csvCell(value)).toBe(cell);
   });
 });
 

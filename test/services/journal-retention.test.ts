@@ -66,6 +66,13 @@ function dataDirForTest(): string {
 }
 
 describe('journal retention', () => {
+  test('the journal holds whole the register day after the one its retention cuts into, by the London calendar', () => {
+    expect(journalKeptFrom(400, Date.parse('2026-11-27T12:00:00Z'))).toBe('2025-10-24');
+    // 23:30 UTC in summer is 00:30 of the next day in London: the cut falls on that London day.
+    expect(journalKeptFrom(367, Date.parse('2026-07-01T23:30:00Z'))).toBe('2025-07-01');
+    expect(journalKeptFrom(367, Date.parse('2026-01-01T23:30:00Z'))).toBe('2024-12-31');
+  });
+
   test('by default a charge of 150 days ago (past the old 100-day purge) is still in its statement, which has no warning', async () => {
     const dataDir = dataDirForTest();
     const day = await journalChargeDaysAgo(dataDir, 150, 'RT-150');

@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Charge } from '../../src/register/contract/wire';
 import { DEFAULT_FEES_PENCE, SpendControl } from '../../src/services/spend';
 import { keyScopes } from '../../src/services/scopes';
-import { STATEMENT_MAX_DAYS, statementRangeProblem, statementRecords } from '../../src/services/statements';
+import {
+  decodeStatementCursor,
+  encodeStatementCursor,
+  STATEMENT_MAX_DAYS,
+  statementRangeProblem,
+  statementRecords,
+} from '../../src/services/statements';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import { journalRecordOfRow, type JournalRow } from '../../src/storage/idempotency/rows';
 import { statementPageOf } from '../../src/storage/idempotency/statement-pages';
@@ -133,6 +139,9 @@ describe('statement ranges', () => {
     ['2026-13-01', '2026-12-31', 'from', 'from must be a calendar date, YYYY-MM-DD (got "2026-13-01").'],
     ['x2026-01-01', '2026-01-02', 'from', 'from must be a calendar date, YYYY-MM-DD (got "x2026-01-01").'],
     ['2026-01-01', '2026-01-02x', 'to', 'to must be a calendar date, YYYY-MM-DD (got "2026-01-02x").'],
+    ['2026-1-5', '2026-01-06', 'from', 'from must be a calendar date, YYYY-MM-DD (got "2026-1-5").'],
+    ['+002026-01-05', '2026-01-06', 'from', 'from must be a calendar date, YYYY-MM-DD (got "+002026-01-05").'],
+    ['2026-02-27', '2026-02-30', 'to', 'to must be a calendar date, YYYY-MM-DD (got "2026-02-30").'],
     [
       '2026-01-02',
       '2026-01-01',
@@ -193,6 +202,16 @@ describe('statement paging', () => {
     for await (const r of statementRecords(store, { scopes: ['client-a'] }, '2026-03-10', '2026-03-10')) all.push(r);
     expect(all).toHaveLength(501);
     expect(asked).toEqual([undefined, end]);
+  });
+
+  test('a cursor names its position whole, with a millisecond time and a journal id of any length', () => {
+    const position = { day: '2026-03-10', recordedAt: 1_795_743_405_827, id: 1_234_567 };
+    expect(decodeStatementCursor(encodeStatementCursor(position))).toEqual(position);
+    expect(decodeStatementCursor(encodeStatementCursor({ ...position, id: 12 }))).toEqual({ ...position, id: 12 });
+    const made = (text: string) => Buffer.from(text).toString('base64url');
+    expect(decodeStatementCursor(made('s1:2026-03-10:1795743405827:12 '))).toBeUndefined();
+    expect(decodeStatementCursor(made('s0:2026-03-10:1795743405827:12'))).toBeUndefined();
+    expect(decodeStatementCursor(made('s1:2026-03-10:12345678901234567:12'))).toBeUndefined();
   });
 
   test('a full page without a position ends the statement', async () => {
@@ -273,10 +292,25 @@ describe('GET /statements.csv over HTTP', () => {
     const text = await (await csv(`?from=${day}&to=${day}`)).text();
     const lines = text.trimEnd().split('\r\n');
     expect(lines).toHaveLength(1 + 206);
+    // Each row on a line of its own, nothing between them: every line after the header starts with its day.
+    expect(lines.slice(1).filter((line) => !line.startsWith(`${day},`))).toEqual([]);
     expect(lines.slice(1, 206).map((l) => l.split(',')[4])).toEqual(Array.from({ length: 205 }, (_, i) => `csv-${i + 1}`));
     const lost = lines.at(-1)!.split(',');
     expect([lost[2], lost[4], lost[9], lost[10], lost[11]]).toEqual(['OUTCOME_UNKNOWN', 'csv-lost', '', '', '']);
   }, 60_000);
+
+  test('a reader that stops after the header row ends its file there; the next reader gets the whole statement', async () => {
+    const day = londonDate(new Date());
+    const reader = (await csv(`?from=${day}&to=${day}`)).body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe(
+      `${'day,recorded_at,status,operation,idempotency_key,api_client,fas,title_number,reference,product,fee,transaction_number,caller,caller_name'}\r\n`,
+    );
+    await reader.cancel();
+    const whole = (await (await csv(`?from=${day}&to=${day}`)).text()).trimEnd().split('\r\n');
+    expect(whole.length).toBeGreaterThan(1);
+    expect(whole.slice(1).filter((line) => !line.startsWith(`${day},`))).toEqual([]);
+  });
 
   test('a wrong key, the router key and a bad range are refused with their codes', async () => {
     const wrong = await csv('?from=2026-03-10&to=2026-03-10', { headers: { authorization: 'Bearer nope' } });
@@ -296,6 +330,11 @@ describe('GET /statements.csv over HTTP', () => {
     expect(range.status).toBe(400);
     expect(await range.json()).toEqual({
       error: { code: 'BAD_USER_INPUT', message: 'from must be a calendar date, YYYY-MM-DD (got "").' },
+    });
+    const noEnd = await csv('?from=2026-03-10');
+    expect(noEnd.status).toBe(400);
+    expect(await noEnd.json()).toEqual({
+      error: { code: 'BAD_USER_INPUT', message: 'to must be a calendar date, YYYY-MM-DD (got "").' },
     });
   });
 });
