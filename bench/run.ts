@@ -24,7 +24,7 @@ import { request } from 'undici';
 import { apqFloodPhase } from './lib/apq-flood';
 import { baselineCheckout, type BaselineCheckout } from './lib/baseline';
 import { spendCpuPhase } from './lib/spend-cpu';
-import { probe, sequentialLatency, throughput, type LatencyStats, type Target, type Throughput } from './lib/load';
+import { probe, registerToken, sequentialLatency, throughput, type LatencyStats, type Target, type Throughput } from './lib/load';
 import {
   cpuMs,
   killAll,
@@ -118,15 +118,6 @@ async function gql<T = Record<string, unknown>>(
   const body = (await res.body.json()) as { data?: T; errors?: { message: string }[] };
   if (body.errors?.length || !body.data) throw new Error(`GraphQL ${res.statusCode}: ${JSON.stringify(body.errors ?? body).slice(0, 500)}`);
   return body.data;
-}
-
-async function registerToken(registerUrl: string, clientId = 'client-a', secret = 'secret-a'): Promise<string> {
-  const res = await request(`${registerUrl}/oauth/token?grant_type=client_credentials`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
-  });
-  const body = (await res.body.json()) as { access_token: string };
-  return body.access_token;
 }
 
 interface CallRecord {

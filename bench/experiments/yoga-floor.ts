@@ -11,40 +11,13 @@
  *
  * Needs bench/peers installed (`npm run bench` installs it; or `npm ci --prefix bench/peers`).
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { request } from 'undici';
-import { graphqlTarget, probe, type Target, throughput, warmUp } from '../lib/load';
-import { cpuMs, killAll, ROOT, startApolloPeer, startEmulatorProcess, startService } from '../lib/procs';
+import { graphqlTarget, probe, registerToken, type Target, throughput, warmUp } from '../lib/load';
+import { cpuMs, killAll, startApolloPeer, startBareYoga, startEmulatorProcess, startService } from '../lib/procs';
 import { TITLE_QUERY } from '../queries';
 
 const rounds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 8);
 const lean = process.argv.includes('--lean');
 const variables = { titleNumber: 'MID15313' };
-
-async function registerToken(registerUrl: string): Promise<string> {
-  const res = await request(`${registerUrl}/oauth/token?grant_type=client_credentials`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from('client-a:secret-a').toString('base64')}` },
-  });
-  return ((await res.body.json()) as { access_token: string }).access_token;
-}
-
-async function startBareYoga(registerUrl: string): Promise<{ base: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bench', 'experiments', 'bare-yoga-server.ts')], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', REGISTER_BASE_URL: registerUrl, PORT: '0' },
-  });
-  const base = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bare yoga exited (${code})`)));
-    child.stdout!.on('data', (chunk) => {
-      const m = /Bare yoga at (http:\S+)/.exec(String(chunk));
-      if (m) resolve(m[1]!);
-    });
-  });
-  return { base, pid: child.pid!, stop: () => child.kill() };
-}
 
 const emu = await startEmulatorProcess(0);
 const token = await registerToken(emu.url);
@@ -88,7 +61,6 @@ try {
     );
   }
 } finally {
-  bare.stop();
-  await Promise.all([ours.stop(), oursLean?.stop(), apollo.stop(), emu.stop()]);
+  await Promise.all([ours.stop(), oursLean?.stop(), bare.stop(), apollo.stop(), emu.stop()]);
   killAll();
 }

@@ -12,6 +12,16 @@ export interface Target {
   check?(status: number, body: string): void;
 }
 
+/** A bearer token of the emulator's client `clientId`: what the peers, which have no callers of their own, send to the register. */
+export async function registerToken(registerUrl: string, clientId = 'client-a', secret = 'secret-a'): Promise<string> {
+  const res = await request(`${registerUrl}/oauth/token?grant_type=client_credentials`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
+  });
+  const body = (await res.body.json()) as { access_token: string };
+  return body.access_token;
+}
+
 /** A GraphQL POST to a service as dev-key-a: the experiments' target. */
 export function graphqlTarget(base: string, query: string, variables?: object): Target {
   return {

@@ -292,6 +292,27 @@ export async function startApolloPeer(registerUrl: string): Promise<Peer> {
 }
 
 /**
+ * graphql-yoga with none of titlegraph's features (bench/experiments/bare-yoga-server.ts, run by
+ * Node itself, on this checkout's node_modules): the floor that bench/experiments/yoga-floor.ts
+ * compares titlegraph and the Apollo peer with. Like the peers, it forwards the caller's
+ * Authorization to `registerUrl`.
+ */
+export async function startBareYoga(registerUrl: string): Promise<Peer> {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const log = join(LOG_DIR, 'bare-yoga.log');
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'experiments', 'bare-yoga-server.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', REGISTER_BASE_URL: registerUrl, PORT: '0' },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  children.add(child);
+  const m = await waitForLine(log, /Bare yoga at (http:\/\/\S+)/, child, 60_000, 'bare graphql-yoga');
+  return { base: m[1]!, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/**
  * A federation gateway in front of the service at `serviceBase` (bench/gateway.ts): Hive Gateway's
  * runtime or Apollo Gateway, in a process of its own, forwarding each caller's Authorization.
  */
