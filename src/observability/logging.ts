@@ -89,7 +89,7 @@ export function exitProcess(code: number, timeoutMs = 1_000): void {
     return;
   }
   const deadline = Date.now() + timeoutMs;
-  // Lines gathering for a 4 KB write would otherwise wait for company that never comes.
+  // Lines gathering for a 16 KB write would otherwise wait for company that never comes.
   const wait = () => {
     writeGathered(destination);
     if (pending(destination) && Date.now() < deadline) setTimeout(wait, 10);
@@ -104,12 +104,16 @@ function traceIds(): { trace_id?: string; span_id?: string } {
   return span && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : {};
 }
 
-/** Bytes of log lines gathered before a write to stdout, and the longest a line waits for company. */
-const LOG_WRITE_BYTES = 4_096;
+/**
+ * Bytes of log lines gathered before a write to stdout, and the longest a line waits for company.
+ * 16 KB (just under sonic-boom's largest write, 16 KiB) took about 3 % of a `title`'s CPU off
+ * 4 KB, side by side (bench/RESULTS.md); 64 KB writes gained nothing more.
+ */
+const LOG_WRITE_BYTES = 16_000;
 const LOG_WRITE_AFTER_MS = 25;
 
 /**
- * stdout written asynchronously and in 4 KB writes (sonic-boom's minLength, as pino's docs advise
+ * stdout written asynchronously and in 16 KB writes (sonic-boom's minLength, as pino's docs advise
  * in production): written a line at a time, each request's line cost a system call on the
  * thread pool, about 3 % of a small request's CPU under load (bench/RESULTS.md). A line waits at
  * most LOG_WRITE_AFTER_MS for others (a timer writes what gathered; sonic-boom's own would write
