@@ -258,6 +258,21 @@ describe('what each decision is called in the events', () => {
     await svc.gql(PurchaseTitleDetailsMutation, details(lost));
     expect(outcomes).toEqual(['in_use', 'outcome_unknown', 'outcome_unknown', 'outcome_unknown']);
   });
+
+  test("the register's refusal is refused, its 429 rate_limited: the two a dashboard must tell apart", async () => {
+    const svc = await service();
+    const outcomes: string[] = [];
+    svc.services.events.on('idempotency', (e) => outcomes.push(e.outcome));
+    // 9999 is at its credit limit: a final answer, kept for the key.
+    const refused = await svc.gql(PurchaseTitleDetailsMutation, { ...details(newKey('refused')), fas: '9999' });
+    expect(codes(refused)).toEqual(['CREDIT_LIMIT_EXCEEDED']);
+    // A 429 with a wait longer than the call's deadline is not waited on: nothing was bought, the key may be used again.
+    svc.emulator.faults.inject('titleDetails', { kind: 'status', status: 429, retryAfterSeconds: 3_600 }, 1);
+    const limited = await svc.gql(PurchaseTitleDetailsMutation, details(newKey('limited')));
+    expect(codes(limited)).toEqual(['RATE_LIMITED']);
+    expect(outcomes).toEqual(['refused', 'rate_limited']);
+    expect(svc.emulator.ledger.count({ fas: '0877' })).toBe(0);
+  });
 });
 
 describe('an old finished key', () => {
