@@ -253,20 +253,26 @@ export interface Peer {
 
 export const PEER_DIR = join(ROOT, 'bench', 'peers');
 
-/** Hive Gateway (one process, no forks) serving the supergraph Mesh Compose generated. */
-export async function startPeer(supergraph: string): Promise<Peer> {
+/**
+ * A Node program started as one of this benchmark's children, its output in bench/.logs/<name>.log
+ * (where waitForLine reads it), killed by killAll if the run ends early.
+ */
+function spawnLogged(name: string, args: string[], cwd: string, env: Record<string, string>): { child: ChildProcess; log: string } {
   mkdirSync(LOG_DIR, { recursive: true });
-  const port = await freePort();
-  const log = join(LOG_DIR, 'peer.log');
+  const log = join(LOG_DIR, `${name}.log`);
   const fd = openSync(log, 'w');
-  const bin = join(PEER_DIR, 'node_modules', '@graphql-hive', 'gateway', 'dist', 'bin.js');
-  const child = spawn(process.execPath, [bin, 'supergraph', supergraph, '--port', String(port), '--host', '127.0.0.1', '--fork', '1'], {
-    cwd: PEER_DIR,
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: ['ignore', fd, fd],
-  });
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NODE_ENV: 'production', ...env }, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   children.add(child);
+  return { child, log };
+}
+
+/** Hive Gateway (one process, no forks) serving the supergraph Mesh Compose generated. */
+export async function startPeer(supergraph: string): Promise<Peer> {
+  const port = await freePort();
+  const bin = join(PEER_DIR, 'node_modules', '@graphql-hive', 'gateway', 'dist', 'bin.js');
+  const args = [bin, 'supergraph', supergraph, '--port', String(port), '--host', '127.0.0.1', '--fork', '1'];
+  const { child, log } = spawnLogged('peer', args, PEER_DIR, {});
   await waitForLine(log, /Listening on/, child, 60_000, 'peer gateway');
   return { base: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
 }
@@ -277,16 +283,11 @@ export async function startPeer(supergraph: string): Promise<Peer> {
  * peer it forwards the caller's Authorization header (a register bearer token) to `registerUrl`.
  */
 export async function startApolloPeer(registerUrl: string): Promise<Peer> {
-  mkdirSync(LOG_DIR, { recursive: true });
-  const log = join(LOG_DIR, 'apollo-peer.log');
-  const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, [join(PEER_DIR, 'apollo-peer.mjs')], {
-    cwd: PEER_DIR,
-    env: { ...process.env, NODE_ENV: 'production', REGISTER_BASE_URL: registerUrl, PORT: '0', HOST: '127.0.0.1' },
-    stdio: ['ignore', fd, fd],
+  const { child, log } = spawnLogged('apollo-peer', [join(PEER_DIR, 'apollo-peer.mjs')], PEER_DIR, {
+    REGISTER_BASE_URL: registerUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
   });
-  closeSync(fd);
-  children.add(child);
   const m = await waitForLine(log, /Apollo peer at (http:\/\/\S+?)\/?$/m, child, 60_000, 'Apollo peer');
   return { base: m[1]!, pid: child.pid!, stop: () => stopChild(child) };
 }
@@ -298,16 +299,10 @@ export async function startApolloPeer(registerUrl: string): Promise<Peer> {
  * Authorization to `registerUrl`.
  */
 export async function startBareYoga(registerUrl: string): Promise<Peer> {
-  mkdirSync(LOG_DIR, { recursive: true });
-  const log = join(LOG_DIR, 'bare-yoga.log');
-  const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, [join(ROOT, 'bench', 'experiments', 'bare-yoga-server.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', REGISTER_BASE_URL: registerUrl, PORT: '0' },
-    stdio: ['ignore', fd, fd],
+  const { child, log } = spawnLogged('bare-yoga', [join(ROOT, 'bench', 'experiments', 'bare-yoga-server.ts')], ROOT, {
+    REGISTER_BASE_URL: registerUrl,
+    PORT: '0',
   });
-  closeSync(fd);
-  children.add(child);
   const m = await waitForLine(log, /Bare yoga at (http:\/\/\S+)/, child, 60_000, 'bare graphql-yoga');
   return { base: m[1]!, pid: child.pid!, stop: () => stopChild(child) };
 }
