@@ -266,12 +266,15 @@ describe('what each decision is called in the events', () => {
     // 9999 is at its credit limit: a final answer, kept for the key.
     const refused = await svc.gql(PurchaseTitleDetailsMutation, { ...details(newKey('refused')), fas: '9999' });
     expect(codes(refused)).toEqual(['CREDIT_LIMIT_EXCEEDED']);
-    // A 429 with a wait longer than the call's deadline is not waited on: nothing was bought, the key may be used again.
+    // A 429 with a wait longer than the call's deadline is not waited on: nothing was bought, and the key is not kept as a final answer.
     svc.emulator.faults.inject('titleDetails', { kind: 'status', status: 429, retryAfterSeconds: 3_600 }, 1);
     const limited = await svc.gql(PurchaseTitleDetailsMutation, details(newKey('limited')));
     expect(codes(limited)).toEqual(['RATE_LIMITED']);
     expect(outcomes).toEqual(['refused', 'rate_limited']);
     expect(svc.emulator.ledger.count({ fas: '0877' })).toBe(0);
+    // Each purchase went out once: the refusal is final, and a charging call is not sent again on a 429 it will not wait for.
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(2);
+    expect(svc.emulator.calls.count({ route: 'titleDetails', status: 429 })).toBe(1);
   });
 });
 
