@@ -39,8 +39,11 @@ async function lookUpAndOrder(browser: Browser, pageUrl: string, serviceUrl: str
   expect(text).toContain('REGISTERED');
   expect(text).toContain('Dalhousie Road, Dalkeith, EH22 3AB');
   expect(text).toContain('Title plan');
-  // The price before the click: the list fee, or nothing when this FAS bought the title today.
-  expect(await page.locator('#quote').innerText()).toMatch(/^Title document: (£3\.00 \+ VAT|already bought today: no charge)\.$/);
+  // The price before the click: the list fee, or nothing when this FAS bought the title today. The
+  // page asks for it once the card is shown, so it is waited for, not read at once.
+  const price = /^Title document: (£3\.00 \+ VAT|already bought today: no charge)\.$/;
+  await page.locator('#quote', { hasText: price }).waitFor({ timeout: 20_000 });
+  expect(await page.locator('#quote').innerText()).toMatch(price);
 
   await page.click('#order');
   const link = page.locator('a#download');

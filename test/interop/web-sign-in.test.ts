@@ -125,6 +125,8 @@ suite(`web example sign-in with OpenID Connect in headless Chromium${browserSkip
     svc.emulator.calls.reset();
     await lookUp(browser, 'MID15313');
     expect(await page.locator('[data-testid="title"]').innerText()).toContain('REGISTERED');
+    // The page asks for the price once the card is shown: waited for, not read at once.
+    await page.locator('#quote', { hasText: 'Title document:' }).waitFor({ timeout: 20_000 });
     expect(await page.locator('#quote').innerText()).toBe('Title document: £3.00 + VAT.');
 
     await page.click('#order');
