@@ -135,6 +135,60 @@ for (const backend of backends) {
   });
 }
 
+describe.skipIf(!pgSuite.run)(pgSuite.title('PostgreSQL store, the spending lock'), () => {
+  /**
+   * Replicas decide an organisation's spending one after the other because each chargeable claim
+   * takes the organisation's advisory lock first. Held here by another connection (as another
+   * replica's claim would hold it), a claim must wait for it: asserted on PostgreSQL's own lock
+   * table, not on timing, so a claim that skips the lock fails every run, not only when it races.
+   */
+  test("a chargeable claim waits for the organisation's lock held by another replica, then decides", async () => {
+    const schema = `strength_${++schemas}`;
+    const store = new PgIdempotencyStore({ connectionString: database!.url, schema, maxConnections: 2 });
+    onTestFinished(() => store.close());
+    await store.ready();
+    const holder = new pg.Client({ connectionString: database!.url });
+    await holder.connect();
+    onTestFinished(() => holder.end());
+    const spend: SpendCheck = {
+      products: ['TITLE_DATA_AND_PLANS'],
+      feesPence: { TITLE_DATA_AND_PLANS: 300 } as SpendCheck['feesPence'],
+      organisation: 'org-locked',
+      organisationScopes: ['t-locked'],
+      clientLimitPence: 1_000,
+    };
+    await holder.query('BEGIN');
+    // The same key the store locks with: hashtextextended(organisation, 'spen').
+    await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, $2))', ['org-locked', 0x7370656e]);
+    let settled = false;
+    const claim = store
+      .claim('t-locked', 'k-locked', 'purchaseTitleDetails', HASH, {
+        operation: 'purchaseTitleDetails',
+        fas: '0877',
+        titleNumber: 'MID1',
+        day: DAY,
+        spend,
+      })
+      .finally(() => {
+        settled = true;
+      });
+    const waiting = async () => {
+      const { rows } = await holder.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, $2)`,
+        ['org-locked', 0x7370656e],
+      );
+      return Number(rows[0]!.n);
+    };
+    // Until the claim is seen waiting on the lock, or has finished without it (the failure).
+    while (!settled && (await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(settled, 'the claim went ahead while another replica held the organisation\'s lock').toBe(false);
+    await holder.query('COMMIT');
+    expect(await claim).toEqual({ claimed: true, reservedPence: 300 });
+  });
+});
+
 describe.skipIf(!pgSuite.run)(pgSuite.title('PostgreSQL store, set-up'), () => {
   test('without a schema it uses the search path; ready() rejects for a database it cannot reach', async () => {
     const store = new PgIdempotencyStore({ connectionString: database!.url });
