@@ -183,7 +183,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('PostgreSQL store, the spending lock
     };
     // Until the claim is seen waiting on the lock, or has finished without it (the failure).
     while (!settled && (await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(settled, 'the claim went ahead while another replica held the organisation\'s lock').toBe(false);
+    expect(settled, "the claim went ahead while another replica held the organisation's lock").toBe(false);
     await holder.query('COMMIT');
     expect(await claim).toEqual({ claimed: true, reservedPence: 300 });
   });
