@@ -3,8 +3,8 @@
  * `--rows=N`, over `--days=N`, default 365, up to yesterday), read back as the CSV and as GraphQL pages of 500, from a production start of the
  * service on SQLite. Reports the CSV's time and the service's memory growth while it streams
  * (from a replica just started, and again after it has served the pages),
- * and each page's time at every position (first, middle, last). Appends its figures to
- * bench/RESULTS.md under "Statements at scale".
+ * and each page's time at every position (first, middle, last). Puts its figures in
+ * bench/RESULTS.md under "Statements at scale", in place of its last ones.
  *
  * The rows are written straight into the journal table (one transaction) rather than bought one by
  * one: buying 250,000 titles through the emulator would take the bench an hour and measure the
@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { request } from 'undici';
 import { SqliteIdempotencyStore } from '../src/storage/idempotency/sqlite-store';
 import { killAll, peakRss, startEmulatorProcess, startService } from './lib/procs';
-import { appendToResults } from './lib/report';
+import { putSectionInResults } from './lib/report';
+import { SEPARATE_BENCH_HEADINGS } from './lib/results-sections';
 
 const ROWS = Number(/--rows=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 250_000);
 const DAYS = Number(/--days=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 365);
@@ -110,7 +111,7 @@ async function main() {
     const middle = pageMs[Math.floor(pageMs.length / 2)]!;
     const report = [
       '',
-      `## Statements at scale (${new Date().toISOString().slice(0, 10)}, \`npm run bench:statements\`)`,
+      `${SEPARATE_BENCH_HEADINGS.statements} (${new Date().toISOString().slice(0, 10)}, \`npm run bench:statements\`)`,
       '',
       `${ROWS.toLocaleString('en-GB')} journal rows of one organisation over ${DAYS} register days, SQLite, production start (seeded in ${(seedMs / 1000).toFixed(1)} s).`,
       '',
@@ -133,7 +134,7 @@ async function main() {
         'figure shows. No rows are held: a page is 500 records, pulled as the caller reads.',
       '',
     ].join('\n');
-    appendToResults(report);
+    putSectionInResults(report);
   } finally {
     await service.stop();
     await emulator.stop();

@@ -1,17 +1,18 @@
 /** Turns one run's measurements into goals (met or not), RESULTS.md, results.json and chart.svg. */
 import type { ApqFloodResult } from './apq-flood';
 import type { SpendCpuResult } from './spend-cpu';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LatencyStats, Throughput } from './load';
 import { LOG_DIR, ROOT } from './procs';
 import { largestDifferences, type ProfileSummary, type SideBySideProfile } from './profile';
+import { keepingSeparateSections, withSeparateSection } from './results-sections';
 
-/** A section of a bench of its own (statements, tokens) printed and added at the end of bench/RESULTS.md. */
-export function appendToResults(section: string): void {
+/** A section of a bench of its own (statements, tokens) printed and put in bench/RESULTS.md, in place of its last one. */
+export function putSectionInResults(section: string): void {
   console.log(section);
   const results = join(ROOT, 'bench', 'RESULTS.md');
-  writeFileSync(results, `${readFileSync(results, 'utf8').trimEnd()}\n${section}`);
+  writeFileSync(results, withSeparateSection(readFileSync(results, 'utf8'), section));
 }
 
 export interface Results {
@@ -1229,7 +1230,9 @@ export function writeReport(r: Results, benchDir: string, opts: { partial: boole
   const gs = goals(r);
   const files = [join(dir, 'results.json'), join(dir, 'RESULTS.md'), join(dir, 'chart.svg')];
   writeFileSync(files[0]!, `${JSON.stringify({ ...r, goals: gs }, null, 2)}\n`);
-  writeFileSync(files[1]!, markdown(r, gs));
+  // The sections the separate benches wrote stay, so that a full run does not lose their figures.
+  const previous = existsSync(files[1]!) ? readFileSync(files[1]!, 'utf8') : undefined;
+  writeFileSync(files[1]!, keepingSeparateSections(previous, markdown(r, gs)));
   writeFileSync(files[2]!, chart(r));
   return files;
 }
