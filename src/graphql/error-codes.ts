@@ -10,10 +10,11 @@ export const TOP_LEVEL_ERROR_CODES = {
   // The request and its document
   BAD_USER_INPUT: 'an argument, a variable or a representation breaks a rule; nothing was sent to the register',
   GRAPHQL_PARSE_FAILED: 'the document is not GraphQL (Yoga)',
-  GRAPHQL_VALIDATION_FAILED: 'the document does not fit the schema, or asks for `_service` with introspection off',
+  GRAPHQL_VALIDATION_FAILED:
+    'the document does not fit the schema (a subscription included: this API has none), or asks for `_service` with introspection off',
   OPERATION_RESOLUTION_FAILURE: 'no operation to run: operationName missing with several, or not in the document',
   INCREMENTAL_FORMAT_NOT_SUPPORTED: '@defer or @stream asked for in an incremental format we do not send',
-  CSRF_HEADER_REQUIRED: 'a GET without one of the headers that guard against cross-site request forgery',
+  CSRF_HEADER_REQUIRED: 'a GET, or a POST whose body is not JSON, without one of the headers that guard against cross-site request forgery',
   LENGTH_REQUIRED: 'a POST body without Content-Length (HTTP 411)',
   PAYLOAD_TOO_LARGE: 'a body or query text above its limit (HTTP 413)',
   // Limits

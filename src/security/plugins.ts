@@ -11,6 +11,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { useRouterKeyScope } from './router-key';
 import { useScopes } from './scopes';
+import { knownOperationTypeRule } from './operation-types';
 import {
   type ASTNode,
   BREAK,
@@ -159,12 +160,16 @@ function useCostLimit(maxCost: number, maxEntityTitles: number): Plugin {
   };
 }
 
-/** The money rules of a chargeable mutation: alone in its operation, and its payload never deferred. */
-function useChargeableMutationRules(): Plugin {
+/**
+ * Our validation rules, in one hook: the money rules of a chargeable mutation (alone in its
+ * operation, its payload never deferred), and only the operation types the schema has.
+ */
+function useOperationRules(): Plugin {
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(oneChargeableMutationRule);
       addValidationRule(chargeableNotDeferredRule);
+      addValidationRule(knownOperationTypeRule);
     },
   };
 }
@@ -209,7 +214,7 @@ export function useHardening(options: HardeningOptions): Plugin[] {
     maxAliasesPlugin({ exposeLimits: true, n: limits.maxAliases, allowList: [], ...reported('ALIAS_LIMIT_EXCEEDED') }) as Plugin,
     maxDirectivesPlugin({ exposeLimits: true, n: limits.maxDirectives, ...reported('DIRECTIVE_LIMIT_EXCEEDED') }) as Plugin,
     useIntrospectionDepthLimit(INTROSPECTION_MAX_DEPTH),
-    useChargeableMutationRules(),
+    useOperationRules(),
     useRouterKeyScope(),
     useScopes(),
     useCostLimit(limits.maxCost, limits.maxEntityTitles),

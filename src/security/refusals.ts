@@ -88,7 +88,8 @@ export function reworded(error: GraphQLError, production: boolean): GraphQLError
   let message = error.message;
   let extensions: Record<string, unknown> = { ...error.extensions };
   if (message === CSRF_MESSAGE) {
-    message = `A GET request needs one of the headers ${CSRF_HEADERS.join(', ')} (or a POST with a JSON body): this guards against cross-site request forgery.`;
+    // Yoga refuses a form or text/plain POST as it refuses a GET: a browser sends either cross-site without asking.
+    message = `A GET request, or a POST whose body is not JSON (content-type: application/json), needs one of the headers ${CSRF_HEADERS.join(', ')}: this guards against cross-site request forgery.`;
     extensions = { ...extensions, code: 'CSRF_HEADER_REQUIRED' satisfies TopLevelErrorCode };
   }
   if (production) {

@@ -113,6 +113,22 @@ test('the CSRF refusal of a GET without a preflight header has a code and says w
     headers: { authorization: 'Bearer dev-key-a', 'x-graphql-yoga-csrf': '1' },
   });
   expect(allowed.status).toBe(200);
+  // A form or text/plain POST is what a cross-site page can send without a preflight: refused alike, in words that fit it.
+  for (const [type, body] of [
+    ['text/plain', '{"query":"{ __typename }"}'],
+    ['application/x-www-form-urlencoded', 'query=%7B__typename%7D'],
+  ]) {
+    const post = await appWith().fetch('http://titlegraph.test/graphql', {
+      method: 'POST',
+      headers: { authorization: 'Bearer dev-key-a', 'content-type': type! },
+      body,
+    });
+    expect(post.status, type).toBe(403);
+    expect(((await post.json()) as RawBody).errors![0]).toMatchObject({
+      extensions: { code: 'CSRF_HEADER_REQUIRED' },
+      message: expect.stringContaining('a POST whose body is not JSON (content-type: application/json)'),
+    });
+  }
 });
 
 describe('production: no hints, no internals', () => {
@@ -191,4 +207,22 @@ describe('media types are case-insensitive (RFC 9110 §8.3.1)', () => {
     expect(response.status).toBe(400);
     expect(response.body.errors![0]!.message).toBe('POST body sent invalid JSON.');
   });
+});
+
+test('a subscription, which this API does not offer, is refused at validation with a code and what to send instead', async () => {
+  for (const accept of ['application/graphql-response+json', 'application/json']) {
+    const { status, body } = await send(appWith(), { query: 'subscription Watch { __typename }' }, { accept });
+    expect(status, accept).toBe(accept === 'application/json' ? 200 : 400);
+    expect(body.data, accept).toBeUndefined();
+    expect(body.errors, accept).toEqual([
+      {
+        message: 'This API has no subscription operations: send a query or a mutation.',
+        locations: [{ line: 1, column: 1 }],
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+      },
+    ]);
+  }
+  // Validation is of the whole document, as with graphql-js 17's rule: a query named beside it is refused with it.
+  const { body } = await send(appWith(), { query: 'query Q { __typename } subscription S { __typename }', operationName: 'Q' });
+  expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED' });
 });
