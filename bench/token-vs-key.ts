@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { throughput, type Target } from './lib/load';
 import { BENCH_TENANTS, cpuMs, killAll, startEmulatorProcess, startService } from './lib/procs';
-import { putSectionInResults } from './lib/report';
+import { median, putSectionInResults } from './lib/report';
 import { SEPARATE_BENCH_HEADINGS } from './lib/results-sections';
 
 const ROUNDS = Number(/--rounds=(\d+)/.exec(process.argv.join(' '))?.[1] ?? 6);
@@ -99,12 +99,6 @@ async function main() {
       perRequest.token.push(measured.get(token)!);
       ratios.push(measured.get(token)! / measured.get(key)!);
     }
-    // Of an even count of rounds, the mean of the two middle values (the upper one alone leans high).
-    const median = (values: number[]) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      const mid = sorted.length >> 1;
-      return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-    };
     const ratio = median(ratios);
     const report = [
       '',

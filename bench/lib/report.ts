@@ -131,7 +131,8 @@ const GATEWAYS = [
 /** The process whose CPU a target's requests cost (the throughput rounds measure every process). */
 const SERVES: Record<string, string> = { [OURS]: 'service', [APOLLO]: 'apollo', [BASELINE]: 'baseline', [PEER]: 'peer' };
 
-const median = (xs: number[]) => {
+/** The middle value, or the mean of the two middle values of an even count (the upper one alone leans high). */
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
+import { PgIdempotencyStore, SPEND_LOCK } from '../../src/storage/idempotency/pg-store';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import { claimWith } from '../../src/storage/idempotency/claim';
 import type { IdempotencyRecord, IdempotencyStore, SpendCheck } from '../../src/storage/idempotency/store';
@@ -158,8 +158,8 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('PostgreSQL store, the spending lock
       clientLimitPence: 1_000,
     };
     await holder.query('BEGIN');
-    // The same key the store locks with: hashtextextended(organisation, 'spen').
-    await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, $2))', ['org-locked', 0x7370656e]);
+    // The same key the store locks with.
+    await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, $2))', ['org-locked', SPEND_LOCK]);
     let settled = false;
     const claim = store
       .claim('t-locked', 'k-locked', 'purchaseTitleDetails', HASH, {
@@ -177,7 +177,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('PostgreSQL store, the spending lock
         `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
            AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, $2)`,
-        ['org-locked', 0x7370656e],
+        ['org-locked', SPEND_LOCK],
       );
       return Number(rows[0]!.n);
     };

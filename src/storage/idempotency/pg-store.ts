@@ -49,7 +49,7 @@ export interface PgIdempotencyStoreOptions {
 /** Fixed key of the advisory lock that serialises the DDL of replicas starting together. */
 const DDL_LOCK = 0x7469746c; // 'titl'
 /** Seed of the per-organisation advisory locks that serialise spending decisions. */
-const SPEND_LOCK = 0x7370656e; // 'spen'
+export const SPEND_LOCK = 0x7370656e; // 'spen'
 
 export class PgIdempotencyStore implements IdempotencyStore {
   private readonly db: PgDatabase;
