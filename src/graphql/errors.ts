@@ -16,7 +16,8 @@
  * | may have charged or created, answer  | OUTCOME_UNKNOWN (final for  | —                         | (queries have no effect)          |
  * |   lost (5xx, timeout, reset, cut or  |   the key; idempotency/run) |                           |                                   |
  * |   contract-breaking body)            |                             |                           |                                   |
- * | UNAUTHORISED (401 after one refresh) | top-level REGISTER_AUTH_FAILED                                                  |
+ * | UNAUTHORISED (401 after one refresh, | top-level REGISTER_AUTH_FAILED ("nothing was sent" when it was the sign-in)      |
+ * |   or any 4xx to the sign-in)         |                                                                                 |
  * | 5xx, network, breaker open           | top-level REGISTER_UNAVAILABLE (+ retryAfterSeconds; "nothing was sent" if so)  |
  * | timeout before sending / on a read   | top-level REGISTER_TIMEOUT (the same)                                           |
  * | response not matching the wire schema| top-level REGISTER_CONTRACT_ERROR                                               |
@@ -26,6 +27,7 @@ import type { GraphQLError } from 'graphql';
 import { QuotaRefusal } from '../services/quota';
 import { RegisterError } from '../register/client';
 import type { RegisterErrorCode } from '../register/client/errors';
+import { ROUTES } from '../register/contract/routes';
 import { FAS_PLACEHOLDER } from '../register/client/errors';
 import type { UserError, UserErrorCode } from './mutations/user-errors';
 
@@ -139,6 +141,7 @@ export function registerRefusal(error: RegisterError): RegisterRefusal {
   // The route name is internal (logs and metrics carry it); callers get the code alone.
   const code = topLevelCode(error);
   if (code === 'SERVICE_UNAVAILABLE') return SERVICE_UNAVAILABLE;
+  if (code === 'REGISTER_AUTH_FAILED') return { code, message: authFailedMessage(error) };
   if (code === 'REGISTER_UNAVAILABLE' || code === 'REGISTER_TIMEOUT') {
     const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds ?? REGISTER_RETRY_AFTER_SECONDS));
     return { code, message: unreachableMessage(error, code, seconds), retryAfterSeconds: seconds };
@@ -172,6 +175,18 @@ function unreachableMessage(error: RegisterError, code: string, seconds: number)
     return `The register ${what}, so nothing was sent to it (${code}); ${again}.`;
   }
   return `The register could not answer (${code}); ${again}.`;
+}
+
+/**
+ * The register refused this service's own credentials: nothing the caller can change, and the
+ * register's words about them (a grant type, a client id) are the operator's, not the caller's.
+ */
+function authFailedMessage(error: RegisterError): string {
+  const what =
+    error.route === ROUTES.token.name
+      ? "The register refused this service's sign-in for your organisation, so nothing was sent to it"
+      : "The register refused this service's access for your organisation, even after signing in again";
+  return `${what} (REGISTER_AUTH_FAILED). This is the service's configuration, not your request: its operator needs to check the API client's credentials.`;
 }
 
 /** Seconds a caller is asked to wait when the service's database cannot be reached. */

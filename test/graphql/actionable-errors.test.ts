@@ -4,7 +4,7 @@
  * document with several operations asks for operationName by name.
  */
 import { describe, expect, test } from 'vitest';
-import { AddDeedToCaseMutation, CreateCaseMutation, PurchaseTitleDetailsMutation } from '../support/documents';
+import { AddDeedToCaseMutation, CreateCaseMutation, PurchaseTitleDetailsMutation, TitleQuery } from '../support/documents';
 import { newKey, serviceForTest, type Service } from '../support/harness';
 import { postRaw } from '../support/post-raw';
 
@@ -150,4 +150,80 @@ describe('which operation to run', () => {
     const body = await raw(svc, { query: 'query A { __typename } query B { __typename }', operationName: 'B' });
     expect(body.errors).toBeUndefined();
   });
+});
+
+describe("the register refusing this service's own sign-in", () => {
+  // What a misconfigured API client gets from the register's token route: its words are about
+  // the service's credentials, not anything the caller sent.
+  const signInRefused = (status: number) => ({
+    kind: 'status' as const,
+    status,
+    body: { code: 'INVALID_REQUEST', message: 'grant_type must be client_credentials', field: 'grant_type' },
+  });
+  const AUTH_FAILED = {
+    message: expect.stringMatching(
+      /^The register refused this service's sign-in .*nothing was sent to it \(REGISTER_AUTH_FAILED\)\. This is the service's configuration, not your request/,
+    ),
+    extensions: expect.objectContaining({ code: 'REGISTER_AUTH_FAILED' }),
+  };
+
+  test.each([400, 403, 404])(
+    'a query whose sign-in is refused %i: REGISTER_AUTH_FAILED in our words, not BAD_USER_INPUT; nothing sent',
+    async (status) => {
+      const svc = await serviceForTest();
+      svc.emulator.faults.inject('token', signInRefused(status), 5);
+      const { data, errors } = await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
+      expect(data?.title ?? null).toBeNull();
+      expect(errors).toEqual([expect.objectContaining(AUTH_FAILED)]);
+      expect(JSON.stringify(errors)).not.toMatch(/grant_type|client_credentials|INVALID_REQUEST|BAD_USER_INPUT/);
+      expect(svc.emulator.calls.count({ route: 'token' })).toBeGreaterThan(0);
+      expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(0);
+    },
+  );
+
+  test("a fresh process's first purchase: REGISTER_AUTH_FAILED, nothing charged or sent, and the same key buys once afterwards", async () => {
+    const svc = await serviceForTest();
+    svc.emulator.faults.inject('token', signInRefused(400), 5);
+    const variables = { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey: newKey('sign-in') } };
+    const refused = await svc.gql(PurchaseTitleDetailsMutation, variables);
+    expect(refused.data).toBeNull();
+    expect(refused.errors).toEqual([expect.objectContaining({ ...AUTH_FAILED, path: ['purchaseTitleDetails'] })]);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+    expect(svc.emulator.ledger.count()).toBe(0);
+    svc.emulator.faults.clear();
+    const bought = await svc.gql(PurchaseTitleDetailsMutation, variables);
+    expect(bought.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(svc.emulator.ledger.count()).toBe(1);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+  });
+
+  test('a purchase whose expired token cannot be renewed: REGISTER_AUTH_FAILED, nothing charged or sent again, the key free', async () => {
+    const svc = await serviceForTest();
+    // The process knows the register's clock and holds a token; the register then forgets it.
+    await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
+    svc.emulator.clock.advance(301_000);
+    svc.emulator.faults.inject('token', signInRefused(400), 5);
+    const variables = { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey: newKey('renewal') } };
+    const refused = await svc.gql(PurchaseTitleDetailsMutation, variables);
+    expect(refused.errors).toEqual([expect.objectContaining({ ...AUTH_FAILED, path: ['purchaseTitleDetails'] })]);
+    expect(svc.emulator.ledger.count()).toBe(0);
+    svc.emulator.faults.clear();
+    const bought = await svc.gql(PurchaseTitleDetailsMutation, variables);
+    expect(bought.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(svc.emulator.ledger.count()).toBe(1);
+  });
+});
+
+test('a bearer token refused again after one renewal: REGISTER_AUTH_FAILED, saying it was signed in again', async () => {
+  const svc = await serviceForTest();
+  svc.emulator.faults.inject('titleSummary', { kind: 'status', status: 401 }, 2);
+  const { errors } = await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
+  expect(errors).toEqual([
+    expect.objectContaining({
+      message: expect.stringMatching(/^The register refused this service's access .*even after signing in again \(REGISTER_AUTH_FAILED\)/),
+      extensions: expect.objectContaining({ code: 'REGISTER_AUTH_FAILED' }),
+    }),
+  ]);
+  expect(svc.emulator.calls.count({ route: 'titleSummary', status: 401 })).toBe(2);
+  expect(svc.emulator.calls.count({ route: 'token' })).toBe(2);
 });

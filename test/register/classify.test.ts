@@ -86,6 +86,14 @@ describe('classifyHttpAnswer: what reaches the error', () => {
     expect(classifyHttpAnswer({ status: 401, bearer: false }).error.code).toBe('UNAUTHORISED');
     expect(classifyHttpAnswer({ status: 401, bearer: false, code: 'INVALID_REQUEST' }).error.code).toBe('UNAUTHORISED');
   });
+
+  test.each([400, 403, 404, 422])(
+    "the sign-in refused with %i is this service's credentials at fault, not the caller's input",
+    (status) => {
+      const verdict = classifyHttpAnswer({ status, bearer: false, code: 'INVALID_REQUEST', field: 'grant_type' });
+      expect(row(verdict)).toEqual(['rejected', 'success', 'http_error', 'UNAUTHORISED', status]);
+    },
+  );
 });
 
 describe('classifyContractBreach', () => {

@@ -34,7 +34,10 @@ export interface HttpAnswer {
   detail?: string;
   field?: string;
   retryAfterSeconds?: number;
-  /** The attempt carried a bearer token: a 401 means that token was refused, and one refresh may follow. */
+  /**
+   * The attempt carried a bearer token: a 401 means that token was refused, and one refresh may
+   * follow. Without one it was the sign-in itself (HTTP Basic client credentials, the token route).
+   */
   bearer: boolean;
 }
 
@@ -68,7 +71,10 @@ export function classifyHttpAnswer(answer: HttpAnswer): AttemptFailure {
     };
   }
   if (status >= 400 && status < 500 && status !== 408) {
-    const code = status === 401 ? CLIENT_ERROR_CODES.unauthorised : registerCode(answer.code);
+    // A sign-in the register refuses (a 401, or any other 4xx) is this service's credentials or
+    // configuration at fault, never the caller's input: its INVALID_REQUEST must not become a
+    // caller's BAD_USER_INPUT. (A 401 to a bearer token was answered above.)
+    const code = answer.bearer ? registerCode(answer.code) : CLIENT_ERROR_CODES.unauthorised;
     const field = answer.field !== undefined ? { field: answer.field } : {};
     return { kind: 'rejected', breaker: 'success', outcome: 'http_error', error: { status, code, ...withDetail, ...field, ...retryAfter } };
   }
