@@ -255,8 +255,10 @@ async function registerDayBeforeClaim<T>(ctx: Context): Promise<string | RunResu
     return londonDate(await ctx.register.registerNow(ctx.callOptions.signal));
   } catch (error) {
     if (!(error instanceof RegisterError)) throw error;
+    // The sign-in's one refusal a caller can act on is the register's 429: any other 4xx to it is
+    // this service's credentials at fault (register/client/classify.ts), a top-level error.
     const userError = userErrorFromRegister(error);
-    if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: refusalKind(userError) };
+    if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'rate_limited' };
     throw graphQLErrorFromRegister(error);
   }
 }
@@ -273,9 +275,6 @@ async function heldByUnknownOutcomes(store: IdempotencyStore, refusal: SpendRefu
     () => 0,
   );
 }
-
-/** A register refusal as the metrics and logs count it: nothing was executed either way. */
-const refusalKind = (userError: UserError): Kind => (userError.code === 'RATE_LIMITED' ? 'rate_limited' : 'refused');
 
 async function replayOf<T>(
   store: IdempotencyStore,
