@@ -43,7 +43,7 @@ import {
   type Service,
 } from './lib/procs';
 import { profileSideBySide, summariseProfile, type ProfileSummary } from './lib/profile';
-import { ratioLines, sideBySideRatios, writeReport, type Results } from './lib/report';
+import { median, ratioLines, sideBySideRatios, writeReport, type Results } from './lib/report';
 import {
   BATCH_QUERY,
   BATCH_QUERY_NO_SECURITIES,
@@ -353,7 +353,6 @@ async function gatewaysPhase(emu: Emulator, svc: Service): Promise<NonNullable<R
       'Hive Gateway': hive.pid,
       'Apollo Gateway': apolloGateway.pid,
     });
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
     const direct = median(rounds[GATEWAY_TARGETS.direct]!.map((r) => r.cpuMsPerRequest.service!));
     for (const [target, gateway] of [
       [GATEWAY_TARGETS.hive, 'Hive Gateway'],

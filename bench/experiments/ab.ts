@@ -14,6 +14,7 @@ import { baselineCheckout } from '../lib/baseline';
 import { graphqlTarget, throughput, warmUp } from '../lib/load';
 import { cpuMs, killAll, startEmulatorProcess, startService } from '../lib/procs';
 import { SIDE_BY_SIDE_QUERIES } from '../queries';
+import { median } from '../lib/report';
 
 const rev = process.argv[2] ?? 'HEAD';
 const rounds = Number(process.argv[3] ?? 4);
@@ -27,7 +28,6 @@ const services = [
 ];
 const target = graphqlTarget;
 const queries = SIDE_BY_SIDE_QUERIES;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 try {
   await warmUp(
     services.map((s) => s.svc.base),

@@ -14,6 +14,7 @@
 import { graphqlTarget, probe, registerToken, type Target, throughput, warmUp } from '../lib/load';
 import { cpuMs, killAll, startApolloPeer, startBareYoga, startEmulatorProcess, startService } from '../lib/procs';
 import { TITLE_QUERY } from '../queries';
+import { median } from '../lib/report';
 
 const rounds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 8);
 const lean = process.argv.includes('--lean');
@@ -34,7 +35,6 @@ const targets = [
   { name: 'bare yoga', pid: bare.pid, target: withToken(graphqlTarget(bare.base, TITLE_QUERY, variables)) },
   { name: 'apollo peer', pid: apollo.pid, target: withToken(graphqlTarget(apollo.base, TITLE_QUERY, variables)) },
 ];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 try {
   // The same answer from each, or the comparison is of different work.
   const answers = await Promise.all(targets.map(({ target }) => probe(target)));
