@@ -155,11 +155,20 @@ export function registerRefusal(error: RegisterError): RegisterRefusal {
   return { code, message, ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
 }
 
-/** A top-level GraphQL error with a stable code; never the upstream URL, token or FAS. */
-export function graphQLErrorFromRegister(error: RegisterError): GraphQLError {
+/**
+ * A top-level GraphQL error with a stable code; never the upstream URL, token or FAS.
+ * `notCarriedOut`: a call that charges or creates, proven not to have been carried out (nothing
+ * sent, or an answer that proves it was not executed). The caller of a purchase is told so in
+ * as many words: "the register could not answer" alone leaves them wondering whether they paid.
+ */
+export function graphQLErrorFromRegister(error: RegisterError, options: { notCarriedOut?: boolean } = {}): GraphQLError {
   const { code, message, retryAfterSeconds } = registerRefusal(error);
-  return topLevelError(code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
+  // SERVICE_UNAVAILABLE's own words already say that nothing was sent and the key can be sent again.
+  const said = options.notCarriedOut && code !== 'SERVICE_UNAVAILABLE' ? `${message} ${NOT_CARRIED_OUT}` : message;
+  return topLevelError(code, said, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
 }
+
+const NOT_CARRIED_OUT = 'This request was not carried out, so nothing was charged or created: send it again with the same idempotencyKey.';
 
 /** Seconds a caller is asked to wait for the register, when neither it nor the breaker said how long. */
 const REGISTER_RETRY_AFTER_SECONDS = 2;

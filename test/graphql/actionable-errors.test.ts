@@ -5,6 +5,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { AddDeedToCaseMutation, CreateCaseMutation, PurchaseTitleDetailsMutation, TitleQuery } from '../support/documents';
+import { graphQLErrorFromRegister } from '../../src/graphql/errors';
+import { CLIENT_ERROR_CODES, RegisterError } from '../../src/register/client';
+import { FAULT_TEST_TRANSPORT } from '../support/fault-transport';
 import { newKey, serviceForTest, type Service } from '../support/harness';
 import { postRaw } from '../support/post-raw';
 
@@ -226,4 +229,49 @@ test('a bearer token refused again after one renewal: REGISTER_AUTH_FAILED, sayi
   ]);
   expect(svc.emulator.calls.count({ route: 'titleSummary', status: 401 })).toBe(2);
   expect(svc.emulator.calls.count({ route: 'token' })).toBe(2);
+});
+
+describe('a purchase that failed before it was carried out says so, and that its key can be sent again', () => {
+  const NOT_CARRIED_OUT =
+    /This request was not carried out, so nothing was charged or created: send it again with the same idempotencyKey\.$/;
+
+  test.each([
+    ['the sign-in reset', 'token', { kind: 'reset' }],
+    ['the sign-in answered 500', 'token', { kind: 'status', status: 500 }],
+    ['the sign-in answered malformed JSON', 'token', { kind: 'malformed' }],
+    [
+      'the purchase refused with a code the contract does not name',
+      'titleDetails',
+      { kind: 'status', status: 409, body: { code: 'NO_SUCH_CODE', message: 'conflict' } },
+    ],
+  ] as const)('%s: a top-level error naming it, nothing charged, and the same key buys once', async (_name, route, fault) => {
+    const svc = await serviceForTest({ services: { transport: FAULT_TEST_TRANSPORT } });
+    svc.emulator.faults.inject(route, fault, 10);
+    const variables = { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey: newKey('not-carried-out') } };
+    const failed = await svc.gql(PurchaseTitleDetailsMutation, variables);
+    expect(failed.data).toBeNull();
+    expect(failed.errors).toEqual([
+      expect.objectContaining({ path: ['purchaseTitleDetails'], message: expect.stringMatching(NOT_CARRIED_OUT) }),
+    ]);
+    expect(svc.emulator.ledger.count()).toBe(0);
+    svc.emulator.faults.clear();
+    const bought = await svc.gql(PurchaseTitleDetailsMutation, variables);
+    expect(bought.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(svc.emulator.ledger.count()).toBe(1);
+    expect(svc.emulator.calls.count({ route: 'titleDetails', status: 200 })).toBe(1);
+  });
+
+  test("a refusal by this service's database is not told twice: its own words already say so", () => {
+    const error = new RegisterError({ status: 0, route: 'titleDetails', code: CLIENT_ERROR_CODES.serviceUnavailable });
+    expect(graphQLErrorFromRegister(error, { notCarriedOut: true }).message).toBe(graphQLErrorFromRegister(error).message);
+    expect(graphQLErrorFromRegister(error).message).toMatch(/nothing was sent to the register.*same idempotencyKey/);
+  });
+
+  test('a query that fails the same way says nothing of charges or keys', async () => {
+    const svc = await serviceForTest({ services: { transport: FAULT_TEST_TRANSPORT } });
+    svc.emulator.faults.inject('token', { kind: 'reset' }, 10);
+    const { errors } = await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
+    expect(errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'REGISTER_UNAVAILABLE' }) })]);
+    expect(errors![0]!.message).not.toMatch(/charged|idempotencyKey/);
+  });
 });

@@ -259,7 +259,7 @@ async function registerDayBeforeClaim<T>(ctx: Context): Promise<string | RunResu
     // this service's credentials at fault (register/client/classify.ts), a top-level error.
     const userError = userErrorFromRegister(error);
     if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'rate_limited' };
-    throw graphQLErrorFromRegister(error);
+    throw graphQLErrorFromRegister(error, { notCarriedOut: true });
   }
 }
 
@@ -370,7 +370,7 @@ async function execute<T>(
     // Proven not executed (rate limit, breaker open, not sent, refused credentials): the key may be used again.
     await record(scope, key, 'failed_retryable');
     if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'rate_limited' };
-    throw graphQLErrorFromRegister(error);
+    throw graphQLErrorFromRegister(error, { notCarriedOut: true });
   }
   const outcome: Outcome<T> = { ok: true, value };
   const charges = 'charges' in run.effect ? run.effect.chargesOf(value) : undefined;
