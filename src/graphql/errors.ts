@@ -151,7 +151,9 @@ export function registerRefusal(error: RegisterError): RegisterRefusal {
       ? rateLimitedMessage(error)
       : code === 'BAD_USER_INPUT' || code === 'TITLE_STATUS_NOT_SUPPORTED'
         ? (error.detail ?? `The register refused the request (${error.code}).`)
-        : `The register could not answer (${code}).`;
+        : code === 'REGISTER_CONTRACT_ERROR'
+          ? 'The register answered in a form its contract does not allow, so this service could not read the answer (REGISTER_CONTRACT_ERROR).'
+          : `The register refused the request, for a reason its contract does not name (${code}).`;
   return { code, message, ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
 }
 
@@ -159,7 +161,7 @@ export function registerRefusal(error: RegisterError): RegisterRefusal {
  * A top-level GraphQL error with a stable code; never the upstream URL, token or FAS.
  * `notCarriedOut`: a call that charges or creates, proven not to have been carried out (nothing
  * sent, or an answer that proves it was not executed). The caller of a purchase is told so in
- * as many words: "the register could not answer" alone leaves them wondering whether they paid.
+ * as many words: "the register could not answer" alone would leave them wondering whether they paid.
  */
 export function graphQLErrorFromRegister(error: RegisterError, options: { notCarriedOut?: boolean } = {}): GraphQLError {
   const { code, message, retryAfterSeconds } = registerRefusal(error);

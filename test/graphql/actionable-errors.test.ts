@@ -236,30 +236,47 @@ describe('a purchase that failed before it was carried out says so, and that its
     /This request was not carried out, so nothing was charged or created: send it again with the same idempotencyKey\.$/;
 
   test.each([
-    ['the sign-in reset', 'token', { kind: 'reset' }],
-    ['the sign-in answered 500', 'token', { kind: 'status', status: 500 }],
-    ['the sign-in answered malformed JSON', 'token', { kind: 'malformed' }],
+    ['the sign-in reset', 'token', { kind: 'reset' }, 'REGISTER_UNAVAILABLE', /^The register could not answer \(REGISTER_UNAVAILABLE\)/],
+    ['the sign-in answered 500', 'token', { kind: 'status', status: 500 }, 'REGISTER_UNAVAILABLE', /^The register could not answer/],
+    [
+      'the sign-in answered malformed JSON',
+      'token',
+      { kind: 'malformed' },
+      'REGISTER_CONTRACT_ERROR',
+      /^The register answered in a form its contract does not allow, so this service could not read the answer \(REGISTER_CONTRACT_ERROR\)\./,
+    ],
     [
       'the purchase refused with a code the contract does not name',
       'titleDetails',
       { kind: 'status', status: 409, body: { code: 'NO_SUCH_CODE', message: 'conflict' } },
+      'REGISTER_ERROR',
+      /^The register refused the request, for a reason its contract does not name \(REGISTER_ERROR\)\./,
     ],
-  ] as const)('%s: a top-level error naming it, nothing charged, and the same key buys once', async (_name, route, fault) => {
-    const svc = await serviceForTest({ services: { transport: FAULT_TEST_TRANSPORT } });
-    svc.emulator.faults.inject(route, fault, 10);
-    const variables = { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey: newKey('not-carried-out') } };
-    const failed = await svc.gql(PurchaseTitleDetailsMutation, variables);
-    expect(failed.data).toBeNull();
-    expect(failed.errors).toEqual([
-      expect.objectContaining({ path: ['purchaseTitleDetails'], message: expect.stringMatching(NOT_CARRIED_OUT) }),
-    ]);
-    expect(svc.emulator.ledger.count()).toBe(0);
-    svc.emulator.faults.clear();
-    const bought = await svc.gql(PurchaseTitleDetailsMutation, variables);
-    expect(bought.data!.purchaseTitleDetails.charges).toHaveLength(1);
-    expect(svc.emulator.ledger.count()).toBe(1);
-    expect(svc.emulator.calls.count({ route: 'titleDetails', status: 200 })).toBe(1);
-  });
+  ] as const)(
+    '%s: a top-level error naming it, nothing charged, and the same key buys once',
+    async (_name, route, fault, code, opening) => {
+      const svc = await serviceForTest({ services: { transport: FAULT_TEST_TRANSPORT } });
+      svc.emulator.faults.inject(route, fault, 10);
+      const variables = { fas: '0877', input: { titleNumber: 'MID15313', idempotencyKey: newKey('not-carried-out') } };
+      const failed = await svc.gql(PurchaseTitleDetailsMutation, variables);
+      expect(failed.data).toBeNull();
+      expect(failed.errors).toEqual([
+        expect.objectContaining({
+          path: ['purchaseTitleDetails'],
+          message: expect.stringMatching(NOT_CARRIED_OUT),
+          extensions: expect.objectContaining({ code }),
+        }),
+      ]);
+      expect(failed.errors![0]!.message).toMatch(opening);
+      expect(failed.errors![0]!.message).not.toMatch(/conflict|NO_SUCH_CODE/);
+      expect(svc.emulator.ledger.count()).toBe(0);
+      svc.emulator.faults.clear();
+      const bought = await svc.gql(PurchaseTitleDetailsMutation, variables);
+      expect(bought.data!.purchaseTitleDetails.charges).toHaveLength(1);
+      expect(svc.emulator.ledger.count()).toBe(1);
+      expect(svc.emulator.calls.count({ route: 'titleDetails', status: 200 })).toBe(1);
+    },
+  );
 
   test("a refusal by this service's database is not told twice: its own words already say so", () => {
     const error = new RegisterError({ status: 0, route: 'titleDetails', code: CLIENT_ERROR_CODES.serviceUnavailable });
