@@ -99,10 +99,11 @@ export class QuotaGuard {
    * The register answered 429: every replica refuses the organisation's calls until its
    * Retry-After. Awaited before the caller is answered, so no call of theirs can slip past.
    */
-  private async rateLimited(client: QuotaClient, retryAfterSeconds: number | undefined): Promise<void> {
+  private async rateLimited(client: QuotaClient, retryAfterSeconds: number | undefined): Promise<number> {
     // Without a Retry-After the register's own day boundary is the only sure answer: wait a minute.
     const seconds = retryAfterSeconds ?? 60;
     await this.store.block(client.organisation, this.now().getTime() + seconds * 1000);
+    return seconds;
   }
 
   /**

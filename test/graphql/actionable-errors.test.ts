@@ -292,3 +292,25 @@ describe('a purchase that failed before it was carried out says so, and that its
     expect(errors![0]!.message).not.toMatch(/charged|idempotencyKey/);
   });
 });
+
+test('a purchase the register answers 429 without a Retry-After: RATE_LIMITED with the minute it is now held to, and the next refused here unsent', async () => {
+  const svc = await serviceForTest();
+  await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
+  svc.emulator.faults.inject('titleDetails', { kind: 'status', status: 429 }, 1);
+  const limited = await svc.gql(PurchaseTitleDetailsMutation, {
+    fas: '0877',
+    input: { titleNumber: 'MID15313', idempotencyKey: newKey('429') },
+  });
+  expect(limited.data!.purchaseTitleDetails.userErrors).toEqual([
+    { code: 'RATE_LIMITED', message: "The register's quota or rate limit was reached; retry after 60 s.", field: null },
+  ]);
+  const next = await svc.gql(PurchaseTitleDetailsMutation, {
+    fas: '0877',
+    input: { titleNumber: 'MID15313', idempotencyKey: newKey('429') },
+  });
+  expect(next.data!.purchaseTitleDetails.userErrors[0]!.message).toMatch(
+    /^The register refused this organisation's calls \(429\); they are refused here until it allows them again, in (59|60) s/,
+  );
+  expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+  expect(svc.emulator.ledger.count()).toBe(0);
+});

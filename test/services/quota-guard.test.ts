@@ -137,9 +137,10 @@ describe('admission', () => {
     expect(await quota.usage('ORG-A')).toEqual({ day: '2026-03-11', calls: 1 });
   });
 
-  test('a 429 without Retry-After blocks the organisation for a minute', async () => {
+  test('a 429 without Retry-After blocks the organisation for a minute, and says so', async () => {
     const { quota, client } = guard({});
-    await client('client-a').rateLimited(undefined);
+    await expect(client('client-a').rateLimited(undefined)).resolves.toBe(60);
+    await expect(client('client-b').rateLimited(30)).resolves.toBe(30);
     expect((await refusal(client('client-a').admit(FREE))).retryAfterSeconds).toBe(60);
     expect((await quota.usage('ORG-A')).blockedUntil).toEqual(new Date(LATE + 60_000));
   });
@@ -268,10 +269,16 @@ describe('over HTTP: which register calls count', () => {
     expect(wait).toBeLessThanOrEqual(31_000);
   });
 
-  test('a 429 without Retry-After blocks the organisation for a minute', async () => {
+  test('a 429 without Retry-After blocks the organisation for a minute, and the caller is told that minute', async () => {
     const svc = await service();
     svc.emulator.faults.inject('titleSummary', { kind: 'status', status: 429 }, 1);
-    await title(svc, 'MID1234');
+    const answer = await title(svc, 'MID1234');
+    expect(answer.errors).toEqual([
+      expect.objectContaining({
+        message: "The register's quota or rate limit was reached; retry after 60 s.",
+        extensions: expect.objectContaining({ code: 'RATE_LIMITED', retryAfterSeconds: 60 }),
+      }),
+    ]);
     const usage = (await svc.gql(RegisterUsageQuery, {})).data!.registerUsage;
     expect(usage.calls).toBe(0);
     const wait = new Date(usage.blockedUntil!).getTime() - svc.services.transport.registerNow().getTime();

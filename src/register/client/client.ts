@@ -30,8 +30,8 @@ export interface QuotaHooks {
   admit(route: RouteDef): Promise<void>;
   /** After every attempt, sent or not, with the event `onCall` gets. */
   settled(call: RegisterCallEvent): void;
-  /** The register answered 429: awaited before the caller hears of it. */
-  rateLimited(retryAfterSeconds: number | undefined): Promise<void>;
+  /** The register answered 429: awaited before the caller hears of it; resolves to the seconds its calls are now refused for. */
+  rateLimited(retryAfterSeconds: number | undefined): Promise<number>;
 }
 
 /** Optional tuning of a client; `now` lets tests share the emulator's clock. */
@@ -224,7 +224,9 @@ export class RegisterClient {
     return called.catch(async (error: unknown) => {
       // the register's own 429 (status 429 with a response), not a refusal made here
       if (error instanceof RegisterError && error.status === 429 && error.code === 'TOO_MANY_REQUESTS' && error.sentAt) {
-        await quota.rateLimited(error.retryAfterSeconds).catch(() => undefined);
+        const refusedForSeconds = await quota.rateLimited(error.retryAfterSeconds).catch(() => undefined);
+        // Without a Retry-After, the caller hears the wait the organisation is now held to here.
+        if (error.retryAfterSeconds === undefined && refusedForSeconds !== undefined) throw error.withRetryAfter(refusedForSeconds);
       }
       throw error;
     });
