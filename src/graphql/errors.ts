@@ -197,7 +197,7 @@ function authFailedMessage(error: RegisterError): string {
     error.route === ROUTES.token.name
       ? "The register refused this service's sign-in for your organisation, so nothing was sent to it"
       : "The register refused this service's access for your organisation, even after signing in again";
-  return `${what} (REGISTER_AUTH_FAILED). This is the service's configuration, not your request: its operator needs to check the API client's credentials.`;
+  return `${what} (REGISTER_AUTH_FAILED). This is the service's configuration, not your request: its operator needs to check the register's address and the API client's credentials.`;
 }
 
 /** Seconds a caller is asked to wait when the service's database cannot be reached. */

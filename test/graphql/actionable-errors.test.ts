@@ -165,7 +165,7 @@ describe("the register refusing this service's own sign-in", () => {
   });
   const AUTH_FAILED = {
     message: expect.stringMatching(
-      /^The register refused this service's sign-in .*nothing was sent to it \(REGISTER_AUTH_FAILED\)\. This is the service's configuration, not your request/,
+      /^The register refused this service's sign-in .*nothing was sent to it \(REGISTER_AUTH_FAILED\)\. This is the service's configuration, not your request: its operator needs to check the register's address and the API client's credentials\./,
     ),
     extensions: expect.objectContaining({ code: 'REGISTER_AUTH_FAILED' }),
   };
