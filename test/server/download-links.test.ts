@@ -274,6 +274,24 @@ describe('signed download links', () => {
     params.delete('ends');
     expect(links.check(file, params)).toMatchObject({ ok: false, code: 'DOWNLOAD_LINK_INVALID' });
   });
+
+  test("the register refusing this service's sign-in on the way to the file: 502 REGISTER_AUTH_FAILED in our words, the file not fetched", async () => {
+    const svc = await serviceForTest({ services: { downloadLinkSecret: SECRET } });
+    const link = new URL((await order(svc)).downloadUrl);
+    // The register forgets the token it gave, and then refuses a new sign-in.
+    svc.emulator.clock.advance(301_000);
+    svc.emulator.faults.inject(
+      'token',
+      { kind: 'status', status: 400, body: { code: 'INVALID_REQUEST', message: 'grant_type must be client_credentials' } },
+      5,
+    );
+    const { status, body } = await refusal(await svc.get(link.pathname + link.search, null));
+    expect(status).toBe(502);
+    expect(body.error.code).toBe('REGISTER_AUTH_FAILED');
+    expect(body.error.message).toMatch(/^The register refused this service's sign-in for your organisation, so nothing was sent to it/);
+    expect(JSON.stringify(body)).not.toMatch(/grant_type|BAD_USER_INPUT/);
+    expect(svc.emulator.calls.count({ route: 'downloadDocument', status: 200 })).toBe(0);
+  });
 });
 
 describe('rotating DOWNLOAD_LINK_SECRET (README, Rotating DOWNLOAD_LINK_SECRET)', () => {
