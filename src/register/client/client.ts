@@ -9,7 +9,7 @@ import * as wire from '../contract/wire';
 import type { RegisterCallEvent, RegisterTransport } from './http';
 import { TokenCache, type TokenCacheOptions } from './token-cache';
 import { RegisterError } from './errors';
-import { exchange, type AuthProvider, type CallOptions, type ExchangeSpec } from './exchange';
+import { exchange, initOf, type AuthProvider, type CallOptions, type ExchangeSpec } from './exchange';
 import { contractError, discard, header, readDownload, readJson, type RawResponse, type RegisterDownload } from './responses';
 
 export type { CallOptions } from './exchange';
@@ -226,7 +226,16 @@ export class RegisterClient {
       if (error instanceof RegisterError && error.status === 429 && error.code === 'TOO_MANY_REQUESTS' && error.sentAt) {
         const refusedForSeconds = await quota.rateLimited(error.retryAfterSeconds).catch(() => undefined);
         // Without a Retry-After, the caller hears the wait the organisation is now held to here.
-        if (error.retryAfterSeconds === undefined && refusedForSeconds !== undefined) throw error.withRetryAfter(refusedForSeconds);
+        if (error.retryAfterSeconds === undefined && refusedForSeconds !== undefined) {
+          const { outcomeUnknown, neverSent } = error;
+          throw new RegisterError({
+            ...initOf(error),
+            retryAfterSeconds: refusedForSeconds,
+            outcomeUnknown,
+            neverSent,
+            sentAt: error.sentAt,
+          });
+        }
       }
       throw error;
     });

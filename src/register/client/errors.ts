@@ -79,22 +79,6 @@ export class RegisterError extends Error {
     this.neverSent = init.neverSent ?? false;
   }
 
-  /** The same error, telling the caller to wait `seconds` (when the register gave no Retry-After, the wait enforced here). */
-  withRetryAfter(seconds: number): RegisterError {
-    return new RegisterError({
-      status: this.status,
-      code: this.code,
-      route: this.route,
-      retryAfterSeconds: seconds,
-      outcomeUnknown: this.outcomeUnknown,
-      neverSent: this.neverSent,
-      ...(this.field !== undefined ? { field: this.field } : {}),
-      ...(this.detail !== undefined ? { detail: this.detail } : {}),
-      ...(this.sentAt !== undefined ? { sentAt: this.sentAt } : {}),
-      ...(this.cause instanceof Error ? { cause: this.cause } : {}),
-    });
-  }
-
   /** Plain, log-safe fields (for pino and friends). */
   toJSON(): Record<string, unknown> {
     return {

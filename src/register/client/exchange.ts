@@ -87,7 +87,7 @@ function tokenTransient(error: RegisterError): boolean {
   );
 }
 
-const initOf = (error: RegisterError): RegisterErrorInit => ({
+export const initOf = (error: RegisterError): RegisterErrorInit => ({
   status: error.status,
   code: error.code,
   route: error.route,
