@@ -238,6 +238,7 @@ describe('a purchase that failed before it was carried out says so, and that its
   test.each([
     ['the sign-in reset', 'token', { kind: 'reset' }, 'REGISTER_UNAVAILABLE', /^The register could not answer \(REGISTER_UNAVAILABLE\)/],
     ['the sign-in answered 500', 'token', { kind: 'status', status: 500 }, 'REGISTER_UNAVAILABLE', /^The register could not answer/],
+    ['the sign-in hung', 'token', { kind: 'hang' }, 'REGISTER_TIMEOUT', /^The register could not answer \(REGISTER_TIMEOUT\)/],
     [
       'the sign-in answered malformed JSON',
       'token',
