@@ -34,6 +34,7 @@ import { buildSchema } from '../graphql/schema';
 import { DEFAULT_LIMITS } from '../security/limits';
 import type { HardeningOptions } from '../security/limits';
 import { useHardening } from '../security/plugins';
+import { validatedOncePerDocument } from './validation-once';
 
 export interface AppOptions {
   graphiql?: boolean;
@@ -144,7 +145,9 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
     maskedErrors: { maskError },
     ...(options.logger ? { logging: yogaLogger(options.logger) } : {}),
     ...(options.persistedOperations ? { extraParamNames: PERSISTED_OPERATION_PARAM_NAMES } : {}),
-    plugins: [
+    // Documents are still parsed once (Yoga's cache); validated once by validatedOncePerDocument.
+    parserAndValidationCache: { validationCache: false },
+    plugins: validatedOncePerDocument([
       // First: the request's id, start and operation, which the log, the metrics and the traces read.
       useRequestRecord(),
       options.graphiql
@@ -188,6 +191,6 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
         ? []
         : [useAutomaticPersistedQueries(withListed(services.apq, options.persistedOperations), options.apq?.registrationsPerMinute)]),
       ...(options.persistedOperations ? [usePersistedOperationList(options.persistedOperations)] : []),
-    ],
+    ]),
   });
 }
