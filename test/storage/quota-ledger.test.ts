@@ -77,6 +77,58 @@ test('admissions asked for together: a write that fails undoes them all, and the
   expect(await store.admit(request({ burst: 5, perMs: 0.001 }))).toEqual({ admitted: true, calls: 2 });
 });
 
+test('admissions asked for together decide and count exactly as the same admissions one at a time', async () => {
+  // A group that crosses every rule: two clients of one organisation sharing its day, a bucket
+  // that empties and refills inside the group, the free reads' share and then the day's limit
+  // reached part-way, another organisation and another day, and a client with no bucket.
+  const bucket = { burst: 3, perMs: 0.001, freeLimit: 6, dailyLimit: 8 };
+  const asked = [
+    ...Array.from({ length: 4 }, (_, i) => request({ ...bucket, now: 1_000_000 + i })),
+    request({ ...bucket, client: 'client-a2' }),
+    request({ ...bucket, now: 1_002_000 }),
+    request({ ...bucket, client: 'client-a2', free: false }),
+    request({ ...bucket, client: 'client-a2', free: true, now: 1_000_010 }),
+    request({ ...bucket, client: 'client-a3', free: false, burst: 0 }),
+    request({ ...bucket, client: 'client-a3', free: false, burst: 0 }),
+    request({ ...bucket, client: 'client-a3', free: false, burst: 0 }),
+    request({ ...bucket, organisation: 'ORG-B', client: 'client-b' }),
+    request({ ...bucket, day: '2026-03-11', now: 90_000_000 }),
+  ];
+  const together = ledger();
+  const alone = ledger();
+  const answersTogether = await Promise.all(asked.map((r) => together.admit(r)));
+  const answersAlone: unknown[] = [];
+  for (const r of asked) answersAlone.push(await alone.admit(r));
+  expect(answersTogether).toEqual(answersAlone);
+  expect(answersTogether.map((a) => (a.admitted ? 'admitted' : a.reason))).toEqual([
+    'admitted',
+    'admitted',
+    'admitted',
+    'budget',
+    'admitted',
+    'admitted',
+    'admitted',
+    'reserve',
+    'admitted',
+    'admitted',
+    'daily',
+    'admitted',
+    'admitted',
+  ]);
+  // What each left behind is the same too: the next admission of every client sees one ledger.
+  for (const [organisation, day] of [
+    ['ORG-A', '2026-03-10'],
+    ['ORG-B', '2026-03-10'],
+    ['ORG-A', '2026-03-11'],
+  ] as const) {
+    expect(await together.usage(organisation, day, 1_000_000)).toEqual(await alone.usage(organisation, day, 1_000_000));
+  }
+  for (const client of ['client-a', 'client-a2']) {
+    const next = request({ ...bucket, client, now: 1_001_500, dailyLimit: 100, freeLimit: 100 });
+    expect(await together.admit(next)).toEqual(await alone.admit(next));
+  }
+});
+
 test('close() answers the admissions already asked for before it closes', async () => {
   const store = ledger();
   const pending = store.admit(request());
