@@ -77,6 +77,20 @@ describe('Title.securities', () => {
     expect(svc.emulator.calls.count({ route: 'securities' })).toBe(1);
   });
 
+  test('each document is asked once whether it selects securities, and keeps its own answer', async () => {
+    // Worked out once per document (title.ts): a document that selects them is prefetched on
+    // every request, whichever came before, and one that does not never is.
+    const svc = await serviceForTest({ services: { transport: { timeouts: { headersMs: 1_000 }, retry: { baseDelayMs: 5 } } } });
+    for (let round = 1; round <= 2; round++) {
+      await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
+      expect(svc.emulator.calls.count({ route: 'securities' })).toBe(round - 1);
+      svc.emulator.faults.inject('titleSummary', { kind: 'hang' }, 1);
+      const pending = svc.gql(TitleWithSecuritiesQuery, { titleNumber: 'MID15313' });
+      await vi.waitFor(() => expect(svc.emulator.calls.count({ route: 'securities', status: 200 })).toBe(round), { timeout: 1_000 });
+      expect((await pending).data!.title!.securities).toHaveLength(2);
+    }
+  });
+
   test('with SECURITIES_PREFETCH off, titles whose status lists no securities cost no listing call', async () => {
     const svc = await serviceForTest({ services: { reads: { prefetchSecurities: false } } });
     const { data } = await svc.gql(TitlesQuery, { titleNumbers: ['GLA5001', 'EDN42', 'ABN7', 'FFE300', 'MID15313'] });
