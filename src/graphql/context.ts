@@ -58,8 +58,11 @@ const NO_REGISTER_CLIENT = new Proxy({} as RegisterClient, {
   },
 });
 
-/** The context of one request; `requestId` comes from the HTTP edge, which names every request. */
-export function createContext(services: Services, request: Request, requestId: string): Context {
+/**
+ * The context of one request; `requestId` and `origin` (scheme, host and port, for the links an
+ * answer gives) come from the HTTP edge, which names every request and has parsed its URL.
+ */
+export function createContext(services: Services, request: Request, requestId: string, origin: string): Context {
   const tenant = callers.get(request);
   // Never reached through the app, whose edge refuses a request without valid credentials first.
   if (!tenant) throw unauthenticated('Authentication required: send Authorization: Bearer <API key or sign-in access token>.');
@@ -72,7 +75,7 @@ export function createContext(services: Services, request: Request, requestId: s
   const callOptions: CallOptions = { requestId, signal: request.signal };
   return {
     requestId,
-    origin: new URL(request.url).origin,
+    origin,
     tenant,
     register,
     loaders: createLoaders(register, services.concurrency, callOptions, services.summaryCaches.for(tenant.id)),

@@ -14,6 +14,8 @@ export interface RequestRecord {
   readonly startedAt: number;
   /** The path it was sent to, without the query string (from the URL the server parsed once). */
   path?: string;
+  /** Its scheme, host and port, as download links repeat them (from the same URL). */
+  origin?: string;
   /** The `operationName` the request sent, as sent (a request refused before parsing has only this). */
   operationName?: string;
   /** The operation that runs: the one `operationName` names when the document has several (shared by every request of the document). */
@@ -41,6 +43,9 @@ export function requestRecordOf(request: Request): RequestRecord {
 }
 
 export const requestIdOf = (request: Request): string => requestRecordOf(request).id;
+
+/** The request's origin, from the URL the server already parsed (parsing it again cost ~2 µs a request). */
+export const originOf = (request: Request): string => requestRecordOf(request).origin ?? new URL(request.url).origin;
 
 type Operation = NonNullable<RequestRecord['operation']>;
 
@@ -97,7 +102,9 @@ function recordOperation({ context, result }: ParseDone): void {
 export function useRequestRecord(): Plugin {
   return {
     onRequest({ request, url }) {
-      requestRecordOf(request).path = url.pathname;
+      const record = requestRecordOf(request);
+      record.path = url.pathname;
+      record.origin = url.origin;
     },
     onParams({ request, params }) {
       if (params.operationName) requestRecordOf(request).operationName = params.operationName;

@@ -24,7 +24,7 @@ import { useCaseInsensitiveMediaTypes } from './media-types';
 import { useIncrementalFormat } from './incremental-format';
 import { useInputErrorWording } from './input-errors';
 import { useRequestLogging, yogaLogger, type Logger } from '../observability/logging';
-import { requestIdOf, useRequestRecord } from '../observability/request-record';
+import { originOf, requestIdOf, useRequestRecord } from '../observability/request-record';
 import { useGraphiQLOffPage, useGraphiQLPage } from './graphiql';
 import { DEFAULT_COMPILE_AFTER, useJitExecution } from './jit';
 import { PERSISTED_OPERATION_PARAM_NAMES, usePersistedOperationList, type PersistedOperations } from './persisted-operations';
@@ -128,7 +128,7 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
   const note = options.graphiqlNote ? `# ${options.graphiqlNote.split('\n').join('\n# ')}\n` : '';
   return createYoga<object, Context>({
     schema: buildSchema(),
-    context: ({ request }) => createContext(services, request, requestIdOf(request)),
+    context: ({ request }) => createContext(services, request, requestIdOf(request), originOf(request)),
     graphqlEndpoint: '/graphql',
     landingPage: false,
     cors: corsOption(options.corsOrigins ?? []),
