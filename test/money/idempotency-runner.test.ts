@@ -415,6 +415,23 @@ describe("a fresh process's first purchase, when the register cannot tell its da
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
   });
 
+  test('the token refused 429 without a Retry-After: the organisation is held for the minute it hears of, as after any 429 of the register', async () => {
+    const svc = await service();
+    svc.emulator.faults.inject('token', { kind: 'status', status: 429 }, 1);
+    const refused = await svc.gql(PurchaseTitleDetailsMutation, details(newKey()));
+    expect(refused.data!.purchaseTitleDetails.userErrors).toEqual([
+      { code: 'RATE_LIMITED', message: "The register's quota or rate limit was reached; retry after 60 s.", field: null },
+    ]);
+    // Held here, by the same rule as a 429 to a call: a read in that minute is refused without
+    // being sent (a sign-in, which the register does not count, may still be fetched for it).
+    const read = await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
+    expect(read.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) });
+    expect(read.errors?.[0]?.message).toContain("The register refused this organisation's calls (429)");
+    expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(0);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
+    expect(svc.emulator.ledger.count()).toBe(0);
+  });
+
   test('the token unavailable throughout: REGISTER_UNAVAILABLE, nothing sent, and the same key buys once afterwards', async () => {
     const svc = await service({}, FAULT_TEST_TRANSPORT);
     svc.emulator.faults.inject('token', { kind: 'status', status: 503 }, 10);

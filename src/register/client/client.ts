@@ -99,7 +99,7 @@ export class RegisterClient {
    * fetch its next call needs anyway (the register does not count token calls).
    */
   async registerNow(signal?: AbortSignal): Promise<Date> {
-    if (!this.transport.knowsRegisterClock) await this.tokens.get(signal);
+    if (!this.transport.knowsRegisterClock) await this.tokens.get(signal).catch((error: unknown) => this.heldAfterRateLimit(error));
     if (!this.transport.knowsRegisterClock) {
       // A token kept from an answer without a Date header (an HTTP server with a clock must send one).
       throw contractError(ROUTES.token.name, 200, "the register's answers carry no Date header, so its day is unknown");
@@ -221,24 +221,32 @@ export class RegisterClient {
       sensitive: fas === undefined ? this.sensitive : () => [this.credentials.clientSecret, this.basicHeader, this.tokens.current(), fas],
     });
     if (!quota) return called;
-    return called.catch(async (error: unknown) => {
-      // the register's own 429 (status 429 with a response), not a refusal made here
-      if (error instanceof RegisterError && error.status === 429 && error.code === 'TOO_MANY_REQUESTS' && error.sentAt) {
-        const refusedForSeconds = await quota.rateLimited(error.retryAfterSeconds).catch(() => undefined);
-        // Without a Retry-After, the caller hears the wait the organisation is now held to here.
-        if (error.retryAfterSeconds === undefined && refusedForSeconds !== undefined) {
-          const { outcomeUnknown, neverSent } = error;
-          throw new RegisterError({
-            ...initOf(error),
-            retryAfterSeconds: refusedForSeconds,
-            outcomeUnknown,
-            neverSent,
-            sentAt: error.sentAt,
-          });
-        }
+    return called.catch((error: unknown) => this.heldAfterRateLimit(error));
+  }
+
+  /**
+   * The register's own 429 (status 429 with an answer, not a refusal made here), to a call or to
+   * the sign-in before one: every replica refuses the organisation's calls until its Retry-After
+   * (a minute without one), awaited before the caller hears of it, and the caller hears that
+   * wait. Anything else is passed on as it is.
+   */
+  private async heldAfterRateLimit(error: unknown): Promise<never> {
+    const quota = this.quota;
+    if (quota && error instanceof RegisterError && error.status === 429 && error.code === 'TOO_MANY_REQUESTS' && error.sentAt) {
+      const refusedForSeconds = await quota.rateLimited(error.retryAfterSeconds).catch(() => undefined);
+      // Without a Retry-After, the caller hears the wait the organisation is now held to here.
+      if (error.retryAfterSeconds === undefined && refusedForSeconds !== undefined) {
+        const { outcomeUnknown, neverSent } = error;
+        throw new RegisterError({
+          ...initOf(error),
+          retryAfterSeconds: refusedForSeconds,
+          outcomeUnknown,
+          neverSent,
+          sentAt: error.sentAt,
+        });
       }
-      throw error;
-    });
+    }
+    throw error;
   }
 
   /** The quota's admission of one route, made once per route: a call's spec takes it as it is. */
