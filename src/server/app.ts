@@ -145,7 +145,8 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
     maskedErrors: { maskError },
     ...(options.logger ? { logging: yogaLogger(options.logger) } : {}),
     ...(options.persistedOperations ? { extraParamNames: PERSISTED_OPERATION_PARAM_NAMES } : {}),
-    // Documents are still parsed once (Yoga's cache); validated once by validatedOncePerDocument.
+    // Documents are still parsed once (Yoga's cache) and validated once (validatedOncePerDocument):
+    // a plugin's onValidate hook must decide from the schema and the document alone, never the caller.
     parserAndValidationCache: { validationCache: false },
     plugins: validatedOncePerDocument([
       // First: the request's id, start and operation, which the log, the metrics and the traces read.

@@ -1,7 +1,7 @@
 /**
  * Validation, once per parsed document. Yoga's cache answers a document it has seen, but only
- * after every plugin's onValidate hook has run again for it: a dozen here (armor's limits, which
- * build their rule afresh on each call, @defer's rules, our money rules, the introspection
+ * after every plugin's onValidate hook has run again for it: eight here (armor's three limits,
+ * which build their rule afresh on each call, @defer's rules, our money rules, the introspection
  * limits, the input wording), each handed its own set of closures by envelop, and the cache's key
  * rebuilt from every rule's name. That was about 20 µs of a `title`'s CPU (bench/RESULTS.md),
  * for a verdict that cannot change. Here those hooks run once per schema and document; their
