@@ -51,6 +51,7 @@ export default defineConfig({
             'test/security/sign-in-tokens.test.ts',
             'test/security/scopes.test.ts',
             'test/server/production-errors.test.ts',
+            'test/server/validation-once.test.ts',
             'test/server/input-errors.test.ts',
             'test/server/jit.test.ts',
             'test/server/jit-differential.test.ts',
