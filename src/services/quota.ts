@@ -8,11 +8,12 @@
  * - free reads past the reserve share of the day, so that paid work can still go through;
  * - a client whose token bucket is empty, so that no client burns the day in a burst.
  */
-import { CLIENT_ERROR_CODES, type QuotaHooks, type RegisterCallEvent, RegisterError } from '../register/client';
+import { CLIENT_ERROR_CODES, type HeldCheck, type QuotaHooks, type RegisterCallEvent, RegisterError } from '../register/client';
 import { DatabaseUnavailableError } from '../storage/database-unavailable';
 import { endOfLondonDay, londonDate, secondsUntilLondonMidnight } from '../register/contract/london-day';
 import type { RouteDef } from '../register/contract/routes';
-import type { QuotaStore } from '../storage/quota/store';
+import type { Admission, AdmitRequest, QuotaStore } from '../storage/quota/store';
+import { decide } from '../storage/quota/admission-decision';
 
 export interface QuotaPolicy {
   /** The register's calls per organisation per day (2,000). */
@@ -82,6 +83,7 @@ export class QuotaGuard {
   forClient(client: QuotaClient): QuotaHooks {
     return {
       admit: (route) => this.admit(client, route),
+      refuseIfHeld: (call) => this.refuseIfHeld(client, call),
       settled: (call) => this.settled(client, call),
       rateLimited: (retryAfterSeconds) => this.rateLimited(client, retryAfterSeconds),
     };
@@ -130,31 +132,55 @@ export class QuotaGuard {
   /** Admits one attempt of a register call for this client, or throws RATE_LIMITED (no request made). */
   private async admit(client: QuotaClient, route: RouteDef): Promise<void> {
     const now = this.now();
-    const { dailyQuota, freeShare, clientBurst, clientPerMinute } = this.policy;
-    const admission = await this.store
-      .admit({
-        organisation: client.organisation,
-        client: client.id,
-        day: londonDate(now),
-        now: now.getTime(),
-        free: route.effect === 'none',
-        freeLimit: Math.floor(dailyQuota * freeShare),
-        dailyLimit: dailyQuota,
-        burst: clientBurst,
-        perMs: clientPerMinute / 60_000,
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof DatabaseUnavailableError)) throw error;
-        // Nothing was sent: a refusal that says so, not an unknown outcome.
-        throw new RegisterError({
-          status: 0,
-          code: CLIENT_ERROR_CODES.serviceUnavailable,
-          route: route.name,
-          retryAfterSeconds: 5,
-          cause: error,
-        });
+    const admission = await this.store.admit(this.admitRequest(client, route.effect === 'none', now)).catch((error: unknown) => {
+      if (!(error instanceof DatabaseUnavailableError)) throw error;
+      // Nothing was sent: a refusal that says so, not an unknown outcome.
+      throw new RegisterError({
+        status: 0,
+        code: CLIENT_ERROR_CODES.serviceUnavailable,
+        route: route.name,
+        retryAfterSeconds: 5,
+        cause: error,
       });
-    if (admission.admitted) return;
+    });
+    if (!admission.admitted) throw this.refusal(admission, route.name, now);
+  }
+
+  /**
+   * Before the sign-in a call needs: the refusal its admission would give the organisation as a
+   * whole (the register's 429 holds, or the day's calls or the free reads' share are used up),
+   * read without counting anything, so that nothing at all, not even a sign-in, goes to the
+   * register for a call that cannot be made. The client's own bucket is left to admission, and
+   * so is a ledger that cannot answer: admission decides either way.
+   */
+  private async refuseIfHeld(client: QuotaClient, call: HeldCheck): Promise<void> {
+    const now = this.now();
+    const request = { ...this.admitRequest(client, call.free, now), burst: 0 };
+    const usage = await this.store.usage(client.organisation, request.day, request.now).catch(() => undefined);
+    if (!usage) return;
+    const state = { calls: usage.calls, blockedUntil: usage.blockedUntil ?? 0, tokens: 0, tokensAt: 0 };
+    const { admission } = decide(request, state, msToLondonMidnight(request.now));
+    if (!admission.admitted) throw this.refusal(admission, call.route, now);
+  }
+
+  private admitRequest(client: QuotaClient, free: boolean, now: Date): AdmitRequest {
+    const { dailyQuota, freeShare, clientBurst, clientPerMinute } = this.policy;
+    return {
+      organisation: client.organisation,
+      client: client.id,
+      day: londonDate(now),
+      now: now.getTime(),
+      free,
+      freeLimit: Math.floor(dailyQuota * freeShare),
+      dailyLimit: dailyQuota,
+      burst: clientBurst,
+      perMs: clientPerMinute / 60_000,
+    };
+  }
+
+  /** A refusal's words, for the caller: why, and until when (in seconds and London time). */
+  private refusal(admission: Extract<Admission, { admitted: false }>, route: string, now: Date): QuotaRefusal {
+    const { dailyQuota, freeShare, clientBurst, clientPerMinute } = this.policy;
     const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
     // The day's refusals end at London midnight exactly; the store's wait is rounded up to a second.
     const midnight = admission.reason === 'daily' || admission.reason === 'reserve';
@@ -165,7 +191,7 @@ export class QuotaGuard {
       reserve: `Free reads have used their share (${Math.round(freeShare * 100)}%) of this organisation's ${dailyQuota} register calls today; the rest is kept for purchases, orders, cases and deeds. Free reads start again at midnight (Europe/London), ${wait}.`,
       budget: `This API client made too many register calls in a short time (at most ${clientBurst} at once, then ${clientPerMinute} a minute); retry ${wait}.`,
     }[admission.reason];
-    throw new QuotaRefusal({ status: 429, code: 'TOO_MANY_REQUESTS', route: route.name, detail, retryAfterSeconds: seconds });
+    return new QuotaRefusal({ status: 429, code: 'TOO_MANY_REQUESTS', route, detail, retryAfterSeconds: seconds });
   }
 }
 

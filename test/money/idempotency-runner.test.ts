@@ -423,10 +423,13 @@ describe("a fresh process's first purchase, when the register cannot tell its da
       { code: 'RATE_LIMITED', message: "The register's quota or rate limit was reached; retry after 60 s.", field: null },
     ]);
     // Held here, by the same rule as a 429 to a call: a read in that minute is refused without
-    // being sent (a sign-in, which the register does not count, may still be fetched for it).
+    // being sent, and so is another purchase; neither tries the sign-in again.
     const read = await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
     expect(read.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) });
     expect(read.errors?.[0]?.message).toContain("The register refused this organisation's calls (429)");
+    const again = await svc.gql(PurchaseTitleDetailsMutation, details(newKey()));
+    expect(again.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('RATE_LIMITED');
+    expect(svc.emulator.calls.count({ route: 'token' })).toBe(1);
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(0);
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(0);
     expect(svc.emulator.ledger.count()).toBe(0);

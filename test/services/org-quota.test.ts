@@ -57,6 +57,52 @@ describe("the organisation's count", () => {
   });
 });
 
+describe('a client not yet signed in, while the organisation may not call', () => {
+  const signIns = (svc: Service, clientId: string) => svc.emulator.calls.count({ route: 'token', clientId });
+
+  test("after another client's 429: refused with the register's wait, and not even its sign-in is sent", async () => {
+    const svc = await service();
+    svc.emulator.faults.inject('titleSummary', { kind: 'status', status: 429, retryAfterSeconds: 30 }, 1);
+    const limited = await svc.gql(TitleQuery, { titleNumber: 'MID15313' }, 'dev-key-a');
+    expect(limited.errors![0]!.extensions!.code).toBe('RATE_LIMITED');
+    const calls = svc.emulator.calls.list().length;
+    // client-a2 has never signed in: the read and the purchase it would need a token for are refused first.
+    const read = await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-a2');
+    expect(read.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) });
+    expect(read.errors![0]!.extensions!.retryAfterSeconds as number).toBeLessThanOrEqual(30);
+    expect(read.errors![0]!.message).toContain("The register refused this organisation's calls (429)");
+    const paid = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID1234', idempotencyKey: newKey('held') } }, 'dev-key-a2');
+    expect(paid.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('RATE_LIMITED');
+    expect(signIns(svc, 'client-a2')).toBe(0);
+    expect(svc.emulator.calls.list().length).toBe(calls);
+    expect(svc.emulator.ledger.count()).toBe(0);
+    // Another organisation signs in and reads as ever.
+    const orgB = await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
+    expect(orgB.data!.title!.titleNumber).toBe('MID1234');
+    expect(signIns(svc, 'client-b')).toBe(1);
+  });
+
+  test("with the free reads' share used up: a free read is refused unsent, a purchase signs in and buys", async () => {
+    const svc = await service({ quota: { dailyQuota: 10, freeShare: 0.3 } });
+    await svc.gql(TitlesQuery, { titleNumbers: ['BLK1', 'BLK2', 'BLK3'] }, 'dev-key-a');
+    const refused = await svc.gql(TitleQuery, { titleNumber: 'MID15313' }, 'dev-key-a2');
+    expect(refused.errors![0]!.message).toMatch(/kept for purchases, orders, cases and deeds/);
+    expect(signIns(svc, 'client-a2')).toBe(0);
+    const bought = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID1234', idempotencyKey: newKey('reserve-sign-in') } }, 'dev-key-a2');
+    expect(bought.data!.purchaseTitleDetails.userErrors).toEqual([]);
+    expect(bought.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(signIns(svc, 'client-a2')).toBe(1);
+  });
+
+  test('with the day used up: refused unsent until midnight', async () => {
+    const svc = await service({ quota: { dailyQuota: 2, freeShare: 1 } });
+    await svc.gql(TitlesQuery, { titleNumbers: ['BLK1', 'BLK2'] }, 'dev-key-a');
+    const read = await svc.gql(TitleQuery, { titleNumber: 'MID15313' }, 'dev-key-a2');
+    expect(read.errors![0]!.message).toMatch(/used its 2 register calls for today/);
+    expect(signIns(svc, 'client-a2')).toBe(0);
+  });
+});
+
 describe('the reserve for paid work', () => {
   test('free reads stop at their share; purchases still go through', async () => {
     const svc = await service({ quota: { dailyQuota: 10, freeShare: 0.5 } });

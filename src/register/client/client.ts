@@ -23,15 +23,28 @@ export interface RegisterCredentials {
 /**
  * What the organisation's quota (services/quota.ts) sees of one client's calls: each attempt of
  * a route before it is sent and after it ended, and the register's 429. Token fetches are not
- * shown: the register does not count them.
+ * counted (the register does not count them), but none is made while the organisation's calls
+ * are refused: `refuseIfHeld` is asked first.
  */
 export interface QuotaHooks {
   /** Before every attempt; a RegisterError it throws refuses the attempt, unsent. */
   admit(route: RouteDef): Promise<void>;
+  /**
+   * Before a sign-in a call needs: throws the refusal admission would give the organisation as a
+   * whole (the register's 429 holds, the day is used up), counting nothing; a sign-in is a request
+   * to the register too, and none is made for a call that cannot be.
+   */
+  refuseIfHeld(call: HeldCheck): Promise<void>;
   /** After every attempt, sent or not, with the event `onCall` gets. */
   settled(call: RegisterCallEvent): void;
   /** The register answered 429: awaited before the caller hears of it; resolves to the seconds its calls are now refused for. */
   rateLimited(retryAfterSeconds: number | undefined): Promise<number>;
+}
+
+/** A call about to sign in: its route's name, and whether it is a free read (which stops sooner, at its share of the day). */
+export interface HeldCheck {
+  route: string;
+  free: boolean;
 }
 
 /** Optional tuning of a client; `now` lets tests share the emulator's clock. */
@@ -67,7 +80,7 @@ export class RegisterClient {
    */
   private readonly sensitive: () => (string | undefined)[];
   private readonly settled: (call: RegisterCallEvent) => void;
-  private readonly admitters = new Map<RouteDef, () => Promise<void>>();
+  private readonly quotaSteps = new Map<RouteDef, QuotaSteps>();
 
   constructor(
     private readonly transport: RegisterTransport,
@@ -99,7 +112,11 @@ export class RegisterClient {
    * fetch its next call needs anyway (the register does not count token calls).
    */
   async registerNow(signal?: AbortSignal): Promise<Date> {
-    if (!this.transport.knowsRegisterClock) await this.tokens.get(signal).catch((error: unknown) => this.heldAfterRateLimit(error));
+    if (!this.transport.knowsRegisterClock) {
+      // Asked before a purchase: while the organisation may not make one, nothing is sent, not even the sign-in.
+      await this.quota?.refuseIfHeld({ route: ROUTES.token.name, free: false });
+      await this.tokens.get(signal).catch((error: unknown) => this.heldAfterRateLimit(error));
+    }
     if (!this.transport.knowsRegisterClock) {
       // A token kept from an answer without a Date header (an HTTP server with a clock must send one).
       throw contractError(ROUTES.token.name, 200, "the register's answers carry no Date header, so its day is unknown");
@@ -215,7 +232,7 @@ export class RegisterClient {
     const called = exchange(this.transport, {
       ...rest,
       route,
-      ...(quota ? { admit: this.admitterOf(route, quota), settled: this.settled } : {}),
+      ...(quota ? { ...this.quotaStepsOf(route, quota), settled: this.settled } : {}),
       auth: this.bearer,
       tenant: this.credentials.clientId,
       sensitive: fas === undefined ? this.sensitive : () => [this.credentials.clientSecret, this.basicHeader, this.tokens.current(), fas],
@@ -249,14 +266,15 @@ export class RegisterClient {
     throw error;
   }
 
-  /** The quota's admission of one route, made once per route: a call's spec takes it as it is. */
-  private admitterOf(route: RouteDef, quota: QuotaHooks): () => Promise<void> {
-    let admit = this.admitters.get(route);
-    if (!admit) {
-      admit = () => quota.admit(route);
-      this.admitters.set(route, admit);
+  /** The quota's steps for one route, made once per route: a call's spec takes them as they are. */
+  private quotaStepsOf(route: RouteDef, quota: QuotaHooks): QuotaSteps {
+    let steps = this.quotaSteps.get(route);
+    if (!steps) {
+      const held: HeldCheck = { route: route.name, free: route.effect === 'none' };
+      steps = { admit: () => quota.admit(route), refuseIfHeld: () => quota.refuseIfHeld(held) };
+      this.quotaSteps.set(route, steps);
     }
-    return admit;
+    return steps;
   }
 
   private async fetchToken(): Promise<{ accessToken: string; expiresInSeconds: number }> {
@@ -273,6 +291,8 @@ export class RegisterClient {
     return { accessToken: res.access_token, expiresInSeconds: res.expires_in };
   }
 }
+
+type QuotaSteps = Required<Pick<ExchangeSpec<unknown>, 'admit' | 'refuseIfHeld'>>;
 
 /** Each JSON route's reader, made once per route. */
 const jsonReaders = new Map<RouteDef, (res: RawResponse) => Promise<unknown>>();

@@ -51,6 +51,8 @@ export interface ExchangeSpec<T> {
   read(res: RawResponse): Promise<T>;
   /** Before each attempt (after credentials): the quota's admission; a RegisterError it throws ends the call unsent. */
   admit?(): Promise<void>;
+  /** Before a sign-in the attempt needs: the quota's word on the organisation, counting nothing; a RegisterError it throws ends the call unsent. */
+  refuseIfHeld?(): Promise<void>;
   /** After each attempt the breaker let through or refused, with its event: the quota takes back what the register did not count. */
   settled?(call: RegisterCallEvent): void;
   /** Values to redact from register messages (secret, token, fas). */
@@ -300,6 +302,8 @@ class RegisterCall<T> {
   private async attempt(): Promise<Attempt<T>> {
     // credentials at hand and no admission to wait for: no await before the request
     const ready = this.spec.auth.ready?.();
+    // A sign-in is a request to the register too: none for a call the organisation cannot make.
+    if (!ready && this.spec.refuseIfHeld) await this.spec.refuseIfHeld();
     const credentials = ready ? { auth: ready } : await this.credentials();
     if ('failure' in credentials) return credentials;
     // The quota's admission: a refusal ends the whole call, with nothing sent.

@@ -2,6 +2,7 @@
 export { DEFAULT_CALL_DEADLINE_MS, RegisterTransport, type RegisterTransportOptions, type RegisterCallEvent } from './http';
 export {
   RegisterClient,
+  type HeldCheck,
   type QuotaHooks,
   type RegisterClientOptions,
   type RegisterDownload,
