@@ -187,4 +187,16 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two replicas on one PostgreSQL data
     const orgB = await second.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-b');
     expect(orgB.data!.title!.titleNumber).toBe('MID1234');
   });
+
+  test("a replica that has not signed in yet, during another replica's 429: refused without its sign-in", async () => {
+    const first = await service(onDatabase());
+    first.emulator.faults.inject('titleSummary', { kind: 'status', status: 429, retryAfterSeconds: 30 }, 1);
+    expect((await first.gql(TitleQuery, { titleNumber: 'EDN42' }, 'dev-key-a')).errors![0]!.extensions!.code).toBe('RATE_LIMITED');
+    const second = replicaOf(first, onDatabase());
+    running.push(second as Svc);
+    const calls = first.emulator.calls.list().length;
+    const read = await second.gql(TitleQuery, { titleNumber: 'ABN7' }, 'dev-key-a');
+    expect(read.errors![0]!.message).toContain("The register refused this organisation's calls (429)");
+    expect(first.emulator.calls.list().length).toBe(calls);
+  });
 });

@@ -223,6 +223,52 @@ describe('admission', () => {
     await expect(failingWith(other).admit(PAID)).rejects.toBe(other);
   });
 
+  test('before a sign-in: the refusal admission would give the organisation, in its words and wait, counting nothing', async () => {
+    const { quota, client } = guard({ dailyQuota: 3, freeShare: 0.34 }); // 1.02 free reads: 1
+    const free = { route: 'titleSummary', free: true };
+    const paid = { route: 'titleDetails', free: false };
+    await expect(client('client-a2').refuseIfHeld(free)).resolves.toBeUndefined();
+    await client('client-a').admit(FREE);
+    // The free reads' share is used: a free read is refused as admission refuses it; paid work is not.
+    const early = await refusal(client('client-a2').refuseIfHeld(free));
+    const admitted = await refusal(client('client-a2').admit(FREE));
+    expect(early).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS', route: 'titleSummary', retryAfterSeconds: 2 });
+    expect(early.detail).toBe(admitted.detail);
+    await expect(client('client-a2').refuseIfHeld(paid)).resolves.toBeUndefined();
+    await client('client-a').admit(PAID);
+    await client('client-a').admit(PAID);
+    // The day is used: paid work too, with the day's words.
+    expect((await refusal(client('client-a2').refuseIfHeld(paid))).detail).toBe((await refusal(client('client-a2').admit(PAID))).detail);
+    expect((await quota.usage('ORG-A')).calls).toBe(3);
+    // Another organisation is not held by ORG-A's day.
+    await expect(client('client-b').refuseIfHeld(paid)).resolves.toBeUndefined();
+  });
+
+  test('before a sign-in: the register’s 429 holds every client of the organisation; a client’s own empty bucket is left to admission', async () => {
+    const { clock, client } = guard({ clientBurst: 1, clientPerMinute: 1 });
+    await client('client-a').admit(FREE);
+    await refusal(client('client-a').admit(FREE)); // its bucket is empty…
+    await expect(client('client-a').refuseIfHeld({ route: 'titleSummary', free: true })).resolves.toBeUndefined(); // …which is its own
+    await client('client-b').rateLimited(30);
+    await expect(client('client-a2').refuseIfHeld({ route: 'titleDetails', free: false })).resolves.toBeUndefined();
+    await client('client-a').rateLimited(30);
+    const held = await refusal(client('client-a2').refuseIfHeld({ route: 'titleDetails', free: false }));
+    expect(held).toMatchObject({ route: 'titleDetails', retryAfterSeconds: 30 });
+    expect(held.detail).toMatch(/^The register refused this organisation's calls \(429\)/);
+    clock.now += 30_001;
+    await expect(client('client-a2').refuseIfHeld({ route: 'titleDetails', free: false })).resolves.toBeUndefined();
+  });
+
+  test('before a sign-in: a ledger that cannot answer leaves the word to admission, which refuses unsent', async () => {
+    const unreachable = new DatabaseUnavailableError(new Error('ECONNREFUSED'));
+    const hooks = new QuotaGuard(
+      { usage: () => Promise.reject(unreachable), admit: () => Promise.reject(unreachable) } as unknown as QuotaStore,
+      DEFAULT_QUOTA_POLICY,
+    ).forClient({ id: 'client-a', organisation: 'ORG-A' });
+    await expect(hooks.refuseIfHeld({ route: 'titleDetails', free: false })).resolves.toBeUndefined();
+    await expect(hooks.admit(PAID)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
   test('msToLondonMidnight: whole seconds to the next London midnight, in GMT and in BST', () => {
     expect(msToLondonMidnight(LATE)).toBe(2_000);
     expect(msToLondonMidnight(Date.parse('2026-06-10T22:59:59.250Z'))).toBe(1_000);
