@@ -71,7 +71,11 @@ describe('a client not yet signed in, while the organisation may not call', () =
     expect(read.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) });
     expect(read.errors![0]!.extensions!.retryAfterSeconds as number).toBeLessThanOrEqual(30);
     expect(read.errors![0]!.message).toContain("The register refused this organisation's calls (429)");
-    const paid = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID1234', idempotencyKey: newKey('held') } }, 'dev-key-a2');
+    const paid = await svc.gql(
+      PurchaseTitleDetailsMutation,
+      { fas: '0877', input: { titleNumber: 'MID1234', idempotencyKey: newKey('held') } },
+      'dev-key-a2',
+    );
     expect(paid.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('RATE_LIMITED');
     expect(signIns(svc, 'client-a2')).toBe(0);
     expect(svc.emulator.calls.list().length).toBe(calls);
@@ -88,7 +92,11 @@ describe('a client not yet signed in, while the organisation may not call', () =
     const refused = await svc.gql(TitleQuery, { titleNumber: 'MID15313' }, 'dev-key-a2');
     expect(refused.errors![0]!.message).toMatch(/kept for purchases, orders, cases and deeds/);
     expect(signIns(svc, 'client-a2')).toBe(0);
-    const bought = await svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber: 'MID1234', idempotencyKey: newKey('reserve-sign-in') } }, 'dev-key-a2');
+    const bought = await svc.gql(
+      PurchaseTitleDetailsMutation,
+      { fas: '0877', input: { titleNumber: 'MID1234', idempotencyKey: newKey('reserve-sign-in') } },
+      'dev-key-a2',
+    );
     expect(bought.data!.purchaseTitleDetails.userErrors).toEqual([]);
     expect(bought.data!.purchaseTitleDetails.charges).toHaveLength(1);
     expect(signIns(svc, 'client-a2')).toBe(1);
