@@ -324,6 +324,38 @@ describe('the quota and the call wrapper', () => {
     expect(events).toEqual([]);
   });
 
+  test('before a sign-in the quota is asked first, and its refusal sends nothing, not even the sign-in; credentials at hand skip the look', async () => {
+    const steps: string[] = [];
+    const refusal = new RegisterError({ status: 429, code: 'TOO_MANY_REQUESTS', route: 'titleSummary', retryAfterSeconds: 30 });
+    const signIn = (ready: boolean): AuthProvider => ({
+      authorize: async () => {
+        steps.push('sign-in');
+        return { header: 'Bearer t', token: 't' };
+      },
+      ready: () => (ready ? { header: 'Bearer t', token: 't' } : undefined),
+    });
+    const refuseIfHeld = async () => {
+      steps.push('look');
+      throw refusal;
+    };
+    expect(
+      await failure(exchange(transport(), spec({ auth: signIn(false), refuseIfHeld, admit: async () => void steps.push('admit') }))),
+    ).toBe(refusal);
+    expect(steps).toEqual(['look']);
+    expect(seen).toHaveLength(0);
+    expect(events).toEqual([]);
+    // Nothing held: the look, the sign-in, the admission, then the call.
+    steps.length = 0;
+    const looked = async () => void steps.push('look');
+    await exchange(transport(), spec({ auth: signIn(false), refuseIfHeld: looked, admit: async () => void steps.push('admit') }));
+    expect(steps).toEqual(['look', 'sign-in', 'admit']);
+    // A token at hand: no look (admission decides), no sign-in.
+    steps.length = 0;
+    await exchange(transport(), spec({ auth: signIn(true), refuseIfHeld: looked, admit: async () => void steps.push('admit') }));
+    expect(steps).toEqual(['admit']);
+    expect(seen).toHaveLength(2);
+  });
+
   test('a failed token fetch keeps its cause for the logs', async () => {
     const cause = new Error('socket hang up');
     const auth: AuthProvider = {
