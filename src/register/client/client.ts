@@ -31,8 +31,8 @@ export interface QuotaHooks {
   admit(route: RouteDef): Promise<void>;
   /**
    * Before a sign-in a call needs: throws the refusal admission would give the organisation as a
-   * whole (the register's 429 holds, the day is used up), counting nothing; a sign-in is a request
-   * to the register too, and none is made for a call that cannot be.
+   * whole (the register's 429 holds, the day is used up, or a free read's share of it), counting
+   * nothing; a sign-in is a request to the register too, and none is made for a call that cannot be.
    */
   refuseIfHeld(call: HeldCheck): Promise<void>;
   /** After every attempt, sent or not, with the event `onCall` gets. */
