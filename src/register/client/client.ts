@@ -229,10 +229,11 @@ export class RegisterClient {
   ): Promise<T> {
     const { fas, ...rest } = o;
     const quota = this.quota;
+    const steps = quota ? this.quotaStepsOf(route, quota) : undefined;
     const called = exchange(this.transport, {
       ...rest,
       route,
-      ...(quota ? { ...this.quotaStepsOf(route, quota), settled: this.settled } : {}),
+      ...(steps ? { admit: steps.admit, refuseIfHeld: steps.refuseIfHeld, settled: this.settled } : {}),
       auth: this.bearer,
       tenant: this.credentials.clientId,
       sensitive: fas === undefined ? this.sensitive : () => [this.credentials.clientSecret, this.basicHeader, this.tokens.current(), fas],
