@@ -24,6 +24,13 @@ async function service(options: ServiceOverrides = {}): Promise<Svc> {
 const usage = async (svc: Service, key = 'dev-key-a') => (await svc.gql(RegisterUsageQuery, {}, key)).data!.registerUsage;
 const summaryCalls = (svc: Service) => svc.emulator.calls.count({ route: 'titleSummary' });
 
+/** The register answers client-a's next title read 429 (Retry-After 30 s), which holds ORG-A on every replica. */
+async function registerRefusesOrgA(svc: Service, titleNumber: string): Promise<void> {
+  svc.emulator.faults.inject('titleSummary', { kind: 'status', status: 429, retryAfterSeconds: 30 }, 1);
+  const limited = await svc.gql(TitleQuery, { titleNumber }, 'dev-key-a');
+  expect(limited.errors![0]!.extensions!.code).toBe('RATE_LIMITED');
+}
+
 describe("the organisation's count", () => {
   test('client-a and client-a2 draw on ORG-A’s one count; ORG-B has its own; it matches the emulator and survives a restart', async () => {
     const svc = await service();
@@ -62,9 +69,7 @@ describe('a client not yet signed in, while the organisation may not call', () =
 
   test("after another client's 429: refused with the register's wait, and not even its sign-in is sent", async () => {
     const svc = await service();
-    svc.emulator.faults.inject('titleSummary', { kind: 'status', status: 429, retryAfterSeconds: 30 }, 1);
-    const limited = await svc.gql(TitleQuery, { titleNumber: 'MID15313' }, 'dev-key-a');
-    expect(limited.errors![0]!.extensions!.code).toBe('RATE_LIMITED');
+    await registerRefusesOrgA(svc, 'MID15313');
     const calls = svc.emulator.calls.list().length;
     // client-a2 has never signed in: the read and the purchase it would need a token for are refused first.
     const read = await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, 'dev-key-a2');
@@ -183,9 +188,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two replicas on one PostgreSQL data
     expect(a).toEqual(b);
     expect(a.calls).toBe(first.emulator.state.quotaUsed('ORG-A'));
 
-    first.emulator.faults.inject('titleSummary', { kind: 'status', status: 429, retryAfterSeconds: 30 }, 1);
-    const limited = await first.gql(TitleQuery, { titleNumber: 'EDN42' }, 'dev-key-a');
-    expect(limited.errors![0]!.extensions!.code).toBe('RATE_LIMITED');
+    await registerRefusesOrgA(first, 'EDN42');
     const calls = first.emulator.calls.list().length;
     const blocked = await second.gql(TitleQuery, { titleNumber: 'ABN7' }, 'dev-key-a2');
     expect(blocked.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number) });
@@ -198,8 +201,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('two replicas on one PostgreSQL data
 
   test("a replica that has not signed in yet, during another replica's 429: refused without its sign-in", async () => {
     const first = await service(onDatabase());
-    first.emulator.faults.inject('titleSummary', { kind: 'status', status: 429, retryAfterSeconds: 30 }, 1);
-    expect((await first.gql(TitleQuery, { titleNumber: 'EDN42' }, 'dev-key-a')).errors![0]!.extensions!.code).toBe('RATE_LIMITED');
+    await registerRefusesOrgA(first, 'EDN42');
     const second = replicaOf(first, onDatabase());
     running.push(second as Svc);
     const calls = first.emulator.calls.list().length;
