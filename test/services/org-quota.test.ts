@@ -82,6 +82,9 @@ describe('a client not yet signed in, while the organisation may not call', () =
       'dev-key-a2',
     );
     expect(paid.data!.purchaseTitleDetails.userErrors[0]!.code).toBe('RATE_LIMITED');
+    // Two callers of the one register client at once: both refused, neither signs in.
+    const together = await Promise.all(['GLA5001', 'EDN42'].map((titleNumber) => svc.gql(TitleQuery, { titleNumber }, 'dev-key-a2')));
+    expect(together.map((r) => r.errors![0]!.extensions!.code)).toEqual(['RATE_LIMITED', 'RATE_LIMITED']);
     expect(signIns(svc, 'client-a2')).toBe(0);
     expect(svc.emulator.calls.list().length).toBe(calls);
     expect(svc.emulator.ledger.count()).toBe(0);

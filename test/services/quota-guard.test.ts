@@ -224,7 +224,7 @@ describe('admission', () => {
   });
 
   test('before a sign-in: the refusal admission would give the organisation, in its words and wait, counting nothing', async () => {
-    const { quota, client } = guard({ dailyQuota: 3, freeShare: 0.34 }); // 1.02 free reads: 1
+    const { quota, clock, client } = guard({ dailyQuota: 3, freeShare: 0.34 }); // 1.02 free reads: 1
     const free = { route: 'titleSummary', free: true };
     const paid = { route: 'titleDetails', free: false };
     await expect(client('client-a2').refuseIfHeld(free)).resolves.toBeUndefined();
@@ -242,6 +242,10 @@ describe('admission', () => {
     expect((await quota.usage('ORG-A')).calls).toBe(3);
     // Another organisation is not held by ORG-A's day.
     await expect(client('client-b').refuseIfHeld(paid)).resolves.toBeUndefined();
+    // Past London midnight, a new register day: nothing holds ORG-A any more.
+    clock.now += 2_000;
+    await expect(client('client-a2').refuseIfHeld(free)).resolves.toBeUndefined();
+    await expect(client('client-a2').refuseIfHeld(paid)).resolves.toBeUndefined();
   });
 
   test('before a sign-in: the register’s 429 holds every client of the organisation; a client’s own empty bucket is left to admission', async () => {
