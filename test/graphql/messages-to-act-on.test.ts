@@ -103,6 +103,8 @@ describe('the quota', () => {
         `Free reads start again at midnight (Europe/London), in ${seconds} s (at ${londonWords(midnight)}, London time).`,
     );
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(0);
+    // Refused before the sign-in it would have needed (this service had not signed in yet): same words.
+    expect(svc.emulator.calls.count({ route: 'token' })).toBe(0);
 
     // The paid call goes through; then every call is refused until midnight.
     const created = await svc.gql(CreateCaseMutation, {
