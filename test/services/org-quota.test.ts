@@ -94,6 +94,23 @@ describe('a client not yet signed in, while the organisation may not call', () =
     expect(signIns(svc, 'client-b')).toBe(1);
   });
 
+  test("a client whose token is due for renewal, during another client's 429: refused without renewing it", async () => {
+    // Tokens that live 1 s are renewed once half their life has passed.
+    const svc = await startService({ emulator: { tokenTtlSeconds: 1 } });
+    running.push(svc);
+    const halfLife = () => new Promise((resolve) => setTimeout(resolve, 600));
+    for (const titleNumber of ['MID1234', 'GLA5001']) {
+      expect((await svc.gql(TitleQuery, { titleNumber }, 'dev-key-a2')).data!.title!.titleNumber).toBe(titleNumber);
+      await halfLife();
+    }
+    expect(signIns(svc, 'client-a2')).toBe(2);
+    await registerRefusesOrgA(svc, 'MID15313');
+    const read = await svc.gql(TitleQuery, { titleNumber: 'EDN42' }, 'dev-key-a2');
+    expect(read.errors![0]!.message).toContain("The register refused this organisation's calls (429)");
+    expect(signIns(svc, 'client-a2')).toBe(2);
+    expect(svc.emulator.calls.count({ route: 'titleSummary', clientId: 'client-a2' })).toBe(2);
+  });
+
   test("with the free reads' share used up: a free read is refused unsent, a purchase signs in and buys", async () => {
     const svc = await service({ quota: { dailyQuota: 10, freeShare: 0.3 } });
     await svc.gql(TitlesQuery, { titleNumbers: ['BLK1', 'BLK2', 'BLK3'] }, 'dev-key-a');
