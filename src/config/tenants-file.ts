@@ -37,6 +37,54 @@ const IdentityProvider = z
   })
   .strict() satisfies z.ZodType<IdentityProviderConfig>;
 
+/**
+ * A key's name is the subject of its principal (`key:<name>`), written to the journal, statements,
+ * logs and metrics: letters, digits, `.`, `_` and `-` only, so it can never contain the separator of
+ * a namespaced id nor look like another kind's.
+ */
+const KEY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** One issuer however its trailing slash is written: both spellings find the same discovery document. */
+const sameIssuer = (issuer: string) => issuer.replace(/\/+$/, '');
+
+/**
+ * A register API client belongs to one organisation, whose quota and spending it counts against:
+ * a client named by two entries with two organisations would let one organisation's accounts key
+ * read the other's charges. `organisation` defaults to the client id, as services/tenants.ts reads it.
+ */
+function oneOwnerPerClient(file: {
+  tenants: readonly { name: string; clientId?: string | undefined; organisation?: string | undefined }[];
+  identityProviders?: readonly { name: string; clientId: string; organisation: string }[] | undefined;
+}): { path: (string | number)[]; message: string }[] {
+  const owners = new Map<string, { entry: string; organisation: string }>();
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const entries = [
+    ...file.tenants.map((t, i) => ({
+      path: ['tenants', i],
+      label: `tenants.${i} ("${t.name}")`,
+      clientId: t.clientId,
+      organisation: t.organisation ?? t.clientId,
+    })),
+    ...(file.identityProviders ?? []).map((p, i) => ({
+      path: ['identityProviders', i],
+      label: `identityProviders.${i} ("${p.name}")`,
+      clientId: p.clientId,
+      organisation: p.organisation,
+    })),
+  ];
+  for (const { path, label, clientId, organisation } of entries) {
+    if (!clientId || !organisation) continue;
+    const owner = owners.get(clientId);
+    if (!owner) owners.set(clientId, { entry: label, organisation });
+    else if (owner.organisation !== organisation)
+      problems.push({
+        path: [...path, 'organisation'],
+        message: `gives register client "${clientId}" to organisation "${organisation}", but ${owner.entry} gives it to "${owner.organisation}": a register client belongs to one organisation`,
+      });
+  }
+  return problems;
+}
+
 const TenantFile = z
   .object({
     /** The identity providers whose people call with sign-in tokens (JWT access tokens). */
@@ -47,10 +95,15 @@ const TenantFile = z
         for (const field of ['issuer', 'name'] as const) {
           const seen = new Map<string, number>();
           providers.forEach((provider, i) => {
-            const first = seen.get(provider[field]);
+            const value = field === 'issuer' ? sameIssuer(provider.issuer) : provider.name;
+            const first = seen.get(value);
             if (first !== undefined) {
-              ctx.addIssue({ code: 'custom', path: [i, field], message: `is the same as identityProviders.${first}.${field}` });
-            } else seen.set(provider[field], i);
+              ctx.addIssue({
+                code: 'custom',
+                path: [i, field],
+                message: `is the same as identityProviders.${first}.${field} ("${providers[first]!.name}" and "${provider.name}")`,
+              });
+            } else seen.set(value, i);
           });
         }
       })
@@ -74,7 +127,9 @@ const TenantFile = z
         // The shape services/tenants.ts takes: a field added there is read here.
         z
           .object({
-            name: z.string().min(1),
+            name: z
+              .string()
+              .regex(KEY_NAME, 'must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit (it is the key\'s id)'),
             apiKeySha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the API key'),
             /** The register API client this key acts as; none for a router. */
             clientId: z.string().min(1).optional(),
@@ -135,6 +190,9 @@ const TenantFile = z
   .strict()
   .refine((file) => file.tenants.length > 0 || (file.identityProviders ?? []).length > 0, {
     message: 'lists no tenants and no identityProviders: list at least one API key or identity provider',
+  })
+  .superRefine((file, ctx) => {
+    for (const problem of oneOwnerPerClient(file)) ctx.addIssue({ code: 'custom', ...problem });
   });
 
 /** The tenants file, or a ConfigError naming TITLEGRAPH_TENANTS_FILE and what is wrong with it. */

@@ -3,6 +3,7 @@
  * createServices takes, and a provider this service could not trust safely stops the start,
  * naming it (an http issuer off loopback, in every mode, production included).
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +76,53 @@ describe('identityProviders in the tenants file', () => {
       'identityProviders.0.clientSecret',
     );
     expect(configFailure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile({}) })).toContain('lists no tenants and no identityProviders');
+  });
+});
+
+describe('entries that would make two callers one, or give a register client two owners', () => {
+  const key = (name: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    apiKeySha256: createHash('sha256').update(name).digest('hex'),
+    clientId: 'client-a',
+    clientSecret: 'secret-a',
+    ...extra,
+  });
+  const failure = (content: unknown) => configFailure({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile(content) });
+
+  test("a provider naming another organisation on a key's register client stops the start naming both", () => {
+    const message = failure({
+      tenants: [key('accounts-a', { organisation: 'ORG-A' })],
+      identityProviders: [{ ...PROVIDER, organisation: 'ORG-B' }],
+    });
+    expect(message).toContain(
+      'identityProviders.0.organisation: gives register client "client-a" to organisation "ORG-B", but tenants.0 ("accounts-a") gives it to "ORG-A": a register client belongs to one organisation',
+    );
+  });
+
+  test('two keys giving one client two organisations, the default organisation (the client id) included', () => {
+    expect(failure({ tenants: [key('one', { organisation: 'ORG-A' }), key('two', { organisation: 'ORG-B' })] })).toContain(
+      'tenants.1.organisation: gives register client "client-a" to organisation "ORG-B", but tenants.0 ("one") gives it to "ORG-A"',
+    );
+    expect(failure({ tenants: [key('one'), key('two', { organisation: 'ORG-B' })] })).toContain(
+      'but tenants.0 ("one") gives it to "client-a"',
+    );
+  });
+
+  test('one client shared by entries of one organisation is accepted', () => {
+    const config = loadConfig({
+      ...REGISTER,
+      TITLEGRAPH_TENANTS_FILE: tenantsFile({ tenants: [key('one', { organisation: 'ORG-A' })], identityProviders: [PROVIDER] }),
+    });
+    expect(config.register!.tenants.map((t) => t.name)).toEqual(['one']);
+  });
+
+  test('two providers whose issuers differ only by a trailing slash are one issuer, named by both entries', () => {
+    const message = failure({ identityProviders: [PROVIDER, { ...PROVIDER, name: 'second', issuer: `${PROVIDER.issuer}/` }] });
+    expect(message).toContain('identityProviders.1.issuer: is the same as identityProviders.0.issuer ("firm-a-sso" and "second")');
+  });
+
+  test.for(['ann smith', 'key:ann', 'person:idp:ann', 'ann\u0000', '', '-ann', 'a'.repeat(65)])('key name %j is not a key id', (name) => {
+    expect(failure({ tenants: [key(name)] })).toMatch(/tenants\.0\.name: must be 1 to 64 letters, digits/);
   });
 });
 
