@@ -49,6 +49,7 @@ export default defineConfig({
             'test/security/router-key.test.ts',
             'test/security/credentials-first.test.ts',
             'test/security/sign-in-tokens.test.ts',
+            'test/security/token-rules.test.ts',
             'test/security/scopes.test.ts',
             'test/server/production-errors.test.ts',
             'test/server/validation-once.test.ts',

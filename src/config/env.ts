@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS } from '../security/limits';
 import { AMOUNT_RULE, CHARGEABLE_PRODUCTS, type ChargeableProduct, penceOf } from '../register/contract/money';
 import { DEFAULT_CALL_DEADLINE_MS } from '../register/client';
 import { DEFAULT_FEES_PENCE } from '../services/spend';
-import { issuerProblem } from '../services/identity';
+import { DEFAULT_IDENTITY_TIMING, DEFAULT_TOKEN_MAX_LIFETIME_SECONDS, issuerProblem } from '../services/identity';
 import { DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq/store';
 import { DEFAULT_READ_SETTINGS } from '../services/create-services';
 import { DEFAULT_QUOTA_POLICY } from '../services/quota';
@@ -146,6 +146,8 @@ export const Env = z.object({
       'must be an https:// address (http:// only on a loopback address: 127.0.0.1 or [::1])',
     )
     .optional(),
+  TOKEN_RECHECK_SECONDS: whole(1, 3600).default(DEFAULT_IDENTITY_TIMING.recheckMs / 1000),
+  TOKEN_MAX_LIFETIME_SECONDS: whole(60, 86_400).default(DEFAULT_TOKEN_MAX_LIFETIME_SECONDS),
   GRAPHIQL: bool.optional(),
   SECURITIES_PREFETCH: bool.default(DEFAULT_READ_SETTINGS.prefetchSecurities),
   GRAPHQL_JIT: bool.default(true),

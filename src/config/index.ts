@@ -45,6 +45,8 @@ export interface AppConfig extends ServiceSettings {
   apq: ApqLimits & { registrationsPerMinute: number };
   /** Compile documents that keep coming back with graphql-jit, after this many runs (src/server/jit.ts); false: never. */
   jit: false | { compileAfter: number };
+  /** How long a verified sign-in token is trusted before it is checked again, and the longest lifetime accepted. */
+  identity: { timing: { recheckMs: number }; maxLifetimeSeconds: number };
   /** The embedded emulator; `identityProviders`: whose sign-in tokens its callers may use (EMULATOR_IDENTITY_ISSUER). */
   emulator: { host: string; port: number; latencyMs: number; identityProviders: IdentityProviderConfig[] };
   graphiql: boolean;
@@ -151,6 +153,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
       prefetchSecurities: e.SECURITIES_PREFETCH,
     },
     jit: e.GRAPHQL_JIT && { compileAfter: e.GRAPHQL_JIT_AFTER },
+    identity: { timing: { recheckMs: e.TOKEN_RECHECK_SECONDS * 1000 }, maxLifetimeSeconds: e.TOKEN_MAX_LIFETIME_SECONDS },
     emulator: {
       host: e.EMULATOR_HOST,
       port: e.EMULATOR_PORT,

@@ -34,6 +34,8 @@ const IdentityProvider = z
     clientId: z.string().min(1),
     clientSecret: z.string().min(1),
     dailySpendLimitPerPerson: amount.optional(),
+    /** Accept tokens typed `JWT` too, for a provider that cannot type its access tokens `at+jwt`. */
+    acceptJwtTyp: z.boolean().optional(),
   })
   .strict() satisfies z.ZodType<IdentityProviderConfig>;
 

@@ -59,6 +59,14 @@ export function credentialRefusal(failure: AuthFailure): CredentialRefusal {
         message: `We could not verify your sign-in now: your identity provider's signing keys cannot be fetched. Retry in ${failure.retryAfterSeconds} s; nothing was done.`,
         headers: { 'retry-after': String(failure.retryAfterSeconds) },
       };
+    case 'misconfigured':
+      // No Retry-After: waiting mends nothing until the operator corrects the tenants file or the provider.
+      return {
+        status: 503,
+        code: 'IDENTITY_PROVIDER_UNAVAILABLE',
+        message: `We could not verify your sign-in: your identity provider is misconfigured (${failure.description}). Tell the service's operator; nothing was done.`,
+        headers: {},
+      };
   }
 }
 

@@ -18,6 +18,11 @@ export interface IdentityTiming {
   failureBackoffMs: number;
   /** A discovery or key-set fetch taking longer than this is given up (ms). */
   fetchTimeoutMs: number;
+  /**
+   * A token verified longer ago than this is verified again, against a key set no older than this
+   * (ms): a key its provider withdrew stops verifying within this time (TOKEN_RECHECK_SECONDS).
+   */
+  recheckMs: number;
 }
 
 /** A rotation is accepted within 30 s of the first token under the new key; a stale key set is renewed every 10 min. */
@@ -26,6 +31,7 @@ export const DEFAULT_IDENTITY_TIMING: IdentityTiming = {
   jwksMaxAgeMs: 10 * 60_000,
   failureBackoffMs: 5_000,
   fetchTimeoutMs: 5_000,
+  recheckMs: 60_000,
 };
 
 const LOOPBACK = new BlockList();
@@ -52,6 +58,14 @@ export function issuerProblem(address: string): string | undefined {
   return 'must be an https:// address (http:// only on a loopback address: 127.0.0.1 or [::1])';
 }
 
+/**
+ * The provider's discovery document names another issuer: the tenants file or the provider is
+ * misconfigured, which no retry mends. Said in the log and in the answer, never as "try again".
+ */
+export class IdentityProviderMisconfigured extends Error {
+  override name = 'IdentityProviderMisconfigured';
+}
+
 /** The provider's discovery document or keys could not be fetched: nobody can be verified against keys we do not hold. */
 export class IdentityProviderUnreachable extends Error {
   override name = 'IdentityProviderUnreachable';
@@ -66,11 +80,28 @@ export class IdentityProviderUnreachable extends Error {
 
 export type KeyLookup = (header: JWSHeaderParameters, token: FlattenedJWSInput) => Promise<CryptoKey>;
 
+/** Key types jose can verify our accepted algorithms with; a set with none of them could verify nothing. */
+const SIGNING_KEY_TYPES = new Set(['RSA', 'EC', 'OKP']);
+
+/** The `kid`s of a key set's usable signing keys; empty when it holds none (then it must not replace the keys held). */
+function signingKids(set: JSONWebKeySet): Set<string | undefined> {
+  const keys = Array.isArray(set.keys) ? set.keys : [];
+  return new Set(
+    keys
+      .filter(
+        (key) => key && typeof key === 'object' && SIGNING_KEY_TYPES.has(String(key.kty)) && (key.use === undefined || key.use === 'sig'),
+      )
+      .map((key) => (typeof key.kid === 'string' ? key.kid : undefined)),
+  );
+}
+
 export class IssuerKeys {
   private keys: { lookup: ReturnType<typeof createLocalJWKSet>; fetchedAt: number } | undefined;
   private jwksUri: URL | undefined;
   private lastAttempt = Number.NEGATIVE_INFINITY;
   private lastFailed = false;
+  /** Set while the provider's discovery document names another issuer: every verification says so until it is mended. */
+  private misconfigured: IdentityProviderMisconfigured | undefined;
   private pending: Promise<void> | undefined;
 
   constructor(
@@ -78,12 +109,20 @@ export class IssuerKeys {
     private readonly timing: IdentityTiming,
     /** Told of every fetch's outcome (logs). */
     private readonly onFetch: (outcome: { issuer: string; ok: boolean; reason?: string }) => void = () => undefined,
+    /** Told of each key set that replaced the one held: the `kid`s it holds (a verification under any other is dropped). */
+    private readonly onKeys: (kids: ReadonlySet<string | undefined>) => void = () => undefined,
   ) {}
 
   /** jose's key lookup: a key we hold, or after one fetch (within the cooldown) a newly published one. */
   readonly lookup: KeyLookup = async (header, token) => {
     if (!this.keys) await this.refresh();
-    else if (Date.now() - this.keys.fetchedAt >= this.timing.jwksMaxAgeMs) void this.refresh().catch(() => undefined);
+    else {
+      const age = Date.now() - this.keys.fetchedAt;
+      // Waited for, so a withdrawn key verifies nothing past the recheck interval; a provider that
+      // cannot answer leaves the keys held verifying, as during any outage.
+      if (age >= this.timing.recheckMs) await this.refresh().catch(() => undefined);
+      else if (age >= this.timing.jwksMaxAgeMs) void this.refresh().catch(() => undefined);
+    }
     try {
       return (await this.keys!.lookup(header, token)) as CryptoKey;
     } catch (error) {
@@ -94,19 +133,24 @@ export class IssuerKeys {
       }
       // The last fetch failed: the key may well exist, we could not look.
       if (this.lastFailed) throw new IdentityProviderUnreachable(this.retryAfterSeconds());
-      throw error;
+      // Within the cooldown a key published since our last look cannot be seen yet: the person
+      // tries again when we may look (503), rather than being signed out (401).
+      throw new IdentityProviderUnreachable(this.secondsUntil(this.lastAttempt + this.timing.jwksCooldownMs));
     }
   };
 
   private retryAfterSeconds(): number {
-    const wait = this.lastAttempt + Math.max(this.timing.failureBackoffMs, 1_000) - Date.now();
-    return Math.max(1, Math.ceil(wait / 1000));
+    return this.secondsUntil(this.lastAttempt + Math.max(this.timing.failureBackoffMs, 1_000));
+  }
+
+  private secondsUntil(time: number): number {
+    return Math.max(1, Math.ceil((time - Date.now()) / 1000));
   }
 
   /** One fetch at a time; after a failure, none before the backoff has passed. */
   private refresh(): Promise<void> {
     if (!this.pending && this.lastFailed && Date.now() - this.lastAttempt < this.timing.failureBackoffMs) {
-      return Promise.reject(new IdentityProviderUnreachable(this.retryAfterSeconds()));
+      return Promise.reject(this.misconfigured ?? new IdentityProviderUnreachable(this.retryAfterSeconds()));
     }
     this.pending ??= this.fetchKeys().finally(() => {
       this.pending = undefined;
@@ -118,13 +162,19 @@ export class IssuerKeys {
     this.lastAttempt = Date.now();
     try {
       this.jwksUri ??= await this.discover();
-      const lookup = createLocalJWKSet((await this.getJson(this.jwksUri, 'key set')) as JSONWebKeySet);
-      this.keys = { lookup, fetchedAt: Date.now() };
+      const set = (await this.getJson(this.jwksUri, 'key set')) as JSONWebKeySet;
+      const kids = signingKids(set);
+      if (kids.size === 0) throw new Error('the key set holds no usable signing key; the keys held are kept');
+      this.keys = { lookup: createLocalJWKSet(set), fetchedAt: Date.now() };
       this.lastFailed = false;
+      this.misconfigured = undefined;
       this.onFetch({ issuer: this.issuer, ok: true });
+      this.onKeys(kids);
     } catch (error) {
       this.lastFailed = true;
+      this.misconfigured = error instanceof IdentityProviderMisconfigured ? error : undefined;
       this.onFetch({ issuer: this.issuer, ok: false, reason: (error as Error).message });
+      if (this.misconfigured) throw this.misconfigured;
       throw new IdentityProviderUnreachable(this.retryAfterSeconds(), error);
     }
   }
@@ -136,7 +186,10 @@ export class IssuerKeys {
       'discovery document',
     );
     const { issuer, jwks_uri: jwksUri } = document as { issuer?: unknown; jwks_uri?: unknown };
-    if (issuer !== this.issuer) throw new Error(`the discovery document names another issuer (${String(issuer)})`);
+    if (issuer !== this.issuer)
+      throw new IdentityProviderMisconfigured(
+        `the discovery document of ${this.issuer} names another issuer (${String(issuer)}): the tenants file's issuer must be the one the provider publishes`,
+      );
     if (typeof jwksUri !== 'string') throw new Error('the discovery document has no jwks_uri');
     const problem = issuerProblem(jwksUri);
     if (problem) throw new Error(`the discovery document's jwks_uri ${problem}`);

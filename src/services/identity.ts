@@ -7,10 +7,16 @@
  * expire, so a token costs a lookup, not a signature check, on every request after its first.
  */
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
-import { DEFAULT_IDENTITY_TIMING, IdentityProviderUnreachable, type IdentityTiming, IssuerKeys } from './identity-keys';
+import {
+  DEFAULT_IDENTITY_TIMING,
+  IdentityProviderMisconfigured,
+  IdentityProviderUnreachable,
+  type IdentityTiming,
+  IssuerKeys,
+} from './identity-keys';
 import { isScope, type Scope } from './scopes';
 
-export { issuerProblem, type IdentityTiming } from './identity-keys';
+export { DEFAULT_IDENTITY_TIMING, issuerProblem, type IdentityTiming } from './identity-keys';
 
 /** One identity provider of the tenants file: whose tokens are accepted, and the register API client its people's calls are made with. */
 export interface IdentityProviderConfig {
@@ -26,15 +32,28 @@ export interface IdentityProviderConfig {
   clientSecret: string;
   /** Each person's own daily spending limit, in pence; none when absent. */
   dailySpendLimitPerPerson?: number | undefined;
+  /**
+   * Accept tokens typed `JWT` (or untyped) as well as RFC 9068's `at+jwt`, for a provider that
+   * cannot type its access tokens; its ID tokens can then no longer be told from access tokens.
+   */
+  acceptJwtTyp?: boolean | undefined;
 }
 
 /** Signature algorithms accepted: asymmetric only (never `none`, never an HMAC whose secret could be a public key). */
 export const TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
 /**
- * `typ` values of an access token: RFC 9068's `at+jwt`, and the plain `JWT` most providers still
- * send. Any other (an ID token's or a logout token's own type, say) is not a credential for an API.
+ * `typ` of an access token (RFC 9068 §4): `at+jwt`. An ID token is a plain `JWT` (or untyped), and
+ * is not a credential for an API: accepted only from a provider whose entry says `acceptJwtTyp`.
  */
-const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt', 'jwt', 'application/jwt']);
+const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt']);
+const PLAIN_JWT_TYPES = new Set(['jwt', 'application/jwt', undefined]);
+/** The longest lifetime (`exp - iat`) a token may have, in seconds (TOKEN_MAX_LIFETIME_SECONDS). */
+export const DEFAULT_TOKEN_MAX_LIFETIME_SECONDS = 3600;
+/** An `exp` past this (the year 5138 in seconds) can only be milliseconds, which RFC 7519 does not allow. */
+const LARGEST_EXP_IN_SECONDS = 1e11;
+/** C0 and C1 control characters (NUL included): never part of a subject or a name written to the journal. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 /** A larger credential is refused before it is decoded. */
 export const MAX_TOKEN_BYTES = 8 * 1024;
 /** Clock skew allowed between the provider and this service, in seconds. */
@@ -63,7 +82,9 @@ export type TokenCheck =
   /** RFC 6750 `invalid_token`, with a description that never repeats the token. */
   | { ok: false; refusal: 'invalid_token'; description: string }
   /** The provider's keys could not be fetched: try again later. */
-  | { ok: false; refusal: 'unavailable'; retryAfterSeconds: number };
+  | { ok: false; refusal: 'unavailable'; retryAfterSeconds: number }
+  /** The provider is misconfigured (its discovery document names another issuer): no retry mends it. */
+  | { ok: false; refusal: 'misconfigured'; description: string };
 
 /** Three base64url segments (the signature may be empty, as in an `alg: none` token): a JWT, not an API key. */
 export const looksLikeJwt = (credential: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(credential);
@@ -80,11 +101,12 @@ function scopesOf(claims: JWTPayload): Set<Scope> {
   return new Set(listed.filter((s): s is Scope => typeof s === 'string' && isScope(s)));
 }
 
-function nameOf(claims: JWTPayload): string | null {
+/** The name claim a person is shown by: `name`, else `email`, else `preferred_username`. */
+function nameClaimOf(claims: JWTPayload): string | undefined {
   for (const claim of [claims.name, claims.email, claims.preferred_username]) {
-    if (typeof claim === 'string' && claim.trim() !== '') return claim.trim().slice(0, MAX_NAME_LENGTH);
+    if (typeof claim === 'string' && claim.trim() !== '') return claim.trim();
   }
-  return null;
+  return undefined;
 }
 
 /** What was wrong with a token, in words a developer acts on; jose's own messages may quote claim values. */
@@ -100,6 +122,10 @@ function describe(error: unknown, provider: IdentityProviderConfig): string {
         return 'the token names no subject (sub)';
       case 'exp':
         return error.reason === 'missing' ? 'the token has no expiry (exp)' : 'the token has an invalid expiry (exp)';
+      case 'iat':
+        return error.reason === 'missing'
+          ? 'the token has no issue time (iat), which bounds its lifetime'
+          : 'the token has an invalid issue time (iat)';
       default:
         return `the token's ${error.claim} claim is invalid`;
     }
@@ -111,27 +137,51 @@ function describe(error: unknown, provider: IdentityProviderConfig): string {
   return 'the token could not be verified';
 }
 
+/** A verification kept: who, under which of its issuer's keys, and when it was checked. */
+interface Verification {
+  person: Person;
+  kid: string | undefined;
+  checkedAt: number;
+}
+
 /** Verified tokens by their text, oldest first (a Map keeps insertion order). */
 class VerifiedTokens {
-  private readonly entries = new Map<string, Person>();
-  constructor(private readonly max: number) {}
+  private readonly entries = new Map<string, Verification>();
+  constructor(
+    private readonly max: number,
+    private readonly recheckMs: number,
+  ) {}
 
   // Oldest first out, not least recently used: a token is used until it expires, and moving it to
   // the end on every request (a delete and a set, each hashing a 600-byte key) was most of what a
   // token cost more than a key.
   get(token: string, now: number): Person | undefined {
-    const person = this.entries.get(token);
-    if (!person) return undefined;
-    if (person.expiresAt <= now) {
+    const kept = this.entries.get(token);
+    if (!kept) return undefined;
+    if (kept.person.expiresAt <= now) {
       this.entries.delete(token);
       return undefined;
     }
-    return person;
+    // Left in place: verifying it again replaces it, and a refusal drops it.
+    if (now - kept.checkedAt >= this.recheckMs) return undefined;
+    return kept.person;
   }
 
-  set(token: string, person: Person): void {
-    this.entries.set(token, person);
+  set(token: string, verification: Verification): void {
+    this.entries.delete(token);
+    this.entries.set(token, verification);
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  delete(token: string): void {
+    this.entries.delete(token);
+  }
+
+  /** Drops the verifications of `issuer` under a key its new key set no longer holds. */
+  keepOnly(issuer: string, kids: ReadonlySet<string | undefined>): void {
+    for (const [token, { person, kid }] of this.entries) {
+      if (person.provider.issuer === issuer && !kids.has(kid)) this.entries.delete(token);
+    }
   }
 }
 
@@ -139,6 +189,8 @@ export interface IdentityOptions {
   timing?: Partial<IdentityTiming>;
   /** Verified tokens kept (DEFAULT_TOKEN_CACHE_SIZE). */
   cacheSize?: number;
+  /** The longest `exp - iat` accepted, in seconds (DEFAULT_TOKEN_MAX_LIFETIME_SECONDS). */
+  maxLifetimeSeconds?: number;
   /** Told of every fetch of a provider's keys (logs). */
   onKeysFetched?: (outcome: { issuer: string; ok: boolean; reason?: string }) => void;
 }
@@ -146,16 +198,19 @@ export interface IdentityOptions {
 export class IdentityProviders {
   private readonly byIssuer = new Map<string, { provider: IdentityProviderConfig; keys: IssuerKeys }>();
   private readonly verified: VerifiedTokens;
+  private readonly maxLifetimeSeconds: number;
 
   constructor(
     readonly providers: readonly IdentityProviderConfig[],
     options: IdentityOptions = {},
   ) {
     const timing = { ...DEFAULT_IDENTITY_TIMING, ...options.timing };
+    this.verified = new VerifiedTokens(options.cacheSize ?? DEFAULT_TOKEN_CACHE_SIZE, timing.recheckMs);
+    this.maxLifetimeSeconds = options.maxLifetimeSeconds ?? DEFAULT_TOKEN_MAX_LIFETIME_SECONDS;
     for (const provider of providers) {
-      this.byIssuer.set(provider.issuer, { provider, keys: new IssuerKeys(provider.issuer, timing, options.onKeysFetched) });
+      const keys = new IssuerKeys(provider.issuer, timing, options.onKeysFetched, (kids) => this.verified.keepOnly(provider.issuer, kids));
+      this.byIssuer.set(provider.issuer, { provider, keys });
     }
-    this.verified = new VerifiedTokens(options.cacheSize ?? DEFAULT_TOKEN_CACHE_SIZE);
   }
 
   /** The provider whose people call with this register API client. */
@@ -167,6 +222,13 @@ export class IdentityProviders {
     const now = Date.now();
     const known = this.verified.get(token, now);
     if (known) return { ok: true, person: known };
+    const checked = await this.check(token, now);
+    // A token that no longer verifies (its key withdrawn) is forgotten, not served from memory again.
+    if (!checked.ok) this.verified.delete(token);
+    return checked;
+  }
+
+  private async check(token: string, now: number): Promise<TokenCheck> {
     if (token.length > MAX_TOKEN_BYTES) return invalid(`the token is ${token.length} bytes; at most ${MAX_TOKEN_BYTES} are accepted`);
     let header: ReturnType<typeof decodeProtectedHeader>;
     let unverified: JWTPayload;
@@ -179,12 +241,17 @@ export class IdentityProviders {
     if (typeof header.alg !== 'string' || !(TOKEN_ALGORITHMS as readonly string[]).includes(header.alg)) {
       return invalid(`the token's signature algorithm is not accepted (only ${TOKEN_ALGORITHMS.join(', ')})`);
     }
-    if (header.typ !== undefined && !ACCESS_TOKEN_TYPES.has(String(header.typ).toLowerCase())) {
-      return invalid('the token is not an access token (its typ header names another kind of JWT)');
-    }
     const issuer = typeof unverified.iss === 'string' ? this.byIssuer.get(unverified.iss) : undefined;
     if (!issuer) return invalid("the token's issuer (iss) is not an identity provider this service trusts");
     const { provider, keys } = issuer;
+    const typ = typeof header.typ === 'string' ? header.typ.toLowerCase() : header.typ === undefined ? undefined : String(header.typ);
+    if (!ACCESS_TOKEN_TYPES.has(typ as string) && !(provider.acceptJwtTyp && PLAIN_JWT_TYPES.has(typ))) {
+      return invalid(
+        typ === undefined || PLAIN_JWT_TYPES.has(typ)
+          ? 'the token is not an access token: its typ header must be at+jwt (RFC 9068); an ID token is not a credential for this API'
+          : 'the token is not an access token (its typ header names another kind of JWT)',
+      );
+    }
     let claims: JWTPayload;
     try {
       ({ payload: claims } = await jwtVerify(token, keys.lookup, {
@@ -192,12 +259,19 @@ export class IdentityProviders {
         audience: provider.audience,
         algorithms: [...TOKEN_ALGORITHMS],
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
-        requiredClaims: ['exp', 'sub'],
+        requiredClaims: ['exp', 'iat', 'sub'],
       }));
     } catch (error) {
       if (error instanceof IdentityProviderUnreachable)
         return { ok: false, refusal: 'unavailable', retryAfterSeconds: error.retryAfterSeconds };
+      if (error instanceof IdentityProviderMisconfigured) return { ok: false, refusal: 'misconfigured', description: error.message };
       return invalid(describe(error, provider));
+    }
+    const exp = claims.exp!;
+    const iat = claims.iat!;
+    if (exp > LARGEST_EXP_IN_SECONDS) return invalid("the token's expiry (exp) is in milliseconds; JWT times are seconds since 1970");
+    if (exp - iat > this.maxLifetimeSeconds) {
+      return invalid(`the token lives ${exp - iat} s (exp - iat); at most ${this.maxLifetimeSeconds} s are accepted`);
     }
     // jose checks `iat` only against a maximum age: a token issued in the future is refused here.
     if (typeof claims.iat === 'number' && claims.iat > now / 1000 + CLOCK_TOLERANCE_SECONDS) {
@@ -206,14 +280,17 @@ export class IdentityProviders {
     if (typeof claims.sub !== 'string' || claims.sub === '' || claims.sub.length > MAX_SUBJECT_LENGTH) {
       return invalid(`the token's subject (sub) must be a string of 1 to ${MAX_SUBJECT_LENGTH} characters`);
     }
+    if (CONTROL_CHARACTER.test(claims.sub)) return invalid("the token's subject (sub) holds a control character");
+    const name = nameClaimOf(claims);
+    if (name !== undefined && CONTROL_CHARACTER.test(name)) return invalid("the token's name holds a control character");
     const person: Person = {
       provider,
       subject: claims.sub,
-      name: nameOf(claims),
+      name: name?.slice(0, MAX_NAME_LENGTH) ?? null,
       scopes: scopesOf(claims),
-      expiresAt: claims.exp! * 1000,
+      expiresAt: exp * 1000,
     };
-    this.verified.set(token, person);
+    this.verified.set(token, { person, kid: typeof header.kid === 'string' ? header.kid : undefined, checkedAt: now });
     return { ok: true, person };
   }
 }

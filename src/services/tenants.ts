@@ -84,6 +84,8 @@ export type AuthFailure =
   | { ok: false; reason: 'missing' | 'unknown' | 'malformed' }
   /** RFC 6750 `invalid_token`: what was wrong, never the token itself. */
   | { ok: false; reason: 'invalid_token'; description: string }
+  /** The provider is misconfigured (its discovery document names another issuer): the operator's to mend, not the caller's. */
+  | { ok: false; reason: 'misconfigured'; description: string }
   /** The identity provider's keys could not be fetched to verify a token: not the caller's fault. */
   | { ok: false; reason: 'unavailable'; retryAfterSeconds: number };
 
@@ -144,9 +146,13 @@ export class TenantDirectory {
       // An API key may happen to have a JWT's shape: it is still a key.
       const key = this.keyTenant(credential);
       if (key) return { ok: true, tenant: key };
-      return checked.refusal === 'invalid_token'
-        ? { ok: false, reason: 'invalid_token', description: checked.description }
-        : { ok: false, reason: 'unavailable', retryAfterSeconds: checked.retryAfterSeconds };
+      switch (checked.refusal) {
+        case 'invalid_token':
+        case 'misconfigured':
+          return { ok: false, reason: checked.refusal, description: checked.description };
+        case 'unavailable':
+          return { ok: false, reason: 'unavailable', retryAfterSeconds: checked.retryAfterSeconds };
+      }
     }
     const key = this.keyTenant(credential);
     return key ? { ok: true, tenant: key } : { ok: false, reason: 'unknown' };

@@ -121,14 +121,16 @@ describe("the provider's keys", () => {
     expect((await send(svc, ViewerQuery, {}, unsentBefore)).body.data!.viewer.caller).toBe('before-unsent');
   });
 
-  test('made-up kids cost the provider at most one fetch per cooldown', async () => {
+  test('made-up kids cost the provider at most one fetch per cooldown; within it an unknown kid is 503 with Retry-After, not a sign-out', async () => {
     const issuer = await tokenIssuerForTest();
     const svc = await serviceTrusting(issuer, {}, { timing: { jwksCooldownMs: 60_000, failureBackoffMs: 0 } });
     expect((await send(svc, ViewerQuery, {}, await issuer.sign())).status).toBe(200);
     const stranger = (await issuer.strangerKey()).privateKey;
     for (const kid of ['a', 'b', 'c', 'd']) {
       const refused = await send(svc, ViewerQuery, {}, await issuer.sign({}, { key: stranger, kid }));
-      expect(refused.status).toBe(401);
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(50);
+      expect(refused.body.errors![0]!.extensions!.code).toBe('IDENTITY_PROVIDER_UNAVAILABLE');
     }
     expect(issuer.jwksFetches()).toBe(1);
   });

@@ -34,6 +34,14 @@ export interface TestIssuer {
   strangerKey(): Promise<KeyPair>;
   /** Publishes a new key beside the old one and signs with it from now on; returns its kid. */
   rotate(): Promise<string>;
+  /** Stops publishing the key `kid` (a withdrawn key). */
+  withdraw(kid: string): void;
+  /** The kid of the key it signs with now. */
+  currentKid(): string;
+  /** Its key set answers `{ keys }` as given (a set with no usable key, say), or again its real keys (undefined). */
+  answerKeySet(keys: unknown[] | undefined): void;
+  /** Its discovery document names this issuer instead of its own (a misconfiguration), or its own again (undefined). */
+  nameIssuer(issuer: string | undefined): void;
   /** Its discovery document and keys answer 503 (down) or again (up). */
   down(): void;
   up(): void;
@@ -55,6 +63,8 @@ export async function startTokenIssuer(): Promise<TestIssuer> {
   let available = true;
   let fetches = 0;
   let issuer = '';
+  let keySetOverride: unknown[] | undefined;
+  let namedIssuer: string | undefined;
   const server = createServer((req, res) => {
     if (!available) {
       res.writeHead(503).end();
@@ -62,11 +72,11 @@ export async function startTokenIssuer(): Promise<TestIssuer> {
     }
     if (req.url === '/.well-known/openid-configuration') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks`, id_token_signing_alg_values_supported: [ALG] }));
+      res.end(JSON.stringify({ issuer: namedIssuer ?? issuer, jwks_uri: `${issuer}/jwks`, id_token_signing_alg_values_supported: [ALG] }));
     } else if (req.url === '/jwks') {
       fetches++;
       res.writeHead(200, { 'content-type': 'application/jwk-set+json' });
-      res.end(JSON.stringify({ keys: keys.map((k) => k.jwk) }));
+      res.end(JSON.stringify({ keys: keySetOverride ?? keys.map((k) => k.jwk) }));
     } else res.writeHead(404).end();
   });
   issuer = await listen(server);
@@ -109,6 +119,19 @@ export async function startTokenIssuer(): Promise<TestIssuer> {
     },
     up: () => {
       available = true;
+    },
+    withdraw(kid) {
+      keys.splice(
+        keys.findIndex((k) => k.kid === kid),
+        1,
+      );
+    },
+    currentKid: () => current().kid,
+    answerKeySet(override) {
+      keySetOverride = override;
+    },
+    nameIssuer(name) {
+      namedIssuer = name;
     },
     jwksFetches: () => fetches,
     close: () => closeServer(server),
