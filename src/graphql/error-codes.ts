@@ -28,7 +28,7 @@ export const TOP_LEVEL_ERROR_CODES = {
   CHARGEABLE_MUTATION_NOT_ALONE: 'a chargeable mutation beside other root fields',
   CHARGEABLE_PAYLOAD_DEFERRED: 'a chargeable payload inside or around @defer or @stream',
   // Who the caller is
-  UNAUTHENTICATED: 'no credentials, or an unknown API key or a bad sign-in token (HTTP 401)',
+  UNAUTHENTICATED: 'no credentials, or an unknown API key or a bad sign-in token (HTTP 401); two Authorization headers (HTTP 400)',
   IDENTITY_PROVIDER_UNAVAILABLE: "the sign-in provider's keys cannot be fetched to verify a token (HTTP 503)",
   FORBIDDEN: 'the caller lacks a scope the field needs (`missingScopes`), or may not see that journal',
   ROUTER_KEY_NOT_A_CLIENT: "a federation router's key, which reads the schema only",

@@ -116,6 +116,30 @@ const SHUTTING_DOWN_BODY = JSON.stringify({
   errors: [topLevelError('SHUTTING_DOWN', 'The service is shutting down; retry.')],
 });
 
+const TWO_CREDENTIALS_BODY = JSON.stringify({
+  errors: [
+    topLevelError(
+      'UNAUTHENTICATED',
+      'Send one Authorization header: this request has several, and it cannot be told which credential is the caller’s. Nothing was done.',
+    ),
+  ],
+});
+
+/**
+ * Node keeps the first of two Authorization headers and drops the other (IncomingMessage.headers),
+ * so a proxy that added its own beside the caller's would act as whichever came first. Read from
+ * the raw list, where both remain (RFC 6750 §3.1: invalid_request, 400).
+ */
+function hasTwoAuthorizationHeaders(req: IncomingMessage): boolean {
+  const raw = req.rawHeaders;
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) return true;
+  }
+  return false;
+}
+
 /**
  * Listens with `handler` and owns its lifecycle. Written here rather than taken from a package
  * (e.g. http-terminator, stoppable): those close sockets but neither refuse late requests in
@@ -136,6 +160,11 @@ export async function serve(
     if (draining) {
       res.writeHead(503, { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' });
       res.end(SHUTTING_DOWN_BODY);
+      return;
+    }
+    if (hasTwoAuthorizationHeaders(req)) {
+      res.writeHead(400, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_request"' });
+      res.end(TWO_CREDENTIALS_BODY);
       return;
     }
     inflight++;

@@ -4,10 +4,12 @@
  * with a bounded lifetime in seconds, and names no control character. Every refusal is judged on
  * the emulator's call log too: a purchase refused so sent nothing.
  */
+import { request as httpRequest } from 'node:http';
 import { print } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import { serve } from '../../src/server/serve';
 import { BuyTitleMutation, ViewerQuery } from '../support/documents';
 import { newKey, replicaForTest, type Service, serviceForTest } from '../support/harness';
 import { type TestIssuer, tokenIssuerForTest } from '../support/token-issuer';
@@ -141,6 +143,50 @@ test('a discovery document naming another issuer is a configuration error in the
       /identity provider is misconfigured \(the discovery document of .* names another issuer/,
     );
     expect(refused.body.errors![0]!.message).not.toMatch(/retry/i);
+  }
+  expect(svc.emulator.calls.count()).toBe(0);
+});
+
+test('two Authorization headers are answered 400 on every route, and nothing is sent', async () => {
+  const svc = await serviceForTest();
+  const serving = await serve(svc.yoga, { port: 0, host: '127.0.0.1' });
+  onTestFinished(() => serving.drain({ deadlineMs: 1_000 }).then(() => undefined));
+  const body = JSON.stringify({ query: print(BuyTitleMutation), variables: buy('MID15313') });
+  for (const [method, path, payload] of [
+    ['POST', '/graphql', body],
+    ['GET', '/statements.csv?from=2026-01-01&to=2026-01-02', undefined],
+  ] as const) {
+    const answer = await new Promise<{ status: number; challenge: string | undefined; text: string }>((resolve, reject) => {
+      const request = httpRequest(
+        `http://127.0.0.1:${serving.port}${path}`,
+        {
+          method,
+          headers: [
+            'Host',
+            `127.0.0.1:${serving.port}`,
+            'Authorization',
+            'Bearer dev-key-b',
+            'authorization',
+            'Bearer dev-key-a',
+            'Content-Type',
+            'application/json',
+          ],
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode!, challenge: response.headers['www-authenticate'], text }));
+        },
+      );
+      request.on('error', reject);
+      request.end(payload);
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.challenge).toBe('Bearer error="invalid_request"');
+    expect(JSON.parse(answer.text).errors[0]).toMatchObject({
+      extensions: { code: 'UNAUTHENTICATED' },
+      message: expect.stringMatching(/^Send one Authorization header/),
+    });
   }
   expect(svc.emulator.calls.count()).toBe(0);
 });
