@@ -14,6 +14,8 @@ export const TOP_LEVEL_ERROR_CODES = {
     'the document does not fit the schema (a subscription included: this API has none), or asks for `_service` with introspection off',
   OPERATION_RESOLUTION_FAILURE: 'no operation to run: operationName missing with several, or not in the document',
   INCREMENTAL_FORMAT_NOT_SUPPORTED: '@defer or @stream asked for in an incremental format we do not send',
+  NOT_ACCEPTABLE:
+    'the `Accept` header admits no media type the answer could be sent in (with @defer or @stream: no stream type); nothing was run (HTTP 406)',
   CSRF_HEADER_REQUIRED: 'a GET, or a POST whose body is not JSON, without one of the headers that guard against cross-site request forgery',
   LENGTH_REQUIRED: 'a POST body without Content-Length (HTTP 411)',
   PAYLOAD_TOO_LARGE: 'a body or query text above its limit (HTTP 413)',

@@ -22,6 +22,7 @@ import { useServiceUnavailableStatus } from './service-unavailable';
 import { useStatementsCsv } from './statements-csv';
 import { useCaseInsensitiveMediaTypes } from './media-types';
 import { useIncrementalFormat } from './incremental-format';
+import { useAcceptableAnswer } from './acceptable-answer';
 import { useInputErrorWording } from './input-errors';
 import { useRequestLogging, yogaLogger, type Logger } from '../observability/logging';
 import { originOf, requestIdOf, useRequestRecord } from '../observability/request-record';
@@ -171,6 +172,8 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       useReadiness(services, observability.readiness),
       ...(observability.tracing ? [useTracing(services)] : []),
       ...(options.corsOrigins?.length ? [useVaryOrigin()] : []),
+      // Before the body is read, and again before execution: an answer the caller cannot take is refused before anything runs.
+      useAcceptableAnswer(),
       // Before the body is read: without valid credentials nothing of the request is parsed.
       useAuthentication(services),
       useCaseInsensitiveMediaTypes(),
