@@ -20,6 +20,9 @@ try {
   const tokens = await signIn({ issuer, login, password: person.password, redirectUri: `${clientOrigins()[0]}/` });
   console.log(tokens.access_token);
 } catch (error) {
-  console.error(`could not sign ${login} in at ${issuer} (is \`npm run idp\` running?): ${(error as Error).message}`);
+  // Only a connection that failed points at the provider not running; anything else is its answer.
+  const unreachable = error instanceof TypeError && (error.cause as { code?: unknown } | undefined)?.code === 'ECONNREFUSED';
+  const hint = unreachable ? ' (is `npm run idp` running?)' : '';
+  console.error(`could not sign ${login} in at ${issuer}${hint}: ${(error as Error).message}`);
   process.exit(1);
 }

@@ -7,13 +7,16 @@
  */
 import { defineConfig, loadGraphQLHTTPSubgraph } from '@graphql-mesh/compose-cli';
 
+// A development start answers `_service` without credentials; `Bearer ` with no key would be refused 401.
+const routerKey = process.env.TITLEGRAPH_ROUTER_KEY;
+
 export const composeConfig = defineConfig({
   subgraphs: [
     {
       sourceHandler: loadGraphQLHTTPSubgraph('titlegraph', {
         endpoint: process.env.TITLEGRAPH_URL ?? 'http://localhost:4000/graphql',
         federation: true,
-        schemaHeaders: { authorization: `Bearer ${process.env.TITLEGRAPH_ROUTER_KEY ?? ''}` },
+        schemaHeaders: routerKey ? { authorization: `Bearer ${routerKey}` } : {},
       }),
     },
   ],

@@ -74,7 +74,15 @@ export async function signIn(options: SignInOptions): Promise<Tokens> {
     return new URL(location, from).href;
   };
 
-  const toLogin = next(await step(authorize.href), authorize.href);
+  const authorized = await step(authorize.href);
+  // The provider answers an authorization request it refuses with an error page, not a redirect:
+  // with a client it knows, an address missing from IDP_CLIENT_ORIGINS is what it refuses.
+  if (authorized.status === 400) {
+    throw new Error(
+      `the provider refused the authorization request (HTTP 400): it does not take ${options.redirectUri} as a redirect address; give \`npm run idp\` and this command the same IDP_CLIENT_ORIGINS`,
+    );
+  }
+  const toLogin = next(authorized, authorize.href);
   const loginUrl = `${toLogin}/login`;
   const afterLogin = await step(loginUrl, {
     method: 'POST',

@@ -6,6 +6,7 @@
  * purchase is refused FORBIDDEN with nothing sent. Ports are free ones instead of 4020 and 4000.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -69,7 +70,7 @@ async function idpToken(login: string): Promise<string> {
 
 test('the section names the scripts and settings as they are', () => {
   expect(start).toBeGreaterThan(0);
-  expect(scripts.idp).toBe('tsx scripts/idp.ts');
+  expect(scripts.idp).toBe('exec tsx scripts/idp.ts');
   expect(scripts['idp:token']).toBe('tsx scripts/idp-token.ts');
   const at = `http://127.0.0.1:${DEFAULT_IDP_PORT}`;
   expect(shell).toContain('npm run idp');
@@ -119,4 +120,23 @@ test('the provider, titlegraph trusting it, and idp:token: a person calls with t
   expect((await calls()).length).toBe(before);
   const spending = await postRaw(graphqlUrl, { query: '{ spending { caller { charged } } }' }, authHeader(ben));
   expect(spending.body.data.spending.caller.charged).toBe('0.00');
+});
+
+test('idp:token says what went wrong: a redirect address the provider refuses, or a provider that is not running', {
+  timeout: 60_000,
+}, async () => {
+  const refused = spawnTs('scripts/idp-token.ts', ['ann'], { IDP_URL: issuer, IDP_CLIENT_ORIGINS: 'http://localhost:5999' });
+  children.push(refused);
+  expect((await refused.exited).code).toBe(1);
+  expect(refused.output()).toContain('does not take http://localhost:5999/ as a redirect address');
+  expect(refused.output()).not.toContain('npm run idp` running');
+
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const nobody = spawnTs('scripts/idp-token.ts', ['ann'], { IDP_URL: `http://127.0.0.1:${port}` });
+  children.push(nobody);
+  expect((await nobody.exited).code).toBe(1);
+  expect(nobody.output()).toContain('(is `npm run idp` running?)');
 });
