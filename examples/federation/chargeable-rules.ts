@@ -24,6 +24,7 @@ import {
   type ASTVisitor,
   BREAK,
   type DirectiveNode,
+  type DocumentNode,
   type FieldNode,
   GraphQLError,
   Kind,
@@ -37,6 +38,20 @@ import {
 
 /** The marker titlegraph puts on its chargeable mutation fields, as composition names it in the supergraph. */
 export const CHARGEABLE_DIRECTIVE = 'chargeable';
+
+/**
+ * The header these rules put on each request to titlegraph of an operation they checked; a
+ * request from a known gateway (one presenting its router key) that carries a chargeable mutation
+ * without it is refused by titlegraph, which keeps its own copy of both names.
+ */
+export const RULES_MARK_HEADER = 'titlegraph-rules';
+export const RULES_MARK = 'chargeable/2';
+
+/** Client documents the rules checked and let through; Apollo's data source asks before marking. */
+const checkedDocuments = new WeakSet<DocumentNode>();
+
+/** Whether the rules checked this very client document (Apollo: `options.incomingRequestContext.document`). */
+export const checkedByRules = (document: DocumentNode | undefined): boolean => document !== undefined && checkedDocuments.has(document);
 
 /** Whether the root mutation field `name` charges, in the schema the operation is validated against. */
 type IsChargeable = (name: string, context: ValidationContext) => boolean;
@@ -167,11 +182,23 @@ const markedInSchema: IsChargeable = (name, context) =>
     [name]?.astNode?.directives?.some((d) => d.name.value === CHARGEABLE_DIRECTIVE) ?? false;
 
 /** Hive Gateway: both rules, run at validation, before the query planner sends anything. */
-export function useChargeableMutationRules(): GatewayPlugin {
+export function useChargeableMutationRules({ subgraphName = 'titlegraph' }: { subgraphName?: string } = {}): GatewayPlugin {
   const rules = chargeableRules(markedInSchema);
+  // A gateway request's context, once its operation has passed the rules.
+  const checked = new WeakSet<object>();
   return {
-    onValidate({ addValidationRule }) {
+    onValidate({ addValidationRule, context }) {
       for (const rule of rules) addValidationRule(rule);
+      return ({ valid }) => {
+        if (valid) checked.add(context);
+      };
+    },
+    onSubgraphExecute({ subgraphName: name, executionRequest }) {
+      if (name !== subgraphName || !executionRequest.context || !checked.has(executionRequest.context)) return;
+      // The HTTP transport sends `extensions.headers` as request headers, not in the body.
+      const extensions = executionRequest.extensions ?? {};
+      extensions.headers = { ...extensions.headers, [RULES_MARK_HEADER]: RULES_MARK };
+      executionRequest.extensions = extensions;
     },
   };
 }
@@ -221,5 +248,13 @@ export function chargeableRulesForApolloGateway(gateway: SupergraphSource): Vali
       );
     },
   });
-  return [loaded, ...chargeableRules((name) => chargeable?.has(name) ?? false)];
+  // An operation these rules report on is never executed, so marking every document they read is enough.
+  const mark: ValidationRule = () => ({
+    Document: {
+      leave(document) {
+        if (chargeable) checkedDocuments.add(document);
+      },
+    },
+  });
+  return [loaded, ...chargeableRules((name) => chargeable?.has(name) ?? false), mark];
 }

@@ -131,3 +131,34 @@ export async function askHive(
 }
 
 export const quietApolloLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** One request a recording proxy passed on: its headers (lower-case names) and its body. */
+export interface ProxiedRequest {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * An HTTP proxy in front of `targetUrl` that keeps what each request carried, so a test sees the
+ * headers a gateway really sent to a subgraph.
+ */
+export async function recordingProxy(targetUrl: string): Promise<{ url: string; requests: ProxiedRequest[]; server: Server }> {
+  const requests: ProxiedRequest[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    requests.push({ headers: req.headers, body });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
+    const answer = await fetch(new URL(req.url ?? '/graphql', targetUrl), {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' ? undefined : body,
+    });
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  return { url: `${await listen(server)}/graphql`, requests, server };
+}
