@@ -1,8 +1,9 @@
 /**
- * No charge is ever missing from an answer, whatever else fails: an exception inside a
- * chargeable payload after the register charged (both executors), and the database going away
- * while a purchase is at the register. Judged on the emulator's ledger and on the journal after
- * recovery; requests refused during the outage are told that nothing was sent.
+ * No charge is ever missing from an answer, whatever else fails and whatever the caller selects:
+ * an exception inside a chargeable payload after the register charged, charges left out or
+ * skipped (both executors, and their replays), and the database going away while a purchase is
+ * at the register. Judged on the emulator's ledger and on the journal after recovery; requests
+ * refused during the outage are told that nothing was sent.
  */
 import { defaultFieldResolver, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
@@ -11,6 +12,7 @@ import { buildSchema } from '../../src/graphql/schema';
 import { createTestDatabase, postgresSuite, setDatabaseReachable, type TestDatabase } from '../support/pg';
 import { newKey, type Service, serviceForTest } from '../support/harness';
 import { postRaw } from '../support/post-raw';
+import { parseMetrics, sum } from '../support/prometheus';
 
 const PURCHASE = `mutation Buy($input: PurchaseTitleInput!) {
   purchaseTitleDetails(fas: "0877", input: $input) { charges { fee transactionNumber } userErrors { code message } }
@@ -100,6 +102,96 @@ describe.each([
     expect(freeNow.body.extensions?.charges).toBeUndefined();
     // Replays are answered from the store: the register was asked three times in all, and charged once.
     expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(3);
+    expect(svc.emulator.ledger.count()).toBe(1);
+  });
+});
+
+/** Purchases whose answer selects no charge of its own accord: `$input` and `$hide` (true) are their variables. */
+const UNSELECTED: [string, string][] = [
+  [
+    'charges left out',
+    'mutation Buy($input: PurchaseTitleInput!) { purchaseTitleDetails(fas: "0877", input: $input) { userErrors { code } } }',
+  ],
+  [
+    'charges @skip(if: true)',
+    'mutation Buy($input: PurchaseTitleInput!) { purchaseTitleDetails(fas: "0877", input: $input) { charges @skip(if: true) { fee transactionNumber } userErrors { code } } }',
+  ],
+  [
+    'charges @include(if: false)',
+    'mutation Buy($input: PurchaseTitleInput!) { purchaseTitleDetails(fas: "0877", input: $input) { charges @include(if: false) { fee transactionNumber } userErrors { code } } }',
+  ],
+  [
+    'charges @skip(if: $hide), $hide true',
+    'mutation Buy($input: PurchaseTitleInput!, $hide: Boolean!) { purchaseTitleDetails(fas: "0877", input: $input) { charges @skip(if: $hide) { fee transactionNumber } userErrors { code } } }',
+  ],
+  [
+    'a fragment with the charges, @include(if: false) on its spread',
+    `mutation Buy($input: PurchaseTitleInput!) { purchaseTitleDetails(fas: "0877", input: $input) { ...Paid @include(if: false) userErrors { code } } }
+     fragment Paid on PurchaseTitleDetailsPayload { charges { fee transactionNumber } }`,
+  ],
+  [
+    'the purchase in a fragment on Mutation, its charges in an inline fragment @skip(if: $hide) leaves out',
+    `mutation Buy($input: PurchaseTitleInput!, $hide: Boolean!) { ...Purchase }
+     fragment Purchase on Mutation {
+       purchaseTitleDetails(fas: "0877", input: $input) { ... on PurchaseTitleDetailsPayload @skip(if: $hide) { charges { fee transactionNumber } } userErrors { code } }
+     }`,
+  ],
+  [
+    'charges without their transaction numbers',
+    'mutation Buy($input: PurchaseTitleInput!) { purchaseTitleDetails(fas: "0877", input: $input) { charges { fee } userErrors { code } } }',
+  ],
+];
+
+describe.each([
+  ['graphql-js', false as const],
+  ['graphql-jit', { compileAfter: 1 }],
+])('a purchase whose answer does not select its charges (%s)', (_, jit) => {
+  /** Buys `titleNumber` with `query` under `key`; the ledger's charge for it must be in the bytes received, under extensions.charges. */
+  async function expectChargeInExtensions(svc: Service, query: string, titleNumber: string, key: string) {
+    const answer = await postRaw(svc.yoga, { query, variables: { input: { titleNumber, idempotencyKey: key }, hide: true } });
+    expect(answer.status).toBe(200);
+    expect(answer.body.errors).toBeUndefined();
+    const ledger = svc.emulator.ledger.charges.filter((c) => c.titleNumber === titleNumber);
+    expect(ledger).toHaveLength(1);
+    const { fee, transactionNumber } = ledger[0]!.charge;
+    expect(answer.body.extensions?.charges).toEqual([
+      expect.objectContaining({ operation: 'purchaseTitleDetails', idempotencyKey: key, fee, transactionNumber, fas: '0877' }),
+    ]);
+    expect(answer.text).toContain(transactionNumber);
+    return answer;
+  }
+
+  test.each(UNSELECTED)('%s: the charge is under extensions.charges, as the ledger has it, each run', async (_, query) => {
+    const svc = await serviceForTest({ app: { jit } });
+    // Twice: on graphql-jit the second run is compiled (compileAfter 1).
+    for (const titleNumber of ['BLK1', 'BLK2']) await expectChargeInExtensions(svc, query, titleNumber, newKey());
+    expect(svc.emulator.ledger.count()).toBe(2);
+    const metrics = parseMetrics(await (await svc.get('/metrics')).text());
+    expect(sum(metrics, 'titlegraph_graphql_compilations_total', { outcome: 'compiled' })).toBe(jit ? 1 : 0);
+  });
+
+  test('a replay of such a purchase (the same answer again) carries the charge the same way', async () => {
+    const svc = await serviceForTest({ app: { jit } });
+    const [, query] = UNSELECTED[0]!;
+    const key = newKey();
+    const first = await expectChargeInExtensions(svc, query, 'BLK1', key);
+    const again = await expectChargeInExtensions(svc, query, 'BLK1', key);
+    expect(again.text).toBe(first.text);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+  });
+
+  test('a purchase that selects its charges has them in data only, first and on replay', async () => {
+    const svc = await serviceForTest({ app: { jit } });
+    const key = newKey();
+    for (let i = 0; i < 2; i++) {
+      const answer = await purchase(svc, 'BLK1', key);
+      const [made] = svc.emulator.ledger.charges;
+      expect(answer.body).toEqual({
+        data: {
+          purchaseTitleDetails: { charges: [{ fee: made!.charge.fee, transactionNumber: made!.charge.transactionNumber }], userErrors: [] },
+        },
+      });
+    }
     expect(svc.emulator.ledger.count()).toBe(1);
   });
 });
