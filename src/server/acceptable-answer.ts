@@ -12,9 +12,10 @@
  * SSE, multipart and regular (JSON), tried in that order, the last that matches wins, and a
  * streamed result can only go out as SSE or multipart. Yoga ignores q-values, so it may answer
  * in a type the caller refused with `q=0`: such a request is refused here too, as the caller
- * could not read its answer. An absent or empty `Accept` is Yoga's `*∕*`.
+ * could not read its answer. An absent or empty `Accept` admits every type, as in Yoga.
  */
 import {
+  BREAK,
   type DirectiveNode,
   type DocumentNode,
   type ExecutionArgs,
@@ -27,6 +28,7 @@ import {
   getVariableValues,
   Kind,
   type SelectionSetNode,
+  visit,
 } from 'graphql';
 import { type Plugin, processRegularResult } from 'graphql-yoga';
 import { fragmentsOf } from '../graphql/selections';
@@ -98,7 +100,7 @@ export function answerMediaType(accept: string | null, kind: AnswerKind): string
 }
 
 /** Why an answer of `kind` cannot go out under this `Accept`, or undefined when it can. */
-export function acceptProblem(accept: string | null, kind: AnswerKind): string | undefined {
+function acceptProblem(accept: string | null, kind: AnswerKind): string | undefined {
   const ranges = rangesOf(accept);
   const chosen = yogasChoice(ranges, kind);
   const shown = JSON.stringify((accept ?? '').length > 200 ? `${accept?.slice(0, 200)}…` : accept);
@@ -161,10 +163,33 @@ function mayStream(schema: GraphQLSchema, document: DocumentNode, operationName:
   return walk(operation.selectionSet);
 }
 
+/** True when `@defer` or `@stream` appears anywhere in the document: most documents need no closer look. */
+function namesIncrementalDelivery(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value !== 'defer' && node.name.value !== 'stream') return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
 export function useAcceptableAnswer(): Plugin {
   // Requests refused from their Accept alone: their refusal goes out as JSON, the one thing
   // said about a 406 that the caller can read whatever it asked for.
   const refused = new WeakSet<Request>();
+  // Keyed by the parsed document, which Yoga caches per query text.
+  const incremental = new WeakMap<DocumentNode, boolean>();
+  const mayHaveParts = (document: DocumentNode) => {
+    let known = incremental.get(document);
+    if (known === undefined) {
+      known = namesIncrementalDelivery(document);
+      incremental.set(document, known);
+    }
+    return known;
+  };
   return {
     // Every request that reaches this hook is GraphQL (the other routes answered in onRequest),
     // and its body is not read yet.
@@ -177,7 +202,7 @@ export function useAcceptableAnswer(): Plugin {
     onExecute({ args, setResultAndStopExecution }) {
       const { schema, document, operationName, variableValues } = args as ExecutionArgs;
       const request = (args.contextValue as { request?: Request }).request;
-      if (!request || !mayStream(schema, document, operationName, variableValues)) return;
+      if (!request || !mayHaveParts(document) || !mayStream(schema, document, operationName, variableValues)) return;
       const problem = acceptProblem(request.headers.get('accept'), 'streamed');
       if (problem) setResultAndStopExecution({ errors: [notAcceptable(problem)] });
     },
