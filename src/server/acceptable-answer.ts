@@ -112,6 +112,22 @@ function acceptProblem(accept: string | null, kind: AnswerKind): string | undefi
   return `Accept: ${shown} names no media type this service answers in${otherCharset ? ' (answers are UTF-8 only: a range with another charset counts for none)' : ''}. ${ANSWERED_IN}`;
 }
 
+/** Decisions by kind and header: clients send a handful of Accept values, each on every request. */
+const decided = new Map<string, string | undefined>();
+const DECIDED_MAX = 256;
+/** Longer headers are decided each time, so the kept decisions stay small. */
+const DECIDED_HEADER_MAX = 256;
+
+function acceptProblemOnce(accept: string | null, kind: AnswerKind): string | undefined {
+  if (accept && accept.length > DECIDED_HEADER_MAX) return acceptProblem(accept, kind);
+  const key = `${kind} ${accept ?? ''}`;
+  if (decided.has(key)) return decided.get(key);
+  const problem = acceptProblem(accept, kind);
+  if (decided.size >= DECIDED_MAX) decided.clear();
+  decided.set(key, problem);
+  return problem;
+}
+
 function notAcceptable(problem: string) {
   return topLevelError('NOT_ACCEPTABLE', problem, { http: { status: 406 } });
 }
@@ -194,7 +210,7 @@ export function useAcceptableAnswer(): Plugin {
     // Every request that reaches this hook is GraphQL (the other routes answered in onRequest),
     // and its body is not read yet.
     onRequestParse({ request }) {
-      const problem = acceptProblem(request.headers.get('accept'), 'single');
+      const problem = acceptProblemOnce(request.headers.get('accept'), 'single');
       if (!problem) return;
       refused.add(request);
       throw notAcceptable(problem);
@@ -203,7 +219,7 @@ export function useAcceptableAnswer(): Plugin {
       const { schema, document, operationName, variableValues } = args as ExecutionArgs;
       const request = (args.contextValue as { request?: Request }).request;
       if (!request || !mayHaveParts(document) || !mayStream(schema, document, operationName, variableValues)) return;
-      const problem = acceptProblem(request.headers.get('accept'), 'streamed');
+      const problem = acceptProblemOnce(request.headers.get('accept'), 'streamed');
       if (problem) setResultAndStopExecution({ errors: [notAcceptable(problem)] });
     },
     onResultProcess({ request, setResultProcessor }) {
