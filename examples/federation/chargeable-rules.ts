@@ -1,32 +1,54 @@
 /**
- * titlegraph's two money rules, enforced at the gateway, where the whole client operation is seen.
+ * titlegraph's money rules, enforced at the gateway, where the whole client operation is seen.
  * A gateway splits a mutation into one subgraph request per root field (or per run of one
  * subgraph's fields), so titlegraph never sees a purchase's siblings: a sibling that fails nulls
- * `data` and hides a charge, and a deferred payload can lose its charges. titlegraph marks each
- * chargeable mutation field `@chargeable` and composes the marker into the supergraph
+ * `data` and hides a charge, and a deferred payload can lose its charges. Apollo's planner also
+ * reaches titlegraph's mutation root from any field whose type is the mutation type (a namespace
+ * or chaining field of another subgraph), even inside a query. titlegraph marks each chargeable
+ * mutation field `@chargeable` and composes the marker into the supergraph
  * (`@composeDirective`); these rules read it there and refuse, before any subgraph request:
+ * - a chargeable field anywhere but the root of a mutation operation
+ *   (CHARGEABLE_MUTATION_NOT_AT_ROOT), in any operation type, at any depth;
  * - a chargeable mutation with any other root mutation field, from any subgraph
  *   (CHARGEABLE_MUTATION_NOT_ALONE), or with another chargeable one (TOO_MANY_CHARGEABLE_MUTATIONS);
  * - `@defer` or `@stream` inside a chargeable mutation's selection, or around the field itself
- *   (CHARGEABLE_PAYLOAD_DEFERRED).
+ *   (CHARGEABLE_PAYLOAD_DEFERRED);
+ * - a chargeable mutation whose answer the gateway could not deliver in one piece, from the
+ *   client's `Accept` (CHARGEABLE_ANSWER_NOT_ACCEPTABLE, 406), as the gateway only finds out after
+ *   executing;
+ * and refuse, loudly (an error log, and at Apollo Server's start an exception):
+ * - every operation, when the mutation type is the type of any field (CHARGEABLE_RULES_UNSAFE_SUPERGRAPH);
+ * - every mutation, when the supergraph has titlegraph's types but no `@chargeable` field
+ *   (CHARGEABLE_RULES_NO_MARKER: composed without `@composeDirective`).
+ * The verdict on each document is kept, so it costs nothing on repeats, and is enforced where no
+ * gateway setting skips it (Hive: at execution, beside validation; Apollo Server: once the
+ * operation is resolved, which also keeps these codes rather than GRAPHQL_VALIDATION_FAILED).
+ * Requests to titlegraph of operations that passed carry RULES_MARK_HEADER: RULES_MARK, so that
+ * titlegraph can refuse a chargeable mutation from a known gateway that did not run these rules.
  * The same codes and words as titlegraph's own rules (src/security/), which this file does not
  * import, so a gateway can copy it alone. Install:
  * - Hive Gateway: `plugins: () => [useChargeableMutationRules()]` (already in
  *   hive-gateway.config.ts), with either query planner.
- * - Apollo Server with @apollo/gateway: `validationRules: chargeableRulesForApolloGateway(gateway)`,
- *   called before the server starts (it learns the chargeable fields from each supergraph the
- *   gateway loads; the gateway's API schema drops composed directives).
- * test/interop/gateway-chargeable.test.ts runs both, with both Hive planners.
+ * - Apollo Server with @apollo/gateway: `plugins: [chargeableRulesPlugin()]`, and
+ *   TitlegraphDataSource (apollo-gateway.ts) adds the mark when `checkedByRules(document)`.
+ * test/interop/gateway-chargeable.test.ts and gateway-namespace.test.ts run them through all three.
  */
+import type { ApolloServerPlugin } from '@apollo/server';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import {
   type ASTNode,
-  type ASTVisitor,
   BREAK,
   type DirectiveNode,
   type DocumentNode,
-  type FieldNode,
+  type FragmentDefinitionNode,
   GraphQLError,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  getNamedType,
+  isAbstractType,
+  isInterfaceType,
+  isObjectType,
   Kind,
   type OperationDefinitionNode,
   parse,
@@ -47,65 +69,27 @@ export const CHARGEABLE_DIRECTIVE = 'chargeable';
 export const RULES_MARK_HEADER = 'titlegraph-rules';
 export const RULES_MARK = 'chargeable/2';
 
+/** Types only titlegraph's schema has: a supergraph with one of them is composed with titlegraph. */
+const TITLEGRAPH_TYPES = ['PurchaseTitleDetailsPayload', 'ChargeRecord'];
+
 /** Client documents the rules checked and let through; Apollo's data source asks before marking. */
 const checkedDocuments = new WeakSet<DocumentNode>();
 
 /** Whether the rules checked this very client document (Apollo: `options.incomingRequestContext.document`). */
 export const checkedByRules = (document: DocumentNode | undefined): boolean => document !== undefined && checkedDocuments.has(document);
 
-/** Whether the root mutation field `name` charges, in the schema the operation is validated against. */
-type IsChargeable = (name: string, context: ValidationContext) => boolean;
+/** Whether the mutation-type field `name` charges, in `schema`. */
+type IsChargeable = (name: string, schema: GraphQLSchema) => boolean;
 
 const INCREMENTAL = new Set(['defer', 'stream']);
 const incrementalIn = (directives: readonly DirectiveNode[] | undefined) => directives?.find((d) => INCREMENTAL.has(d.name.value));
 
-/** The root fields an operation selects, through inline fragments and each named fragment once. */
-function rootFields(set: SelectionSetNode, context: ValidationContext, seen = new Set<string>()): FieldNode[] {
-  return set.selections.flatMap((selection) => {
-    if (selection.kind === Kind.FIELD) return [selection];
-    if (selection.kind === Kind.INLINE_FRAGMENT) return rootFields(selection.selectionSet, context, seen);
-    if (seen.has(selection.name.value)) return [];
-    seen.add(selection.name.value);
-    const fragment = context.getFragment(selection.name.value);
-    return fragment ? rootFields(fragment.selectionSet, context, seen) : [];
-  });
-}
-
-const nameOf = (field: FieldNode) => field.alias?.value ?? field.name.value;
-
-function aloneRule(isChargeable: IsChargeable): ValidationRule {
-  return (context) => ({
-    OperationDefinition(operation) {
-      if (operation.operation !== 'mutation') return;
-      const known = context.getSchema().getMutationType()?.getFields() ?? {};
-      const chargeable: string[] = [];
-      const others: string[] = [];
-      for (const field of rootFields(operation.selectionSet, context)) {
-        // Unknown fields (and __typename) are left to GraphQL's own rules.
-        if (!known[field.name.value]) continue;
-        (isChargeable(field.name.value, context) ? chargeable : others).push(nameOf(field));
-      }
-      if (chargeable.length > 1) {
-        context.reportError(
-          new GraphQLError(
-            `An operation may contain at most one chargeable mutation; this one has ${chargeable.length} (${chargeable.join(', ')}). Send them as separate requests.`,
-            { nodes: operation, extensions: { code: 'TOO_MANY_CHARGEABLE_MUTATIONS' } },
-          ),
-        );
-      } else if (chargeable.length === 1 && others.length > 0) {
-        context.reportError(
-          new GraphQLError(
-            `A chargeable mutation must be the only field of its operation; ${chargeable[0]} is sent with ${others.join(', ')}. Send the mutations as separate requests, so that each answer holds its own outcome and charges.`,
-            { nodes: operation, extensions: { code: 'CHARGEABLE_MUTATION_NOT_ALONE' } },
-          ),
-        );
-      }
-    },
-  });
-}
-
 /** The first `@defer` or `@stream` in `node`, following its fragment spreads (each once). */
-function incrementalWithin(node: ASTNode, context: ValidationContext, seen: Set<string>): DirectiveNode | undefined {
+function incrementalWithin(
+  node: ASTNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  seen: Set<string>,
+): DirectiveNode | undefined {
   let found: DirectiveNode | undefined;
   visit(node, {
     Directive(directive) {
@@ -116,82 +100,384 @@ function incrementalWithin(node: ASTNode, context: ValidationContext, seen: Set<
     FragmentSpread(spread) {
       if (seen.has(spread.name.value)) return;
       seen.add(spread.name.value);
-      const fragment = context.getFragment(spread.name.value);
-      found = fragment ? incrementalWithin(fragment, context, seen) : undefined;
+      const fragment = fragments.get(spread.name.value);
+      found = fragment ? incrementalWithin(fragment, fragments, seen) : undefined;
       return found ? BREAK : undefined;
     },
   });
   return found;
 }
 
-const deferredChargeError = (field: string, directive: string, nodes: readonly ASTNode[]) =>
-  new GraphQLError(
-    `A chargeable mutation's payload is never deferred: ${field} has @${directive} in or around its selection. Remove it, so that the outcome and its charges come in one answer.`,
-    { nodes, extensions: { code: 'CHARGEABLE_PAYLOAD_DEFERRED' } },
-  );
+/** A chargeable field an operation selects: where (response path), whether at its root, and any @defer/@stream on its way. */
+interface Occurrence {
+  path: string;
+  atRoot: boolean;
+  deferred: DirectiveNode | undefined;
+}
 
-function notDeferredRule(isChargeable: IsChargeable): ValidationRule {
+/**
+ * Every chargeable field the operation selects, at every depth and through every fragment, and
+ * the other root fields of a mutation. A field charges when its parent is the mutation type (or
+ * an interface or union the mutation type belongs to) and that type's field is chargeable.
+ */
+function selectedCharges(
+  operation: OperationDefinitionNode,
+  schema: GraphQLSchema,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  isChargeable: IsChargeable,
+) {
+  const mutationType = schema.getMutationType();
+  const charges: Occurrence[] = [];
+  const otherRootFields: string[] = [];
+  const mutationSide = (type: GraphQLNamedType | undefined): type is GraphQLObjectType =>
+    !!mutationType && !!type && (type === mutationType || (isAbstractType(type) && schema.isSubType(type, mutationType)));
+  const seen = new Set<string>();
+  const walk = (
+    set: SelectionSetNode,
+    parent: GraphQLNamedType | undefined,
+    atRoot: boolean,
+    path: string,
+    around: DirectiveNode | undefined,
+  ) => {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const name = selection.alias?.value ?? selection.name.value;
+        const here = path ? `${path}.${name}` : name;
+        const charged = mutationSide(parent) && isChargeable(selection.name.value, schema);
+        if (charged) charges.push({ path: here, atRoot, deferred: around ?? incrementalWithin(selection, fragments, new Set()) });
+        const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+        if (!charged && atRoot && operation.operation === 'mutation' && field) otherRootFields.push(name);
+        if (field && selection.selectionSet) walk(selection.selectionSet, getNamedType(field.type), false, here, around);
+        continue;
+      }
+      const deferred = around ?? incrementalIn(selection.directives);
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        walk(selection.selectionSet, type ?? undefined, atRoot, path, deferred);
+        continue;
+      }
+      // Once per position kind: `...Buy ...Buy @defer` defers what the first spread does not,
+      // and a fragment spread at the root and deeper is judged in both places.
+      const key = `${selection.name.value} ${atRoot} ${deferred ? 'deferred' : ''} ${atRoot ? '' : path}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const fragment = fragments.get(selection.name.value);
+      if (fragment) walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) ?? undefined, atRoot, path, deferred);
+    }
+  };
+  const root =
+    operation.operation === 'mutation'
+      ? mutationType
+      : operation.operation === 'query'
+        ? schema.getQueryType()
+        : schema.getSubscriptionType();
+  walk(operation.selectionSet, root ?? undefined, true, '', undefined);
+  return { charges, otherRootFields };
+}
+
+const refusal = (message: string, code: string, nodes?: ASTNode | readonly ASTNode[], status = 400) =>
+  new GraphQLError(message, { nodes, extensions: { code, http: { status } } });
+
+/** The refusal of one operation, in titlegraph's words, or undefined when it may run. */
+function operationRefusal(
+  operation: OperationDefinitionNode,
+  schema: GraphQLSchema,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  isChargeable: IsChargeable,
+): GraphQLError | undefined {
+  const { charges, otherRootFields } = selectedCharges(operation, schema, fragments, isChargeable);
+  const misplaced = charges.find((c) => !c.atRoot || operation.operation !== 'mutation');
+  if (misplaced) {
+    return refusal(
+      `A chargeable mutation is sent only as the root field of a mutation operation; ${misplaced.path} is selected ${misplaced.atRoot ? `in a ${operation.operation}` : 'below another field'}. Send it alone, as \`mutation { ${misplaced.path.split('.').pop()} … }\`, so that its answer holds its outcome and charges.`,
+      'CHARGEABLE_MUTATION_NOT_AT_ROOT',
+      operation,
+    );
+  }
+  if (charges.length > 1) {
+    return refusal(
+      `An operation may contain at most one chargeable mutation; this one has ${charges.length} (${charges.map((c) => c.path).join(', ')}). Send them as separate requests.`,
+      'TOO_MANY_CHARGEABLE_MUTATIONS',
+      operation,
+    );
+  }
+  const [charge] = charges;
+  if (charge && otherRootFields.length > 0) {
+    return refusal(
+      `A chargeable mutation must be the only field of its operation; ${charge.path} is sent with ${otherRootFields.join(', ')}. Send the mutations as separate requests, so that each answer holds its own outcome and charges.`,
+      'CHARGEABLE_MUTATION_NOT_ALONE',
+      operation,
+    );
+  }
+  if (charge?.deferred) {
+    return refusal(
+      `A chargeable mutation's payload is never deferred: ${charge.path} has @${charge.deferred.name.value} in or around its selection. Remove it, so that the outcome and its charges come in one answer.`,
+      'CHARGEABLE_PAYLOAD_DEFERRED',
+      charge.deferred,
+    );
+  }
+  return undefined;
+}
+
+/** The rules as one validation rule, for a way of telling chargeable fields (e.g. a router's coprocessor with graphql-js). */
+export function chargeableRule(isChargeable: IsChargeable): ValidationRule {
   return (context) => {
-    const check = (operation: OperationDefinitionNode) => {
-      const seen = new Set<string>();
-      // `around`: the @defer or @stream of a root fragment this selection sits in.
-      const walk = (set: SelectionSetNode, around: DirectiveNode | undefined): boolean => {
-        for (const selection of set.selections) {
-          if (selection.kind === Kind.FIELD) {
-            if (!isChargeable(selection.name.value, context)) continue;
-            const found = around ?? incrementalWithin(selection, context, new Set());
-            if (found) {
-              context.reportError(deferredChargeError(nameOf(selection), found.name.value, [found]));
-              return true;
-            }
-            continue;
-          }
-          const deferred = around ?? incrementalIn(selection.directives);
-          let inner: SelectionSetNode | undefined;
-          if (selection.kind === Kind.INLINE_FRAGMENT) inner = selection.selectionSet;
-          else {
-            // Once plain and once deferred: `...Buy ...Buy @defer` defers what the first spread does not.
-            const key = `${selection.name.value}${deferred ? ' deferred' : ''}`;
-            if (seen.has(key)) continue;
-            seen.add(key);
-            inner = context.getFragment(selection.name.value)?.selectionSet;
-          }
-          if (inner && walk(inner, deferred)) return true;
-        }
-        return false;
-      };
-      walk(operation.selectionSet, undefined);
-    };
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const definition of context.getDocument().definitions)
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     return {
       OperationDefinition(operation) {
-        if (operation.operation === 'mutation') check(operation);
+        const error = operationRefusal(operation, context.getSchema(), fragments, isChargeable);
+        if (error) context.reportError(error);
       },
-    } satisfies ASTVisitor;
+    };
   };
 }
 
-/** Both rules, for a way of telling chargeable fields. */
-export const chargeableRules = (isChargeable: IsChargeable): ValidationRule[] => [aloneRule(isChargeable), notDeferredRule(isChargeable)];
+/** @deprecated kept for existing setups: `[chargeableRule(isChargeable)]`. */
+export const chargeableRules = (isChargeable: IsChargeable): ValidationRule[] => [chargeableRule(isChargeable)];
+
+/** A document's verdict under one supergraph: its refusal, and whether it selects a chargeable field. */
+interface Verdict {
+  refusal: GraphQLError | undefined;
+  charges: boolean;
+}
+
+/** What the rules hold of one supergraph: its refusal of every operation or mutation, and each document's verdict. */
+interface Supergraph {
+  schema: GraphQLSchema;
+  isChargeable: IsChargeable;
+  refuseEvery: GraphQLError | undefined;
+  refuseMutations: GraphQLError | undefined;
+  verdicts: WeakMap<DocumentNode, Verdict>;
+}
+
+/** Fields whose type is the mutation type, or an interface or union it belongs to: `Type.field` each. */
+export function fieldsReachingMutationType(schema: GraphQLSchema): string[] {
+  const mutationType = schema.getMutationType();
+  if (!mutationType) return [];
+  const found: string[] = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (type.name.startsWith('__') || !(isObjectType(type) || isInterfaceType(type))) continue;
+    for (const field of Object.values(type.getFields())) {
+      const named = getNamedType(field.type);
+      if (named === mutationType || (isAbstractType(named) && schema.isSubType(named, mutationType)))
+        found.push(`${type.name}.${field.name}`);
+    }
+  }
+  return found;
+}
+
+function supergraphOf(schema: GraphQLSchema, isChargeable: IsChargeable, hasTitlegraph: boolean): Supergraph {
+  const unsafe = fieldsReachingMutationType(schema);
+  const mutationType = schema.getMutationType();
+  const marked = Object.keys(mutationType?.getFields() ?? {}).filter((name) => isChargeable(name, schema));
+  const refuseEvery =
+    unsafe.length > 0
+      ? refusal(
+          `The gateway refuses every operation: in its supergraph the mutation type ${mutationType?.name} is the type of ${unsafe.join(', ')}, through which a chargeable mutation would run outside the root of a mutation operation, charged while its answer is lost. Remove those fields from the supergraph (README, "Federation").`,
+          'CHARGEABLE_RULES_UNSAFE_SUPERGRAPH',
+          undefined,
+          503,
+        )
+      : undefined;
+  const refuseMutations =
+    hasTitlegraph && marked.length === 0
+      ? refusal(
+          `The gateway refuses every mutation: its supergraph has titlegraph's types but no field marked @${CHARGEABLE_DIRECTIVE}, so it cannot tell which mutations charge. Compose titlegraph's SDL as it is served, with its @composeDirective(name: "@${CHARGEABLE_DIRECTIVE}") (README, "Federation").`,
+          'CHARGEABLE_RULES_NO_MARKER',
+          undefined,
+          503,
+        )
+      : undefined;
+  return { schema, isChargeable, refuseEvery, refuseMutations, verdicts: new WeakMap() };
+}
+
+/** Checked once per document and supergraph; a repeat reads the kept verdict. */
+function verdictOf(supergraph: Supergraph, document: DocumentNode): Verdict {
+  let verdict = supergraph.verdicts.get(document);
+  if (verdict) return verdict;
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const mutates = operations.some((o) => o.operation === 'mutation');
+  if (supergraph.refuseEvery) verdict = { refusal: supergraph.refuseEvery, charges: false };
+  else if (mutates && supergraph.refuseMutations) verdict = { refusal: supergraph.refuseMutations, charges: false };
+  else {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const definition of document.definitions)
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    let refused: GraphQLError | undefined;
+    let charges = false;
+    for (const operation of operations) {
+      refused ??= operationRefusal(operation, supergraph.schema, fragments, supergraph.isChargeable);
+      charges ||= selectedCharges(operation, supergraph.schema, fragments, supergraph.isChargeable).charges.length > 0;
+    }
+    verdict = { refusal: refused, charges };
+  }
+  supergraph.verdicts.set(document, verdict);
+  return verdict;
+}
+
+/** One range of an Accept header: type, subtype, parameters (names lower-case) and q. */
+interface MediaRange {
+  type: string;
+  subtype: string;
+  params: Record<string, string>;
+  q: number;
+}
+
+function mediaRanges(accept: string): MediaRange[] {
+  return accept.split(',').flatMap((part) => {
+    const [essence = '', ...rest] = part.split(';').map((p) => p.trim());
+    const [type, subtype] = essence.toLowerCase().split('/');
+    if (!type || !subtype) return [];
+    const params: Record<string, string> = {};
+    let q = 1;
+    for (const param of rest) {
+      const [name = '', value = ''] = param.split('=').map((p) => p.trim());
+      if (name.toLowerCase() === 'q') {
+        q = Number.parseFloat(value);
+        break;
+      }
+      params[name.toLowerCase()] = value.replace(/^"|"$/g, '').toLowerCase();
+    }
+    return [{ type, subtype, params, q: Number.isNaN(q) ? 0 : q }];
+  });
+}
+
+/**
+ * Whether `accept` lets through one of `offered` (e.g. `application/json; charset=utf-8`) as
+ * RFC 9110 and Apollo Server's negotiation read it: the most specific matching range decides, and
+ * q=0 refuses. An absent header accepts anything.
+ */
+export function acceptsOneOf(accept: string | null | undefined, offered: readonly string[]): boolean {
+  if (!accept) return true;
+  const ranges = mediaRanges(accept);
+  return offered.some((candidate) => {
+    const [offer] = mediaRanges(candidate);
+    if (!offer) return false;
+    let best: { specificity: number; q: number } | undefined;
+    for (const range of ranges) {
+      let specificity = 0;
+      if (range.type === offer.type) specificity += 4;
+      else if (range.type !== '*') continue;
+      if (range.subtype === offer.subtype) specificity += 2;
+      else if (range.subtype !== '*') continue;
+      const names = Object.keys(range.params);
+      if (names.some((n) => range.params[n] !== '*' && range.params[n] !== (offer.params[n] ?? ''))) continue;
+      if (names.length > 0) specificity += 1;
+      if (!best || specificity > best.specificity || (specificity === best.specificity && range.q > best.q))
+        best = { specificity, q: range.q };
+    }
+    return (best?.q ?? 0) > 0;
+  });
+}
+
+/**
+ * Whether Yoga (Hive Gateway) answers a single result to `accept` at all: it ignores q, skips a
+ * range naming a charset other than utf-8, and answers JSON, a one-event stream or a one-part
+ * multipart body; otherwise 406, after executing.
+ */
+export function yogaDelivers(accept: string | null | undefined): boolean {
+  const offered = ['text/event-stream', 'multipart/mixed', 'application/graphql-response+json', 'application/json'];
+  return (accept || '*/*')
+    .replace(/\s/g, '')
+    .toLowerCase()
+    .split(',')
+    .some((range) => {
+      const [essence = '', ...params] = range.split(';');
+      const charset = params.find((p) => p.includes('charset=')) ?? 'charset=utf-8';
+      if (charset !== 'charset=utf-8') return false;
+      const [type, subtype] = essence.split('/');
+      return offered.some((o) => {
+        const [oType, oSubtype] = o.split('/');
+        return (type === '*' || type === oType) && (subtype === '*' || subtype === oSubtype);
+      });
+    });
+}
+
+/** What Apollo Server answers a single result in; anything else is 406, after executing. */
+const APOLLO_SINGLE_RESULT = [
+  'application/json; charset=utf-8',
+  'application/graphql-response+json; charset=utf-8',
+  'application/json; callbackSpec=1.0; charset=utf-8',
+];
+
+const notAcceptable = (accept: string) =>
+  refusal(
+    `A chargeable mutation is answered only where its whole answer can be delivered; this request's Accept (${accept}) names no type this gateway answers a single result in. Send Accept: application/json or application/graphql-response+json.`,
+    'CHARGEABLE_ANSWER_NOT_ACCEPTABLE',
+    undefined,
+    406,
+  );
 
 /** In a schema built from the supergraph (Hive Gateway's, either planner), the marker is on the field's AST. */
-const markedInSchema: IsChargeable = (name, context) =>
-  context
-    .getSchema()
+const markedInSchema: IsChargeable = (name, schema) =>
+  schema
     .getMutationType()
     ?.getFields()
     [name]?.astNode?.directives?.some((d) => d.name.value === CHARGEABLE_DIRECTIVE) ?? false;
 
-/** Hive Gateway: both rules, run at validation, before the query planner sends anything. */
-export function useChargeableMutationRules({ subgraphName = 'titlegraph' }: { subgraphName?: string } = {}): GatewayPlugin {
-  const rules = chargeableRules(markedInSchema);
-  // A gateway request's context, once its operation has passed the rules.
+export interface ChargeableRulesOptions {
+  /** titlegraph's subgraph name in the supergraph. */
+  subgraphName?: string;
+  /** Where the rules say why they refuse a supergraph; console.error by default. */
+  logError?: (message: string) => void;
+}
+
+/** Hive Gateway: the rules at validation and again at execution, before the query planner sends anything. */
+export function useChargeableMutationRules({
+  subgraphName = 'titlegraph',
+  logError = console.error,
+}: ChargeableRulesOptions = {}): GatewayPlugin {
+  const supergraphs = new WeakMap<GraphQLSchema, Supergraph>();
+  const supergraphFor = (schema: GraphQLSchema) => {
+    let supergraph = supergraphs.get(schema);
+    if (!supergraph) {
+      supergraph = supergraphOf(
+        schema,
+        markedInSchema,
+        TITLEGRAPH_TYPES.some((t) => schema.getType(t)),
+      );
+      supergraphs.set(schema, supergraph);
+      const refused = supergraph.refuseEvery ?? supergraph.refuseMutations;
+      if (refused) logError(refused.message);
+    }
+    return supergraph;
+  };
+  // A gateway request's context, once its operation has passed the rules at execution.
   const checked = new WeakSet<object>();
+  type Args = { schema: GraphQLSchema; document: DocumentNode; contextValue: unknown };
+  const refusalAtExecution = ({ schema, document, contextValue }: Args) => {
+    const verdict = verdictOf(supergraphFor(schema), document);
+    if (verdict.refusal) return verdict.refusal;
+    const accept = (contextValue as { request?: Request } | undefined)?.request?.headers.get('accept');
+    if (verdict.charges && !yogaDelivers(accept)) return notAcceptable(accept ?? '');
+    if (contextValue && typeof contextValue === 'object') checked.add(contextValue);
+    return undefined;
+  };
   return {
-    onValidate({ addValidationRule, context }) {
-      for (const rule of rules) addValidationRule(rule);
-      return ({ valid }) => {
-        if (valid) checked.add(context);
-      };
+    onSchemaChange({ schema }) {
+      supergraphFor(schema);
+    },
+    onValidate({ addValidationRule, params }) {
+      const verdict = verdictOf(supergraphFor(params.schema), params.documentAST);
+      if (verdict.refusal) {
+        const error = verdict.refusal;
+        addValidationRule((context: ValidationContext) => ({
+          Document() {
+            context.reportError(error);
+          },
+        }));
+      }
+    },
+    // Validation can be skipped (persistedDocuments' skipDocumentValidation); execution cannot.
+    onExecute({ args, setResultAndStopExecution }) {
+      const refused = refusalAtExecution(args);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const refused = refusalAtExecution(args);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
     },
     onSubgraphExecute({ subgraphName: name, executionRequest }) {
       if (name !== subgraphName || !executionRequest.context || !checked.has(executionRequest.context)) return;
@@ -222,39 +508,58 @@ export function chargeableFieldsOf(supergraphSdl: string): Set<string> {
   return chargeable;
 }
 
-/** What the rules need of an ApolloGateway: each supergraph it loads. */
-interface SupergraphSource {
-  onSchemaLoadOrUpdate(callback: (update: { coreSupergraphSdl: string }) => void): unknown;
-}
+/** Whether a supergraph's SDL composes a subgraph named `name` (its `join__Graph` value). */
+const composesSubgraph = (supergraphSdl: string, name: string) =>
+  new RegExp(`@join__graph\\(name:\\s*"${name.replace(/[^\w-]/g, '')}"`).test(supergraphSdl);
 
 /**
- * Apollo Server with @apollo/gateway: `new ApolloServer({ gateway, validationRules:
- * chargeableRulesForApolloGateway(gateway) })`. Until the gateway has loaded a supergraph,
- * every mutation is refused rather than let through unchecked.
+ * Apollo Server with @apollo/gateway: `new ApolloServer({ gateway, plugins: [chargeableRulesPlugin()] })`.
+ * It reads each supergraph the gateway loads (the API schema drops composed directives, so the
+ * chargeable fields come from the supergraph's SDL); it refuses to start on an unsafe supergraph
+ * or one without the marker, and refuses every operation (or mutation) after such an update.
+ * Refusals come with their own codes, not GRAPHQL_VALIDATION_FAILED.
  */
-export function chargeableRulesForApolloGateway(gateway: SupergraphSource): ValidationRule[] {
-  let chargeable: ReadonlySet<string> | undefined;
-  gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => {
-    chargeable = chargeableFieldsOf(coreSupergraphSdl);
-  });
-  const loaded: ValidationRule = (context) => ({
-    OperationDefinition(operation) {
-      if (operation.operation !== 'mutation' || chargeable) return;
-      context.reportError(
-        new GraphQLError('The gateway has not loaded its supergraph yet, so it cannot tell which mutations charge. Try again shortly.', {
-          nodes: operation,
-          extensions: { code: 'CHARGEABLE_RULES_NOT_READY' },
-        }),
-      );
+export function chargeableRulesPlugin({
+  subgraphName = 'titlegraph',
+  logError = console.error,
+}: ChargeableRulesOptions = {}): ApolloServerPlugin {
+  let supergraph: Supergraph | undefined;
+  return {
+    async serverWillStart() {
+      return {
+        schemaDidLoadOrUpdate({ apiSchema, coreSupergraphSdl }) {
+          const chargeable = coreSupergraphSdl ? chargeableFieldsOf(coreSupergraphSdl) : new Set<string>();
+          const hasTitlegraph =
+            (!!coreSupergraphSdl && composesSubgraph(coreSupergraphSdl, subgraphName)) ||
+            TITLEGRAPH_TYPES.some((t) => apiSchema.getType(t));
+          supergraph = supergraphOf(apiSchema, (name) => chargeable.has(name), hasTitlegraph);
+          const refused = supergraph.refuseEvery ?? supergraph.refuseMutations;
+          if (refused) {
+            logError(refused.message);
+            // At start this stops the server; on a later update the gateway logs it, and the rules refuse.
+            throw refused;
+          }
+        },
+      };
     },
-  });
-  // An operation these rules report on is never executed, so marking every document they read is enough.
-  const mark: ValidationRule = () => ({
-    Document: {
-      leave(document) {
-        if (chargeable) checkedDocuments.add(document);
-      },
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, request }) {
+          if (!supergraph) {
+            throw refusal(
+              'The gateway has not loaded its supergraph yet, so it cannot tell which mutations charge. Try again shortly.',
+              'CHARGEABLE_RULES_NOT_READY',
+              undefined,
+              503,
+            );
+          }
+          const verdict = verdictOf(supergraph, document);
+          if (verdict.refusal) throw verdict.refusal;
+          const accept = request.http?.headers.get('accept');
+          if (verdict.charges && !acceptsOneOf(accept, APOLLO_SINGLE_RESULT)) throw notAcceptable(accept ?? '');
+          checkedDocuments.add(document);
+        },
+      };
     },
-  });
-  return [loaded, ...chargeableRules((name) => chargeable?.has(name) ?? false), mark];
+  };
 }

@@ -7,26 +7,24 @@
  * siblings; the gateway's rules do, and refuse before any subgraph request: judged on the
  * emulator's call log and ledger, and on what the matters subgraph ran.
  */
-import { ApolloGateway } from '@apollo/gateway';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
-import { GraphQLError, parse, specifiedRules, validate } from 'graphql';
+import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { buildService, type GatewayContext } from '../../examples/federation/apollo-gateway';
-import { chargeableFieldsOf, chargeableRulesForApolloGateway } from '../../examples/federation/chargeable-rules';
+import { chargeableFieldsOf, chargeableRulesPlugin } from '../../examples/federation/chargeable-rules';
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
 import { buildSchema } from '../../src/graphql/schema';
 import {
+  apolloServerGateway,
   askHive,
   composeWithTitlegraph,
-  executeThroughApollo,
   type GatewayAnswer,
-  quietApolloLogger,
   serveSubgraph,
   type Subgraph,
 } from '../support/federation';
 import { type HttpService, startHttpService } from '../support/harness';
 import { closeServer } from '../support/http-service';
+import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
 
 const MATTERS_SDL = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key"])
@@ -58,7 +56,9 @@ let apolloSupergraph: string;
 const mattersRan: string[] = [];
 
 beforeAll(async () => {
-  titlegraph = await startHttpService();
+  titlegraph = await startHttpService({
+    services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
+  });
   matters = await serveSubgraph('matters', MATTERS_SDL, {
     Query: { matter: (_: unknown, { id }: { id: string }) => ({ id, reference: 'R' }) },
     Mutation: {
@@ -128,16 +128,13 @@ interface Gateway {
   stop(): Promise<void>;
 }
 
-/** Apollo Gateway as Apollo Server runs it: validation with the configured rules, then the gateway's executor. */
+/** Apollo Server 5 with @apollo/gateway over HTTP, with the rules' plugin (or none). */
 async function apolloGateway(withRules = true): Promise<Gateway> {
-  const gateway = new ApolloGateway({ supergraphSdl: apolloSupergraph, buildService: buildService('unused'), logger: quietApolloLogger });
-  const validationRules = withRules ? chargeableRulesForApolloGateway(gateway) : [];
-  const loaded = await gateway.load();
+  const gateway = await apolloServerGateway(apolloSupergraph, { plugins: withRules ? [chargeableRulesPlugin()] : [] });
   return {
-    async ask(query) {
-      const errors = validate(loaded.schema, parse(query), [...specifiedRules, ...validationRules]);
-      if (errors.length > 0) return { errors: errors.map((e) => ({ message: e.message, extensions: e.extensions })) };
-      return executeThroughApollo(loaded, query, {}, { headers: AUTH } satisfies GatewayContext);
+    async ask(query, accept) {
+      const { json, text } = await gateway.ask(query, { accept });
+      return json ?? { data: { multipart: text } };
     },
     stop: () => gateway.stop(),
   };
@@ -163,7 +160,12 @@ function hiveGateway(overrides: Partial<Parameters<typeof createGatewayRuntime>[
 }
 
 const GATEWAYS = [
-  { name: 'Apollo Gateway (validationRules: chargeableRulesForApolloGateway)', start: apolloGateway, title: 'BLK4101', defers: false },
+  {
+    name: 'Apollo Server with @apollo/gateway (plugins: [chargeableRulesPlugin()])',
+    start: apolloGateway,
+    title: 'BLK4101',
+    defers: false,
+  },
   { name: 'Hive Gateway (hive-gateway.config.ts)', start: async () => hiveGateway(), title: 'BLK4102', defers: true },
   {
     name: 'Hive Gateway with the Rust query planner (hive-gateway.config.ts, unifiedGraphHandler)',

@@ -5,12 +5,17 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { composeServices } from '@apollo/composition';
-import type { ApolloGateway } from '@apollo/gateway';
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { listen } from './http-service';
-import { withoutSecurityDirectives } from '../../examples/federation/apollo-gateway';
+import { buildService, type GatewayContext as ApolloContext, withoutSecurityDirectives } from '../../examples/federation/apollo-gateway';
+import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
+import type { Emulator } from '../../src/emulator';
 import { postRaw } from './post-raw';
 
 /** Another subgraph of a firm's company graph: its matters, each naming a title of titlegraph's. */
@@ -161,4 +166,102 @@ export async function recordingProxy(targetUrl: string): Promise<{ url: string; 
     res.end(Buffer.from(await answer.arrayBuffer()));
   });
   return { url: `${await listen(server)}/graphql`, requests, server };
+}
+
+/** A gateway's answer as the client got it: status, content type and the bytes of the body. */
+export interface RawAnswer {
+  status: number;
+  contentType: string | null;
+  text: string;
+  /** The body as JSON, when it is JSON. */
+  json?: GatewayAnswer;
+}
+
+export interface AskOptions {
+  accept?: string;
+  method?: 'GET' | 'POST';
+  /** Instead of `query`: a persisted document's id (`extensions.persistedQuery.sha256Hash`). */
+  persistedId?: string;
+  headers?: Record<string, string>;
+}
+
+/** A gateway a test sends client operations to, over HTTP or its fetch. */
+export interface TestGateway {
+  ask(query: string, options?: AskOptions): Promise<RawAnswer>;
+  stop(): Promise<void>;
+}
+
+async function rawAnswer(response: Response): Promise<RawAnswer> {
+  const text = await response.text();
+  const contentType = response.headers.get('content-type');
+  let json: GatewayAnswer | undefined;
+  if (contentType?.includes('json')) json = JSON.parse(text) as GatewayAnswer;
+  return { status: response.status, contentType, text, json };
+}
+
+/** A client's request for `query` to a GraphQL endpoint, as a browser or client library sends it. */
+export function clientRequest(
+  url: string,
+  query: string,
+  { accept, method = 'POST', persistedId, headers = {} }: AskOptions = {},
+): Request {
+  const extensions = persistedId ? { persistedQuery: { version: 1, sha256Hash: persistedId } } : undefined;
+  const all: Record<string, string> = { authorization: 'Bearer dev-key-a', ...headers };
+  if (accept !== undefined) all.accept = accept;
+  if (method === 'GET') {
+    const target = new URL(url);
+    if (!persistedId) target.searchParams.set('query', query);
+    if (extensions) target.searchParams.set('extensions', JSON.stringify(extensions));
+    // Apollo Server's CSRF prevention lets a GET through with a header a simple request cannot set.
+    return new Request(target, { method, headers: { 'apollo-require-preflight': 'true', ...all } });
+  }
+  const body = persistedId ? { extensions } : { query };
+  return new Request(url, { method, headers: { 'content-type': 'application/json', ...all }, body: JSON.stringify(body) });
+}
+
+/** Apollo Server 5 with @apollo/gateway on a free port, titlegraph's data source from apollo-gateway.ts and `plugins`. */
+export async function apolloServerGateway(
+  supergraphSdl: string,
+  { routerKey = 'router-key', plugins = [] }: { routerKey?: string; plugins?: ApolloServerPlugin[] } = {},
+): Promise<TestGateway & { server: ApolloServer }> {
+  const gateway = new ApolloGateway({ supergraphSdl, buildService: buildService(routerKey), logger: quietApolloLogger });
+  const server = new ApolloServer({ gateway, plugins, logger: quietApolloLogger });
+  const { url } = await startStandaloneServer(server, {
+    listen: { port: 0, host: '127.0.0.1' },
+    context: async ({ req }) => ({ headers: req.headers }) satisfies ApolloContext,
+  });
+  return {
+    server,
+    ask: async (query, options) => rawAnswer(await fetch(clientRequest(url, query, options))),
+    stop: () => server.stop(),
+  };
+}
+
+/** Hive Gateway's runtime over `supergraph` with the README's config (hive-gateway.config.ts) and `overrides`, asked through its fetch. */
+export function hiveTestGateway(supergraph: string, overrides: Record<string, unknown> = {}): TestGateway {
+  const runtime = createGatewayRuntime({ supergraph, logging: false, ...titlegraphGatewayConfig, ...overrides } as never);
+  return {
+    ask: async (query, options) => rawAnswer(await runtime.fetch(clientRequest('http://gateway.test/graphql', query, options))),
+    stop: async () => {
+      await runtime.dispose();
+    },
+  };
+}
+
+/** What one client request did at the register: its calls, and each charge made, shown to the client or hidden from it. */
+export interface Judged {
+  answer: RawAnswer;
+  calls: number;
+  charged: string[];
+  /** Transaction numbers the register charged that are not in the bytes the client received. */
+  hidden: string[];
+}
+
+/** Runs `ask` and judges it on the emulator's call log and ledger against the bytes the client got. */
+export async function judgedOnLedger(emulator: Emulator, ask: () => Promise<RawAnswer>): Promise<Judged> {
+  emulator.calls.reset();
+  const before = emulator.ledger.charges.length;
+  const answer = await ask();
+  const charged = emulator.ledger.charges.slice(before).map((e) => e.charge.transactionNumber);
+  return { answer, calls: emulator.calls.count(), charged, hidden: charged.filter((t) => !answer.text.includes(t)) };
 }
