@@ -43,7 +43,8 @@ import {
   type Service,
 } from './lib/procs';
 import { profileSideBySide, summariseProfile, type ProfileSummary } from './lib/profile';
-import { median, ratioLines, sideBySideRatios, writeReport, type Results } from './lib/report';
+import { ratioLines, sideBySideRatios, writeReport, type Results } from './lib/report';
+import { median } from './lib/stats';
 import {
   BATCH_QUERY,
   BATCH_QUERY_NO_SECURITIES,

@@ -14,7 +14,7 @@ import { baselineCheckout } from '../lib/baseline';
 import { graphqlTarget, throughput, warmUp } from '../lib/load';
 import { cpuMs, killAll, startEmulatorProcess, startService } from '../lib/procs';
 import { SIDE_BY_SIDE_QUERIES } from '../queries';
-import { median } from '../lib/report';
+import { median } from '../lib/stats';
 
 const rev = process.argv[2] ?? 'HEAD';
 const rounds = Number(process.argv[3] ?? 4);

@@ -14,7 +14,7 @@
 import { graphqlTarget, probe, registerToken, type Target, throughput, warmUp } from '../lib/load';
 import { cpuMs, killAll, startApolloPeer, startBareYoga, startEmulatorProcess, startService } from '../lib/procs';
 import { TITLE_QUERY } from '../queries';
-import { median } from '../lib/report';
+import { median } from '../lib/stats';
 
 const rounds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 8);
 const lean = process.argv.includes('--lean');

@@ -1,4 +1,5 @@
 /** Turns one run's measurements into goals (met or not), RESULTS.md, results.json and chart.svg. */
+import { median } from './stats';
 import type { ApqFloodResult } from './apq-flood';
 import type { SpendCpuResult } from './spend-cpu';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -131,12 +132,6 @@ const GATEWAYS = [
 /** The process whose CPU a target's requests cost (the throughput rounds measure every process). */
 const SERVES: Record<string, string> = { [OURS]: 'service', [APOLLO]: 'apollo', [BASELINE]: 'baseline', [PEER]: 'peer' };
 
-/** The middle value, or the mean of the two middle values of an even count (the upper one alone leans high). */
-export const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const ms = (v: number) => `${v.toFixed(2)} ms`;
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;

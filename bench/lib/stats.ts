@@ -1,9 +1,10 @@
 /** Statistics the benches report: medians and their distribution-free intervals. */
 
+/** The middle value, or the mean of the two middle values of an even count (the upper one alone leans high); NaN of none. */
 export const median = (xs: readonly number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return sorted.length === 0 ? Number.NaN : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 /** P(X ≤ k) for X ~ Binomial(n, ½). */
