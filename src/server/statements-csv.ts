@@ -60,7 +60,8 @@ const rowOf = (r: JournalRecord) =>
     r.fas,
     r.titleNumber,
     r.reference,
-    r.charge?.productType,
+    // A pending or unknown record names the product it reserved: one record per product.
+    r.charge?.productType ?? r.product,
     r.charge?.fee,
     r.charge?.transactionNumber,
     r.caller,

@@ -243,14 +243,14 @@ for (const backend of [sqlite, postgres]) {
       reference: 'ref',
     });
 
-    test('journal: a claimed chargeable key reads OUTCOME_UNKNOWN until it ends; a success leaves one CHARGED entry per charge', () =>
+    test('journal: a claimed chargeable key reads PENDING until it ends; a success leaves one CHARGED entry per charge, recorded when claimed', () =>
       withStorage(async (storage) => {
         let clock = 1_000;
         const store = await storage.open(() => clock);
         await store.claim('t1', 'k', 'purchaseTitleDetails', HASH_A, intent());
         expect(await store.chargeRecords('t1', '2026-03-10')).toEqual([
           {
-            status: 'OUTCOME_UNKNOWN',
+            status: 'PENDING',
             operation: 'purchaseTitleDetails',
             idempotencyKey: 'k',
             fas: '0877',
@@ -263,14 +263,17 @@ for (const backend of [sqlite, postgres]) {
             // An intent without a caller (as written before callers were kept) reads as its API client's.
             caller: 't1',
             callerName: null,
+            // An intent that names no products has one entry, for whatever the call charges.
+            product: null,
           },
         ]);
         clock = 2_000;
         await store.finish('t1', 'k', 'succeeded', '"x"', { charges: [charge('RT1'), charge('RT2')], day: '2026-03-10' });
         const records = await store.chargeRecords('t1', '2026-03-10');
+        // recorded_at is the record's time, the claim's: settling does not move it.
         expect(records.map((r) => [r.status, r.charge?.transactionNumber, r.recordedAt])).toEqual([
-          ['CHARGED', 'RT1', 2_000],
-          ['CHARGED', 'RT2', 2_000],
+          ['CHARGED', 'RT1', 1_000],
+          ['CHARGED', 'RT2', 1_000],
         ]);
         expect(await store.chargeRecords('t1', '2026-03-11')).toEqual([]);
         expect(await store.chargeRecords('t2', '2026-03-10')).toEqual([]);
@@ -583,5 +586,114 @@ for (const backend of [sqlite, postgres]) {
         const page = await store.statementPage({ scopes: ['c1'], from: '2026-03-11', to: '2026-03-11', after: first.last, limit: 10 });
         expect(page.records.map((r) => r.idempotencyKey)).toEqual(['BLK3']);
       }));
+
+    // Settling in place: a statement read page by page while calls settle meets each record once.
+    const both = spend({ products: ['TITLE_DATA_AND_PLANS', 'PENDING_APPLICATIONS'] });
+    const chargeFor = (titleNumber: string, productType: string) => ({ ...charge(`RT-${titleNumber}-${productType}`), productType });
+    /** Who a record is: its call and product (a pending record names the product it reserved). */
+    const identity = (r: { idempotencyKey: string; product?: string | null; charge: { productType: string } | null }) =>
+      `${r.idempotencyKey}/${r.charge?.productType ?? r.product}`;
+
+    test('journal: a multi-product claim reserves one PENDING entry per product, each settling in place as its charge', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        expect(await store.claim('c1', 'k', 'orderTitleDocument', HASH_A, purchase('BLK1', both))).toEqual({
+          claimed: true,
+          reservedPence: 600,
+        });
+        const pending = await store.chargeRecords('c1', '2026-03-10');
+        expect(pending.map((r) => [r.status, r.product, r.recordedAt])).toEqual([
+          ['PENDING', 'TITLE_DATA_AND_PLANS', 1_000],
+          ['PENDING', 'PENDING_APPLICATIONS', 1_000],
+        ]);
+        // Pending entries count as spent, as unknown outcomes do.
+        expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 600 });
+        expect(await store.statementSummary({ scopes: ['c1'], from: '2026-03-10', to: '2026-03-10' })).toEqual({
+          chargedPence: 0,
+          unknownCount: 2,
+        });
+        const before = await store.statementPage({ scopes: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: 10 });
+        clock = 5_000;
+        // Reported in the other order: each charge takes its product's entry.
+        await store.finish('c1', 'k', 'succeeded', '"x"', {
+          charges: [chargeFor('BLK1', 'PENDING_APPLICATIONS'), chargeFor('BLK1', 'TITLE_DATA_AND_PLANS')],
+          day: '2026-03-10',
+        });
+        const after = await store.statementPage({ scopes: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: 10 });
+        expect(after.records.map((r) => [r.status, r.charge?.productType, r.recordedAt])).toEqual([
+          ['CHARGED', 'TITLE_DATA_AND_PLANS', 1_000],
+          ['CHARGED', 'PENDING_APPLICATIONS', 1_000],
+        ]);
+        expect(after.last).toEqual(before.last);
+        expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 600, pendingPence: 0 });
+      }));
+
+    test('journal: a product the register did not charge loses its entry; an unknown outcome keeps one per product', () =>
+      withStorage(async (storage) => {
+        const store = await storage.open();
+        await store.claim('c1', 'one', 'orderTitleDocument', HASH_A, purchase('BLK1', both));
+        await store.finish('c1', 'one', 'succeeded', '"x"', { charges: [chargeFor('BLK1', 'PENDING_APPLICATIONS')], day: '2026-03-10' });
+        await store.claim('c1', 'lost', 'orderTitleDocument', HASH_A, purchase('BLK2', both));
+        await store.finish('c1', 'lost', 'outcome_unknown', '"lost"', { charges: [], day: '2026-03-10' });
+        expect((await store.chargeRecords('c1', '2026-03-10')).map((r) => [r.idempotencyKey, r.status, r.product])).toEqual([
+          ['one', 'CHARGED', 'PENDING_APPLICATIONS'],
+          ['lost', 'OUTCOME_UNKNOWN', 'TITLE_DATA_AND_PLANS'],
+          ['lost', 'OUTCOME_UNKNOWN', 'PENDING_APPLICATIONS'],
+        ]);
+        expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 300, pendingPence: 600 });
+      }));
+
+    for (const first of [1, 2]) {
+      test(`statement pages of ${first} while calls settle (charged, several products, unknown): every record exactly once`, () =>
+        withStorage(async (storage) => {
+          let clock = 1_000;
+          const store = await storage.open(() => clock);
+          const claim = async (key: string, check: SpendCheck) => {
+            clock += 10;
+            await store.claim('c1', key, 'orderTitleDocument', HASH_A, purchase(key, check));
+          };
+          const settle = async (key: string, products: string[]) => {
+            clock += 10;
+            await store.finish('c1', key, 'succeeded', '"x"', { charges: products.map((p) => chargeFor(key, p)), day: '2026-03-10' });
+          };
+          for (const key of ['BLK1', 'BLK2']) {
+            await claim(key, spend());
+            await settle(key, ['TITLE_DATA_AND_PLANS']);
+          }
+          await claim('HELD', spend());
+          await claim('MULTI', both);
+          await claim('LOST', spend());
+          for (const key of ['BLK3', 'BLK4']) {
+            await claim(key, spend());
+            await settle(key, ['TITLE_DATA_AND_PLANS']);
+          }
+          // Each held call settles once the reader has passed (part of) it.
+          const settlements = new Map<string, () => Promise<void>>([
+            ['HELD', () => settle('HELD', ['TITLE_DATA_AND_PLANS'])],
+            ['MULTI', () => settle('MULTI', ['TITLE_DATA_AND_PLANS', 'PENDING_APPLICATIONS'])],
+            ['LOST', () => store.finish('c1', 'LOST', 'outcome_unknown', '"lost"', { charges: [], day: '2026-03-10' })],
+          ]);
+          const range = { scopes: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: first };
+          const seen: string[] = [];
+          let after: StatementPosition | undefined;
+          for (let pages = 0; pages < 20; pages++) {
+            const page = await store.statementPage({ ...range, after });
+            seen.push(...page.records.map(identity));
+            for (const record of page.records) {
+              if (settlements.has(record.idempotencyKey)) expect(record.status).toBe('PENDING');
+              await settlements.get(record.idempotencyKey)?.();
+              settlements.delete(record.idempotencyKey);
+            }
+            if (page.records.length < first || !page.last) break;
+            after = page.last;
+          }
+          expect([...settlements.keys()]).toEqual([]);
+          const final = (await store.statementPage({ ...range, limit: 100 })).records;
+          expect(final.map((r) => r.status)).not.toContain('PENDING');
+          expect(final).toHaveLength(8);
+          expect(seen.toSorted()).toEqual(final.map(identity).toSorted());
+        }));
+    }
   });
 }

@@ -5,9 +5,13 @@ import { ChargeType } from './charge';
 import { needsScope } from '../scopes';
 
 const ChargeRecordStatusEnum = builder.enumType('ChargeRecordStatus', {
-  description: 'Whether the register reported the charge, or the call may have charged without an answer.',
+  description: 'Whether the register reported the charge, the call is still at the register, or it may have charged without an answer.',
   values: {
     CHARGED: { description: 'The register reported this charge.' },
+    PENDING: {
+      description:
+        'The call is at the register; its outcome is not known yet (the charge is null). It counts as spent until it settles where it is, in a statement too, as CHARGED or OUTCOME_UNKNOWN, or goes when nothing was charged.',
+    },
     OUTCOME_UNKNOWN: {
       description:
         'The call may have reached the register and no answer came back: it may or may not have charged. Check the invoice; it is never re-sent.',
@@ -18,7 +22,11 @@ const ChargeRecordStatusEnum = builder.enumType('ChargeRecordStatus', {
 export const ChargeRecordType = builder.objectRef<JournalRecord>('ChargeRecord').implement({
   description: 'One entry of the charge journal.',
   fields: (t) => ({
-    status: t.field({ type: ChargeRecordStatusEnum, description: 'Charged, or outcome unknown.', resolve: (r) => r.status }),
+    status: t.field({
+      type: ChargeRecordStatusEnum,
+      description: 'Charged, still at the register (pending), or outcome unknown.',
+      resolve: (r) => r.status,
+    }),
     operation: t.exposeString('operation', { description: 'The mutation that made the call, e.g. purchaseTitleDetails.' }),
     idempotencyKey: t.exposeString('idempotencyKey', { description: 'The idempotency key of that mutation.' }),
     fas: t.expose('fas', { type: 'FasNumber', description: 'The charging account billed (or asked to be billed).' }),
@@ -28,6 +36,12 @@ export const ChargeRecordType = builder.objectRef<JournalRecord>('ChargeRecord')
       nullable: true,
       description: "The register's charge; null when the outcome is unknown.",
       resolve: (r) => r.charge,
+    }),
+    product: t.string({
+      nullable: true,
+      description:
+        "The product this record is for: the charge's productType, or the product the call asked for\nwhile it is pending or its outcome is unknown (one record per product); null for records written\nbefore products were kept.",
+      resolve: (r) => r.charge?.productType ?? r.product ?? null,
     }),
     recordedAt: t.field({ type: 'DateTime', description: 'When this service recorded the entry.', resolve: (r) => new Date(r.recordedAt) }),
     apiClient: t.exposeString('apiClient', { description: 'The register API client that made the call.' }),

@@ -15,8 +15,9 @@ import {
   ENTRY_COLUMNS,
   type EntryValues,
   type OpenEntry,
-  pendingEntry,
-  chargedEntries,
+  pendingEntries,
+  settlementOf,
+  CHARGED_SET_COLUMNS,
   OPEN_ENTRY_COLUMNS,
 } from './rows';
 import type {
@@ -131,8 +132,10 @@ export class PgIdempotencyStore implements IdempotencyStore {
         );
         if (result.rowCount !== 1) return undefined;
         if (!intent) return { reservedPence: 0 };
-        const reservedPence = intent.spend ? await this.reserveSpend(client, scope, intent, intent.spend) : 0;
-        await this.writeEntry(client, pendingEntry(scope, key, intent, at, reservedPence));
+        const { reservedPence, alreadyCharged } = intent.spend
+          ? await this.reserveSpend(client, scope, intent, intent.spend)
+          : { reservedPence: 0, alreadyCharged: new Set<string>() };
+        for (const entry of pendingEntries(scope, key, intent, at, alreadyCharged)) await this.writeEntry(client, entry);
         return { reservedPence };
       });
     };
@@ -159,13 +162,11 @@ export class PgIdempotencyStore implements IdempotencyStore {
     );
     const row = totals.rows[0];
     const pence = (value: string | null | undefined) => Number(value ?? 0);
-    return spendReservation(
-      check,
-      new Set(charged.rows.map((r) => r.product)),
-      pence(row?.client),
-      pence(row?.organisation),
-      pence(row?.caller),
-    );
+    const alreadyCharged = new Set(charged.rows.map((r) => r.product));
+    return {
+      reservedPence: spendReservation(check, alreadyCharged, pence(row?.client), pence(row?.organisation), pence(row?.caller)),
+      alreadyCharged,
+    };
   }
 
   async finish(scope: string, key: string, state: Exclude<IdempotencyState, 'in_progress'>, outcome?: string, charges?: ReportedCharges) {
@@ -178,19 +179,12 @@ export class PgIdempotencyStore implements IdempotencyStore {
         scope,
         key,
       ]);
-      await this.settleJournal(client, scope, key, state, at, charges);
+      await this.settleJournal(client, scope, key, state, charges);
     });
   }
 
-  /** As in the SQLite store: a known outcome replaces an entry the stale-key rule called OUTCOME_UNKNOWN. */
-  private async settleJournal(
-    client: pg.PoolClient,
-    scope: string,
-    key: string,
-    state: IdempotencyState,
-    at: number,
-    charges?: ReportedCharges,
-  ) {
+  /** As in the SQLite store: a known outcome settles an entry the stale-key rule called OUTCOME_UNKNOWN too, in place. */
+  private async settleJournal(client: pg.PoolClient, scope: string, key: string, state: IdempotencyState, charges?: ReportedCharges) {
     if (state === 'outcome_unknown') {
       await client.query(
         `UPDATE ${this.journal} SET status = 'OUTCOME_UNKNOWN', day = COALESCE($3, day) WHERE scope = $1 AND key = $2 AND status = 'PENDING'`,
@@ -198,14 +192,24 @@ export class PgIdempotencyStore implements IdempotencyStore {
       );
       return;
     }
-    const removed = await client.query<OpenEntry>(
-      `DELETE FROM ${this.journal} WHERE scope = $1 AND key = $2 AND status IN ('PENDING', 'OUTCOME_UNKNOWN')
-       RETURNING ${OPEN_ENTRY_COLUMNS}`,
+    const open = await client.query<OpenEntry>(
+      `SELECT ${OPEN_ENTRY_COLUMNS} FROM ${this.journal} WHERE scope = $1 AND key = $2 AND status IN ('PENDING', 'OUTCOME_UNKNOWN')
+       FOR UPDATE`,
       [scope, key],
     );
-    const open = removed.rows[0];
-    if (!open) return;
-    for (const entry of chargedEntries(scope, key, open, charges, at)) await this.writeEntry(client, entry);
+    if (open.rows.length === 0) return;
+    const settlement = settlementOf(open.rows, charges, scope, key);
+    const set = CHARGED_SET_COLUMNS.map((column, i) => `${column} = $${i + 1}`).join(', ');
+    for (const { id, values } of settlement.charged) {
+      await client.query(`UPDATE ${this.journal} SET status = 'CHARGED', ${set} WHERE id = $${CHARGED_SET_COLUMNS.length + 1}`, [
+        ...values,
+        id,
+      ]);
+    }
+    for (const entry of settlement.added) await this.writeEntry(client, entry);
+    if (settlement.removed.length > 0) {
+      await client.query(`DELETE FROM ${this.journal} WHERE id = ANY($1::bigint[])`, [settlement.removed]);
+    }
   }
 
   private async writeEntry(client: pg.PoolClient, values: EntryValues) {
@@ -224,7 +228,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
         [outcome, at, scope, key, staleBefore],
       );
       if (changed.rowCount !== 1) return false;
-      await this.settleJournal(client, scope, key, 'outcome_unknown', at);
+      await this.settleJournal(client, scope, key, 'outcome_unknown');
       return true;
     });
   }

@@ -10,8 +10,9 @@ import {
   ENTRY_COLUMNS,
   type EntryValues,
   type OpenEntry,
-  pendingEntry,
-  chargedEntries,
+  pendingEntries,
+  settlementOf,
+  CHARGED_SET_COLUMNS,
   OPEN_ENTRY_COLUMNS,
 } from './rows';
 import type {
@@ -121,7 +122,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       scopes,
       intent.day,
     );
-    return spendReservation(check, new Set(charged.map((c) => c.product)), client, organisation, caller);
+    const alreadyCharged = new Set(charged.map((c) => c.product));
+    return { reservedPence: spendReservation(check, alreadyCharged, client, organisation, caller), alreadyCharged };
   }
 
   claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent, caller?: string): Promise<ClaimResult> {
@@ -143,8 +145,10 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         if (!row) return undefined;
         if (!intent) return { reservedPence: 0 };
         // BEGIN IMMEDIATE holds the write lock from the start: no other claim reads the totals in between.
-        const reservedPence = intent.spend ? this.reserveSpend(scope, intent, intent.spend) : 0;
-        this.writeEntry(pendingEntry(scope, key, intent, at, reservedPence));
+        const { reservedPence, alreadyCharged } = intent.spend
+          ? this.reserveSpend(scope, intent, intent.spend)
+          : { reservedPence: 0, alreadyCharged: new Set<string>() };
+        for (const entry of pendingEntries(scope, key, intent, at, alreadyCharged)) this.writeEntry(entry);
         return { reservedPence };
       });
     };
@@ -157,16 +161,17 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       this.db
         .prepare(`UPDATE idempotency SET state = ?, outcome = ?, updated_at = ? WHERE scope = ? AND key = ?`)
         .run(state, outcome ?? null, at, scope, key);
-      this.settleJournal(scope, key, state, at, charges);
+      this.settleJournal(scope, key, state, charges);
     });
   }
 
   /**
-   * A known outcome replaces the key's entry even when the stale-key rule already called it
+   * A known outcome settles the key's entries even when the stale-key rule already called them
    * OUTCOME_UNKNOWN: that happens when this process's own write was held up (the database was
-   * away) past staleMs, and the register's answer is the truth the journal must hold.
+   * away) past staleMs, and the register's answer is the truth the journal must hold. Entries
+   * are settled in place (UPDATE, never DELETE and INSERT): a statement's cursor passes each once.
    */
-  private settleJournal(scope: string, key: string, state: IdempotencyState, at: number, charges?: ReportedCharges) {
+  private settleJournal(scope: string, key: string, state: IdempotencyState, charges?: ReportedCharges) {
     if (state === 'outcome_unknown') {
       this.db
         .prepare(
@@ -177,10 +182,16 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     }
     const open = this.db
       .prepare(`SELECT ${OPEN_ENTRY_COLUMNS} FROM charge_journal WHERE scope = ? AND key = ? AND status IN ('PENDING', 'OUTCOME_UNKNOWN')`)
-      .get(scope, key) as OpenEntry | undefined;
-    if (!open) return;
-    this.db.prepare(`DELETE FROM charge_journal WHERE scope = ? AND key = ? AND status IN ('PENDING', 'OUTCOME_UNKNOWN')`).run(scope, key);
-    for (const entry of chargedEntries(scope, key, open, charges, at)) this.writeEntry(entry);
+      .all(scope, key) as unknown as OpenEntry[];
+    if (open.length === 0) return;
+    const settlement = settlementOf(open, charges, scope, key);
+    const charge = this.db.prepare(
+      `UPDATE charge_journal SET status = 'CHARGED', ${CHARGED_SET_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`,
+    );
+    for (const { id, values } of settlement.charged) charge.run(...values, id);
+    for (const entry of settlement.added) this.writeEntry(entry);
+    const remove = this.db.prepare(`DELETE FROM charge_journal WHERE id = ?`);
+    for (const id of settlement.removed) remove.run(id);
   }
 
   private writeEntry(values: EntryValues) {
@@ -197,7 +208,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         )
         .run(outcome, at, scope, key, staleBefore);
       if (Number(changed.changes) === 0) return false;
-      this.settleJournal(scope, key, 'outcome_unknown', at);
+      this.settleJournal(scope, key, 'outcome_unknown');
       return true;
     });
   }

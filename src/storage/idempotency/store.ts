@@ -4,9 +4,10 @@
  * Backends: embedded SQLite (default) and PostgreSQL (several replicas) share these semantics.
  *
  * The journal is written in the same transaction as the key's record: a chargeable key gets a
- * PENDING entry when it is claimed (before anything is sent, so even a crash mid-call leaves a
- * trace), which becomes one CHARGED entry per charge the register reports, or OUTCOME_UNKNOWN,
- * or disappears when the register provably did nothing.
+ * PENDING entry per product when it is claimed (before anything is sent, so even a crash mid-call
+ * leaves a trace). Each entry settles in place (same id, same recorded_at): it becomes the CHARGED
+ * entry of its product's charge, or OUTCOME_UNKNOWN, or disappears when the register charged
+ * nothing for it. A statement paged meanwhile meets each entry once.
  */
 import type { ChargeableProduct } from '../../register/contract/money';
 import type { Charge } from '../../register/contract/wire';
@@ -76,7 +77,7 @@ export interface StatementPosition {
 /** A statement's figures over its whole range. */
 export interface StatementSummary {
   chargedPence: number;
-  /** Records whose outcome is unknown (or still pending). */
+  /** Records whose outcome is unknown, or not known yet (PENDING). */
   unknownCount: number;
 }
 
@@ -94,7 +95,8 @@ export interface ReportedCharges {
   day: string;
 }
 
-export type JournalStatus = 'CHARGED' | 'OUTCOME_UNKNOWN';
+/** PENDING: the call is at the register, its outcome not known yet (it counts as spent, as an unknown outcome does). */
+export type JournalStatus = 'PENDING' | 'CHARGED' | 'OUTCOME_UNKNOWN';
 
 export interface JournalRecord {
   status: JournalStatus;
@@ -102,9 +104,10 @@ export interface JournalRecord {
   idempotencyKey: string;
   fas: string;
   titleNumber: string;
-  /** Null when the outcome is unknown. */
+  /** Null until the register has reported it (PENDING), and when the outcome is unknown. */
   charge: Charge | null;
   day: string;
+  /** When the call was recorded (claimed): settling never changes it. */
   recordedAt: number;
   /** The API client (scope) that made the call. */
   apiClient: string;
@@ -112,6 +115,8 @@ export interface JournalRecord {
   /** Who made the call (a person's subject or a key's name); the API client for entries written before callers were kept. */
   caller: string;
   callerName: string | null;
+  /** The product the entry is for: the charge's, or the one the call asked for; null for entries written before spend control. */
+  product?: string | null;
 }
 
 export type ClaimResult =
@@ -144,10 +149,11 @@ export interface IdempotencyStore {
    */
   claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent, caller?: string): Promise<ClaimResult>;
   /**
-   * Moves a claimed key to its final state. With `charges` (a success), the key's PENDING
-   * journal entry becomes one CHARGED entry per charge; `outcome_unknown` turns it into
-   * OUTCOME_UNKNOWN (on `charges.day` when given: the register's day when the call went out);
-   * any other state removes it (the register did nothing chargeable).
+   * Moves a claimed key to its final state. With `charges` (a success), each charge settles the
+   * key's PENDING journal entry of its product in place as CHARGED (entries of products not
+   * charged are removed); `outcome_unknown` turns them into OUTCOME_UNKNOWN (on `charges.day`
+   * when given: the register's day when the call went out); any other state removes them (the
+   * register did nothing chargeable).
    */
   finish(
     scope: string,
@@ -165,8 +171,7 @@ export interface IdempotencyStore {
   get(scope: string, key: string): Promise<IdempotencyRecord | undefined>;
   /**
    * The journal of one API client for one register day, oldest first, of one caller when given.
-   * A PENDING entry reads as OUTCOME_UNKNOWN: the call may have reached the register and no
-   * answer has come back.
+   * A PENDING entry is a call still at the register.
    */
   chargeRecords(scope: string, day: string, caller?: string): Promise<JournalRecord[]>;
   /**
