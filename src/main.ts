@@ -13,7 +13,8 @@ import type { Emulator } from './emulator';
 import { createServices, StoreOpenError } from './services/create-services';
 import { DEV_ORGANISATIONS, DEV_TENANTS } from './services/tenants';
 import { formatPence, perProduct } from './register/contract/money';
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** A port someone else holds is a setting to change, not a stack trace to read. */
 function busyPortError(error: unknown, setting: string, port: number): unknown {
@@ -67,9 +68,36 @@ function checkDataDir(dataDir: string): void {
   }
 }
 
+/** The embedded emulator's state, in DATA_DIR whatever holds the journal (docs/emulator.md). */
+const EMULATOR_STATE_FILE = 'register-emulator.sqlite';
+
+/**
+ * A state file about to be made new beside a journal that may hold charges it never saw (a
+ * DATA_DIR of a release that kept no emulator state, a state file deleted alone, or a database):
+ * until London midnight the register and the journal may disagree about today. Said once: the
+ * next start finds the file.
+ */
+function warnNewEmulatorState(config: AppConfig, stateFile: string, logger: Logger): void {
+  if (existsSync(stateFile)) return;
+  const journalIn = config.databaseUrl
+    ? 'the database at DATABASE_URL'
+    : readdirSync(config.dataDir).some((name) => !name.startsWith(EMULATOR_STATE_FILE))
+      ? `DATA_DIR ${config.dataDir}`
+      : undefined;
+  if (!journalIn) return;
+  const clean = config.databaseUrl
+    ? `stop titlegraph, delete ${stateFile} and start on an empty database`
+    : `stop titlegraph and delete ${config.dataDir}`;
+  logger.warn(
+    { event: 'register', dataDir: config.dataDir, stateFile },
+    `register: the embedded emulator starts a new state file, ${stateFile}, but ${journalIn} may hold charges from an earlier start that it does not know: until London midnight a quote may say "already bought" for a title the emulator charges again, and transaction numbers of today may repeat. To start clean, ${clean}.`,
+  );
+}
+
 async function main(config: AppConfig, logger: Logger) {
-  // With DATABASE_URL every store is in PostgreSQL; otherwise they live in DATA_DIR.
-  if (!config.databaseUrl) checkDataDir(config.dataDir);
+  // With DATABASE_URL every store is in PostgreSQL; otherwise they live in DATA_DIR. The embedded
+  // emulator keeps its state in DATA_DIR either way.
+  if (!config.databaseUrl || !config.register) checkDataDir(config.dataDir);
   if (config.env === 'production' && !config.publicUrl) {
     logger.warn(
       { event: 'start' },
@@ -87,14 +115,20 @@ async function main(config: AppConfig, logger: Logger) {
       );
   let emulator: Emulator | undefined;
   if (embedded) {
+    // The register's state must outlive a restart as the journal does, or the two disagree:
+    // "already bought" quotes the register charges again, transaction numbers repeated.
+    const stateFile = join(config.dataDir, EMULATOR_STATE_FILE);
+    warnNewEmulatorState(config, stateFile, logger);
     emulator = await embedded
       .startEmulator({
         host: config.emulator.host,
         port: config.emulator.port,
         latencyMs: config.emulator.latencyMs,
         fees: perProduct((product) => formatPence(config.spend.feesPence[product])),
+        stateFile,
       })
       .catch((error: unknown) => {
+        if (error instanceof embedded.EmulatorStateError) throw new ConfigError(`DATA_DIR: ${error.message}`);
         throw busyPortError(error, 'EMULATOR_PORT', config.emulator.port);
       });
   }

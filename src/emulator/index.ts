@@ -10,6 +10,7 @@ import { handleControl } from './control';
 import { FaultBook } from './faults';
 import { Ledger } from './ledger';
 import { createEmulatorServer } from './server';
+import { IN_MEMORY, openStateFile } from './state-file';
 import { Store } from './store';
 import type { Emulator, EmulatorOptions, EmulatorState } from './types';
 
@@ -19,6 +20,7 @@ export type {
   Fault,
   RouteName,
 } from './types';
+export { EmulatorStateError } from './state-file';
 
 function resolve(options: EmulatorOptions): ResolvedOptions {
   const positive = (name: string, v: number | undefined, def: number, min = 0) => {
@@ -39,8 +41,14 @@ function resolve(options: EmulatorOptions): ResolvedOptions {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const resolved = resolve(options);
   const clock = createClock(options.now);
-  const store = new Store(resolved.tokenTtlSeconds);
-  const ledger = new Ledger(options.fees);
+  const kept = options.stateFile === undefined ? undefined : openStateFile(options.stateFile);
+  const sink = kept?.sink ?? IN_MEMORY;
+  const store = new Store(resolved.tokenTtlSeconds, sink);
+  const ledger = new Ledger(options.fees, sink);
+  if (kept) {
+    store.restore(kept.state, clock.now());
+    ledger.restore(kept.state.charges, kept.state.lastSequence);
+  }
   const faults = new FaultBook();
   const env: Env = { store, ledger, options: resolved, now: () => clock.now() };
 
@@ -89,6 +97,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       server.off('error', fail);
       ok();
     });
+  }).catch((error: unknown) => {
+    sink.close();
+    throw error;
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -103,7 +114,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     ...controls,
     close() {
       closing ??= new Promise<void>((ok) => {
-        server.close(() => ok());
+        // The state file is let go only once no request can still change the state.
+        server.close(() => {
+          sink.close();
+          ok();
+        });
         for (const s of sockets) s.destroy();
         server.closeAllConnections();
       });

@@ -7,6 +7,7 @@ import type { Charge } from '../register/contract/wire';
 import { perProduct } from '../register/contract/money';
 import { ApiError } from './errors';
 import { FAS_ACCOUNTS, type FasAccount } from './seed/organisations';
+import { IN_MEMORY, type KeptCharge, type StateSink } from './state-file';
 import type { LedgerEntry, LedgerFilter, ProductType } from './types';
 
 export const PRODUCT_DETAILS: Record<ProductType, string> = {
@@ -37,12 +38,29 @@ export class Ledger {
   private readonly fees: Record<ProductType, { text: string; pence: number }>;
   private sequence = 0;
 
-  constructor(fees: Partial<Record<ProductType, string>> = {}) {
+  constructor(
+    fees: Partial<Record<ProductType, string>> = {},
+    private readonly sink: StateSink = IN_MEMORY,
+  ) {
     const fee = (p: ProductType) => {
       const text = fees[p] ?? '3.00';
       return { text, pence: toPence(text) };
     };
     this.fees = perProduct(fee);
+  }
+
+  /** The charges of a state file, and its counter: the next transaction number follows the last ever used. */
+  restore(charges: readonly KeptCharge[], lastSequence: number): void {
+    for (const { entry } of charges) this.apply(entry);
+    this.sequence = lastSequence;
+  }
+
+  /** Balances follow the fee each charge was made at, which a restart with other fees does not change. */
+  private apply(entry: LedgerEntry) {
+    const { fas, productType, fee } = entry.charge;
+    this.charged.add(this.key(fas, entry.titleNumber, productType as ProductType, londonDate(entry.at)));
+    this.balances.set(fas, (this.balances.get(fas) ?? 0) + toPence(fee));
+    this.charges.push(entry);
   }
 
   private key(fas: string, titleNumber: string, product: ProductType, day: string) {
@@ -65,33 +83,33 @@ export class Ledger {
     }
   }
 
-  /** Checks credit, then records and returns the new charges (empty when already charged today). */
+  /**
+   * Checks credit, then records and returns the new charges (empty when already charged today).
+   * They are kept (the state file) before they count here: a charge that could not be kept is
+   * not made, and the call fails as a whole.
+   */
   charge(req: ChargeRequest): Charge[] {
     this.assertCredit(req);
     const day = londonDate(req.now);
-    return this.newProducts(req).map((product) => {
+    const made: KeptCharge[] = this.newProducts(req).map((product, i) => {
       const fee = this.fees[product];
-      this.sequence += 1;
+      const sequence = this.sequence + i + 1;
       const charge: Charge = {
         status: 'NEW',
         productType: product,
         details: `${PRODUCT_DETAILS[product]}: ${req.titleNumber}`,
         fee: fee.text,
         fas: req.account.fas,
-        transactionNumber: `RT${day.replaceAll('-', '')}${String(this.sequence).padStart(7, '0')}`,
+        transactionNumber: `RT${day.replaceAll('-', '')}${String(sequence).padStart(7, '0')}`,
         ...(req.reference !== undefined ? { reference: req.reference } : {}),
       };
-      this.charged.add(this.key(req.account.fas, req.titleNumber, product, day));
-      this.balances.set(req.account.fas, (this.balances.get(req.account.fas) ?? 0) + fee.pence);
-      this.charges.push({
-        charge,
-        clientId: req.clientId,
-        organisation: req.organisation,
-        titleNumber: req.titleNumber,
-        at: req.now,
-      });
-      return charge;
+      const entry = { charge, clientId: req.clientId, organisation: req.organisation, titleNumber: req.titleNumber, at: req.now };
+      return { sequence, entry };
     });
+    this.sink.charged(made);
+    this.sequence += made.length;
+    for (const { entry } of made) this.apply(entry);
+    return made.map(({ entry }) => entry.charge);
   }
 
   count(filter: LedgerFilter = {}): number {

@@ -1,7 +1,12 @@
-/** The emulator's mutable state: tokens, quota usage, issued document/plan IDs, cases, deeds, calls. */
-import { randomBytes, randomInt } from 'node:crypto';
+/**
+ * The emulator's mutable state: tokens, quota usage, issued document/plan IDs, cases, deeds,
+ * calls. Every change but a call record goes to the state sink (the state file, when there is
+ * one) before it counts here, so what the emulator answers is what a restart finds.
+ */
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { endOfLondonDay, londonDate } from '../register/contract/london-day';
 import { seededCases } from './seed/cases';
+import { IN_MEMORY, type KeptState, type StateSink } from './state-file';
 import type { CallFilter, CallRecord, CaseRecord, DeedRecord, IssuedFile } from './types';
 
 export interface Caller {
@@ -18,6 +23,9 @@ export type PdfBody = { bytes: Uint8Array } | { length: number; chunks: () => As
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
+/** Tokens are held by their SHA-256, as the state file keeps them. */
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+
 export class Store {
   private readonly tokens = new Map<string, Token>();
   private readonly quota = new Map<string, number>();
@@ -28,26 +36,44 @@ export class Store {
   readonly deeds: DeedRecord[] = [];
   readonly calls: CallRecord[] = [];
 
-  constructor(private readonly tokenTtlSeconds: number) {
+  constructor(
+    private readonly tokenTtlSeconds: number,
+    private readonly sink: StateSink = IN_MEMORY,
+  ) {
     for (const c of seededCases()) this.cases.set(c.id, c);
+  }
+
+  /** The state a state file kept (its charges go to the ledger); expired tokens stay behind. */
+  restore(kept: KeptState, now: Date): void {
+    for (const t of kept.tokens) {
+      if (t.expiresAt > now.getTime())
+        this.tokens.set(t.hash, { clientId: t.clientId, organisation: t.organisation, expiresAt: t.expiresAt });
+    }
+    for (const q of kept.quota) this.quota.set(`${q.organisation}|${q.day}`, q.used);
+    for (const f of kept.documents) this.documents.set(f.id, f);
+    for (const c of kept.cases) this.cases.set(c.id, c);
+    for (const d of kept.deeds) {
+      this.cases.get(d.caseId)?.deeds.push(d);
+      this.deeds.push(d);
+    }
   }
 
   // ---------------------------------------------------------------- tokens
   issueToken(caller: Caller, now: Date): string {
     const token = randomBytes(24).toString('base64url');
-    this.tokens.set(token, { ...caller, expiresAt: now.getTime() + this.tokenTtlSeconds * 1000 });
+    const hash = tokenHash(token);
+    const kept = { ...caller, expiresAt: now.getTime() + this.tokenTtlSeconds * 1000 };
+    this.sink.tokenIssued({ hash, ...kept });
+    this.tokens.set(hash, kept);
     if (this.tokens.size > 10_000) this.sweepTokens(now);
     return token;
   }
 
   /** The caller of a live token; undefined when unknown or expired. */
   tokenCaller(token: string, now: Date): Caller | undefined {
-    const t = this.tokens.get(token);
+    const t = this.tokens.get(tokenHash(token));
     if (!t) return undefined;
-    if (now.getTime() >= t.expiresAt) {
-      this.tokens.delete(token);
-      return undefined;
-    }
+    if (now.getTime() >= t.expiresAt) return undefined;
     return { clientId: t.clientId, organisation: t.organisation };
   }
 
@@ -57,15 +83,19 @@ export class Store {
   }
 
   private sweepTokens(now: Date) {
+    const before = this.tokens.size;
     for (const [k, t] of this.tokens) if (now.getTime() >= t.expiresAt) this.tokens.delete(k);
+    if (this.tokens.size < before) this.sink.tokensExpired(now.getTime());
   }
 
   // ---------------------------------------------------------------- quota
   /** Counts one call; false (and not counted) when the organisation's quota for the day is used up. */
   takeQuota(organisation: string, now: Date, dailyQuota: number): boolean {
-    const key = `${organisation}|${londonDate(now)}`;
+    const day = londonDate(now);
+    const key = `${organisation}|${day}`;
     const used = this.quota.get(key) ?? 0;
     if (used >= dailyQuota) return false;
+    this.sink.quotaTaken(organisation, day, used + 1);
     this.quota.set(key, used + 1);
     return true;
   }
@@ -80,6 +110,7 @@ export class Store {
     do id = randomBytes(18).toString('base64url');
     while (this.documents.has(id));
     const issued: IssuedFile = { ...file, id, expiresAt: endOfLondonDay(file.issuedAt) };
+    this.sink.fileIssued(issued);
     this.documents.set(id, issued);
     return issued;
   }
@@ -116,6 +147,19 @@ export class Store {
 
   newDeedId(): string {
     return `DA${randomBytes(8).toString('hex').toUpperCase()}`;
+  }
+
+  addCase(record: CaseRecord): void {
+    this.sink.caseCreated(record);
+    this.cases.set(record.id, record);
+  }
+
+  addDeed(deed: DeedRecord): void {
+    const theCase = this.cases.get(deed.caseId);
+    if (!theCase) throw new Error(`deed ${deed.id} for unknown case ${deed.caseId}`);
+    this.sink.deedAdded(deed);
+    theCase.deeds.push(deed);
+    this.deeds.push(deed);
   }
 
   // ---------------------------------------------------------------- calls

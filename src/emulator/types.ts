@@ -25,6 +25,12 @@ export interface EmulatorOptions {
   tokenTtlSeconds?: number;
   /** Size in bytes of the LAN50 large plan PDF, default 50 * 1024 * 1024. */
   largePlanBytes?: number;
+  /**
+   * A SQLite file to keep the register's state in (ledger, transaction numbers, quota, tokens,
+   * cases, deeds, issued IDs), created when missing and read at start; one emulator at a time.
+   * Default: none, the state lives and dies with the emulator.
+   */
+  stateFile?: string;
 }
 
 /**

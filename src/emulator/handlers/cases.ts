@@ -40,7 +40,7 @@ export const createCase: Handler = (ctx) => {
     createdAt: ctx.now,
     deeds: [],
   };
-  ctx.env.store.cases.set(record.id, record);
+  ctx.env.store.addCase(record);
   return jsonReply(ctx, { id: record.id });
 };
 
@@ -108,7 +108,6 @@ export const addDeed: Handler = (ctx) => {
   }
 
   const deed = { id: ctx.env.store.newDeedId(), caseId, clientId: ctx.caller.clientId, createdAt: ctx.now, request: req };
-  theCase.deeds.push(deed);
-  ctx.env.store.deeds.push(deed);
+  ctx.env.store.addDeed(deed);
   return jsonReply(ctx, { id: deed.id });
 };
