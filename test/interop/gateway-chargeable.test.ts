@@ -9,9 +9,11 @@
  */
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { chargeableFieldsOf, chargeableRulesPlugin } from '../../examples/federation/chargeable-rules';
+import { composeServices } from '@apollo/composition';
+import { withoutSecurityDirectives } from '../../examples/federation/apollo-gateway';
+import { chargeableFieldsOf, chargeableRulesPlugin, useChargeableMutationRules } from '../../examples/federation/chargeable-rules';
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
 import { buildSchema } from '../../src/graphql/schema';
 import {
@@ -19,9 +21,13 @@ import {
   askHive,
   composeWithTitlegraph,
   type GatewayAnswer,
+  hiveTestGateway,
+  judgedOnLedger,
   serveSubgraph,
   type Subgraph,
+  type TestGateway,
 } from '../support/federation';
+import { postRaw } from '../support/post-raw';
 import { type HttpService, startHttpService } from '../support/harness';
 import { closeServer } from '../support/http-service';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
@@ -130,7 +136,8 @@ interface Gateway {
 
 /** Apollo Server 5 with @apollo/gateway over HTTP, with the rules' plugin (or none). */
 async function apolloGateway(withRules = true): Promise<Gateway> {
-  const gateway = await apolloServerGateway(apolloSupergraph, { plugins: withRules ? [chargeableRulesPlugin()] : [] });
+  // Without the rules, a gateway titlegraph does not know (no router key): titlegraph refuses a known one's unmarked purchase.
+  const gateway = await apolloServerGateway(apolloSupergraph, withRules ? { plugins: [chargeableRulesPlugin()] } : { routerKey: null });
   return {
     async ask(query, accept) {
       const { json, text } = await gateway.ask(query, { accept });
@@ -236,6 +243,153 @@ describe.each(GATEWAYS)('$name', ({ start, title, defers }) => {
       expect(answer.errors?.[0]?.message).toBe(DEFERRED);
       expect(calls).toBe(0);
       expect(charged).toBe(0);
+    }
+  });
+});
+
+/** The three gateways with the rules installed as the README says, answering with the bytes the client gets. */
+const RAW_GATEWAYS: { name: string; start: () => Promise<TestGateway>; apollo: boolean }[] = [
+  {
+    name: 'Apollo Server with @apollo/gateway (plugins: [chargeableRulesPlugin()])',
+    start: () => apolloServerGateway(apolloSupergraph, { plugins: [chargeableRulesPlugin()] }),
+    apollo: true,
+  },
+  { name: 'Hive Gateway (hive-gateway.config.ts)', start: async () => hiveTestGateway(supergraph), apollo: false },
+  {
+    name: 'Hive Gateway with the Rust query planner',
+    start: async () => hiveTestGateway(supergraph, { unifiedGraphHandler }),
+    apollo: false,
+  },
+];
+
+/**
+ * Accept values a client may send with a purchase, and whether each gateway delivers a single
+ * answer to it: Apollo Server only JSON (by RFC 9110 negotiation, q counted), Yoga (Hive) JSON, a
+ * one-event stream or a one-part multipart body (q ignored, only utf-8).
+ */
+const ACCEPTS = [
+  { accept: 'application/xml', apollo: false, hive: false },
+  { accept: 'text/html', apollo: false, hive: false },
+  { accept: 'image/png', apollo: false, hive: false },
+  { accept: 'application/json; charset=iso-8859-1', apollo: false, hive: false },
+  { accept: 'text/event-stream', apollo: false, hive: true },
+  { accept: 'multipart/mixed', apollo: false, hive: true },
+  { accept: 'multipart/mixed; deferSpec=20220824', apollo: false, hive: true },
+  { accept: 'application/json;q=0, text/html', apollo: false, hive: true },
+  { accept: 'application/json', apollo: true, hive: true },
+  { accept: 'application/graphql-response+json', apollo: true, hive: true },
+  { accept: 'application/json; charset=utf-8', apollo: true, hive: true },
+  { accept: '*/*', apollo: true, hive: true },
+  { accept: 'text/html, application/*;q=0.5', apollo: true, hive: true },
+];
+
+let acceptTitle = 4300;
+
+describe.each(RAW_GATEWAYS)('$name: a purchase and the Accept header', ({ start, apollo }) => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await start();
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  test.each(ACCEPTS)('Accept: $accept', async (row) => {
+    const delivered = apollo ? row.apollo : row.hive;
+    const judged = await judgedOnLedger(titlegraph.emulator, () =>
+      gateway.ask(`mutation { ${purchase(`BLK${++acceptTitle}`).replace('{ fee }', '{ fee transactionNumber }')} }`, {
+        accept: row.accept,
+      }),
+    );
+    expect(judged.hidden).toEqual([]);
+    if (delivered) {
+      expect(judged.answer.status).toBe(200);
+      expect(judged.charged).toHaveLength(1);
+    } else {
+      expect(judged.answer.status).toBe(406);
+      expect(judged.calls).toBe(0);
+      expect(judged.charged).toEqual([]);
+    }
+  });
+});
+
+/** The supergraph as a platform team composes it when it drops titlegraph's @composeDirective: no @chargeable anywhere. */
+async function composedWithoutMarker(forApolloGateway: boolean): Promise<string> {
+  const { body } = await postRaw(titlegraph.url, { query: '{ _service { sdl } }' }, { authorization: 'Bearer dev-key-a', accept: null });
+  let sdl = (body.data as { _service: { sdl: string } })._service.sdl.replace(/@composeDirective\(name: "@chargeable"\)/, '');
+  if (forApolloGateway) sdl = withoutSecurityDirectives(sdl);
+  const composed = composeServices([
+    { name: 'titlegraph', url: titlegraph.url, typeDefs: parse(sdl) },
+    { name: matters.name, url: matters.url, typeDefs: parse(matters.sdl) },
+  ]);
+  if (composed.errors) throw new Error(composed.errors.map((e) => e.message).join('\n'));
+  expect(chargeableFieldsOf(composed.supergraphSdl).size).toBe(0);
+  return composed.supergraphSdl;
+}
+
+const NO_MARKER = /^The gateway refuses every mutation: its supergraph has titlegraph's types but no field marked @chargeable/;
+
+describe('a supergraph composed without @composeDirective (no @chargeable)', () => {
+  test('Apollo Server with the rules refuses to start, saying why; nothing reaches the register', async () => {
+    const logged: string[] = [];
+    const sdl = await composedWithoutMarker(true);
+    await expect(apolloServerGateway(sdl, { plugins: [chargeableRulesPlugin({ logError: (m) => logged.push(m) })] })).rejects.toThrow(
+      /no field marked @chargeable/,
+    );
+    expect(logged).toEqual([expect.stringMatching(NO_MARKER)]);
+  });
+
+  test.each([
+    { name: 'Hive Gateway', overrides: {} },
+    { name: 'Hive Gateway with the Rust planner', overrides: { unifiedGraphHandler } },
+  ])('$name with the rules refuses every mutation, saying why, and still answers queries', async ({ overrides }) => {
+    const logged: string[] = [];
+    const gateway = hiveTestGateway(await composedWithoutMarker(false), {
+      ...overrides,
+      plugins: () => [useChargeableMutationRules({ logError: (m) => logged.push(m) })],
+    });
+    try {
+      for (const document of [`mutation { ${purchase()} }`, `mutation { ${purchase()} ${createCase()} }`]) {
+        const judged = await judgedOnLedger(titlegraph.emulator, () => gateway.ask(document));
+        expect(judged.answer.json?.errors?.map((e) => e.extensions?.code)).toEqual(['CHARGEABLE_RULES_NO_MARKER']);
+        expect(judged.calls).toBe(0);
+        expect(judged.charged).toEqual([]);
+      }
+      const query = await gateway.ask('{ matter(id: "m1") { reference } }');
+      expect(query.json).toEqual({ data: { matter: { reference: 'R' } } });
+      expect(logged).toEqual([expect.stringMatching(NO_MARKER)]);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe.each([
+  { name: 'Hive Gateway', overrides: {} },
+  { name: 'Hive Gateway with the Rust planner', overrides: { unifiedGraphHandler } },
+])('$name with persistedDocuments and skipDocumentValidation: true', ({ overrides }) => {
+  test('a stored purchase beside another mutation is still refused, at execution: no subgraph request, no register call', async () => {
+    const stored: Record<string, string> = {
+      pair: `mutation { ${purchase()} archived: archiveMatter(id: "m1") { id } }`,
+      chain: `mutation { ${purchase()} ${purchase()} }`,
+    };
+    const gateway = hiveTestGateway(supergraph, {
+      ...overrides,
+      persistedDocuments: { getPersistedOperation: (id: string) => stored[id] ?? null, skipDocumentValidation: true },
+    });
+    try {
+      for (const [id, code] of [
+        ['pair', 'CHARGEABLE_MUTATION_NOT_ALONE'],
+        ['chain', 'TOO_MANY_CHARGEABLE_MUTATIONS'],
+      ] as const) {
+        const judged = await judgedOnLedger(titlegraph.emulator, () => gateway.ask('', { persistedId: id }));
+        expect(judged.answer.json?.errors?.map((e) => e.extensions?.code)).toEqual([code]);
+        expect(judged.calls).toBe(0);
+        expect(judged.charged).toEqual([]);
+        expect(mattersRan).toEqual([]);
+      }
+    } finally {
+      await gateway.stop();
     }
   });
 });

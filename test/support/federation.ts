@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { composeServices } from '@apollo/composition';
-import { ApolloGateway } from '@apollo/gateway';
+import { ApolloGateway, type GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
@@ -219,12 +219,28 @@ export function clientRequest(
   return new Request(url, { method, headers: { 'content-type': 'application/json', ...all }, body: JSON.stringify(body) });
 }
 
-/** Apollo Server 5 with @apollo/gateway on a free port, titlegraph's data source from apollo-gateway.ts and `plugins`. */
+/** A gateway titlegraph does not know: it forwards each caller's Authorization and presents no router key. */
+const unknownGatewayService = ({ url }: { url?: string }) =>
+  new (class extends RemoteGraphQLDataSource<ApolloContext> {
+    override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<ApolloContext>) {
+      const authorization = context.headers?.authorization;
+      if (typeof authorization === 'string') request.http?.headers.set('authorization', authorization);
+    }
+  })({ url });
+
+/**
+ * Apollo Server 5 with @apollo/gateway on a free port, titlegraph's data source from
+ * apollo-gateway.ts presenting `routerKey` (null: a gateway titlegraph does not know), and `plugins`.
+ */
 export async function apolloServerGateway(
   supergraphSdl: string,
-  { routerKey = 'router-key', plugins = [] }: { routerKey?: string; plugins?: ApolloServerPlugin[] } = {},
+  { routerKey = 'router-key', plugins = [] }: { routerKey?: string | null; plugins?: ApolloServerPlugin[] } = {},
 ): Promise<TestGateway & { server: ApolloServer }> {
-  const gateway = new ApolloGateway({ supergraphSdl, buildService: buildService(routerKey), logger: quietApolloLogger });
+  const gateway = new ApolloGateway({
+    supergraphSdl,
+    buildService: routerKey === null ? unknownGatewayService : buildService(routerKey),
+    logger: quietApolloLogger,
+  });
   const server = new ApolloServer({ gateway, plugins, logger: quietApolloLogger });
   const { url } = await startStandaloneServer(server, {
     listen: { port: 0, host: '127.0.0.1' },
