@@ -47,6 +47,7 @@ export default defineConfig({
           include: [
             'test/security/limit-refusals.test.ts',
             'test/security/router-key.test.ts',
+            'test/security/gateway-mark.test.ts',
             'test/security/credentials-first.test.ts',
             'test/security/sign-in-tokens.test.ts',
             'test/security/token-rules.test.ts',

@@ -29,8 +29,11 @@ export const TOP_LEVEL_ERROR_CODES = {
   TOO_MANY_CHARGEABLE_MUTATIONS: 'more than one chargeable mutation in one operation',
   CHARGEABLE_MUTATION_NOT_ALONE: 'a chargeable mutation beside other root fields',
   CHARGEABLE_PAYLOAD_DEFERRED: 'a chargeable payload inside or around @defer or @stream',
+  CHARGEABLE_RULES_MISSING:
+    "a chargeable mutation from a known gateway (its router key in `titlegraph-router-key`) without the mark of the gateway's money rules; nothing was sent",
   // Who the caller is
-  UNAUTHENTICATED: 'no credentials, or an unknown API key or a bad sign-in token (HTTP 401); two Authorization headers (HTTP 400)',
+  UNAUTHENTICATED:
+    'no credentials, or an unknown API key or a bad sign-in token, or no router key in `titlegraph-router-key` (HTTP 401); two Authorization headers (HTTP 400)',
   IDENTITY_PROVIDER_UNAVAILABLE: "the sign-in provider's keys cannot be fetched to verify a token (HTTP 503)",
   FORBIDDEN: 'the caller lacks a scope the field needs (`missingScopes`), or may not see that journal',
   ROUTER_KEY_NOT_A_CLIENT: "a federation router's key, which reads the schema only",

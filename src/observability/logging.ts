@@ -305,6 +305,17 @@ export function logServiceEvents(events: EventHub, logger: Logger): void {
       `a download link signed with key ${e.keyId} arrived; this replica signs with ${e.knownKeyIds[0]} and checks with ${e.knownKeyIds.join(', ')}, so it refused the link (403 DOWNLOAD_LINK_INVALID): replicas disagree on DOWNLOAD_LINK_SECRET (README, Rotating DOWNLOAD_LINK_SECRET), unless the link is forged`,
     );
   });
+  // Once a minute per sign at most: an unconfigured gateway sends every one of its requests so.
+  const gatewaysTold = new Map<string, number>();
+  events.on('gatewayWithoutRouterKey', (e) => {
+    const now = performance.now();
+    if (now - (gatewaysTold.get(e.sign) ?? Number.NEGATIVE_INFINITY) < 60_000) return;
+    gatewaysTold.set(e.sign, now);
+    logger.warn(
+      { event: 'gateway_without_router_key', requestId: e.requestId, sign: e.sign },
+      `a request that looks like a federation gateway's (${e.sign}) came without titlegraph-router-key: titlegraph cannot tell whether the gateway's money rules checked it, so a purchase beside another mutation could be charged and hidden; give the gateway the router key (README, Federation)`,
+    );
+  });
   events.on('journalDeferred', (e) =>
     logger.warn({ waiting: e.waiting }, 'journal write failed after the register answered; retried until the database takes it'),
   );

@@ -188,6 +188,11 @@ class ServiceMetrics {
       'titlegraph_download_link_unknown_key_total',
       'Live download links refused because they were signed with a key this replica does not have (replicas disagree on DOWNLOAD_LINK_SECRET, or the link is forged).',
     );
+    const gatewaysWithoutRouterKey = counter(
+      'titlegraph_gateway_requests_without_router_key_total',
+      "Requests that look like a federation gateway's but present no router key in titlegraph-router-key, by sign (subgraph_operation_name, entities, service_sdl, apollo_gateway_client, hive_gateway_accept): titlegraph cannot tell whether the gateway's money rules checked them.",
+      ['sign'],
+    );
     if (options.defaultMetrics) {
       collectDefaultMetrics({ register: this.registry });
       for (const name of NOT_PROMETHEUS_NAMES) this.registry.removeSingleMetric(name);
@@ -220,6 +225,7 @@ class ServiceMetrics {
         downloadSeconds.observe({ outcome: event.outcome }, event.durationMs / 1000);
       }),
       services.events.on('downloadLinkUnknownKey', () => unknownKeyLinks.inc()),
+      services.events.on('gatewayWithoutRouterKey', (event) => gatewaysWithoutRouterKey.inc({ sign: event.sign })),
       services.events.on('spendReserved', (event) => spendReserved.inc({ organisation: event.organisation }, event.pence / 100)),
       services.events.on('spendReservationEnded', (event) => spendReserved.dec({ organisation: event.organisation }, event.pence / 100)),
     );

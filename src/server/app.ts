@@ -35,6 +35,7 @@ import { buildSchema } from '../graphql/schema';
 import { DEFAULT_LIMITS } from '../security/limits';
 import type { HardeningOptions } from '../security/limits';
 import { useHardening } from '../security/plugins';
+import { useGatewayMark } from '../security/gateway-mark';
 import { validatedOncePerDocument } from './validation-once';
 
 export interface AppOptions {
@@ -176,6 +177,8 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
       useAcceptableAnswer(),
       // Before the body is read: without valid credentials nothing of the request is parsed.
       useAuthentication(services),
+      // At execution, whichever executor runs: a known gateway's chargeable mutation needs its money rules' mark.
+      useGatewayMark(services),
       useCaseInsensitiveMediaTypes(),
       useInputErrorWording(),
       useDownloads(services),

@@ -11,6 +11,7 @@ import type { Plugin } from 'graphql-yoga';
 import { rememberCaller, type Services } from '../graphql/context';
 import type { AuthFailure } from '../services/tenants';
 import { requestRecordOf } from '../observability/request-record';
+import { rememberGateway, ROUTER_KEY_HEADER } from '../security/gateway-mark';
 
 export interface CredentialRefusal {
   status: 401 | 503;
@@ -70,7 +71,9 @@ export function credentialRefusal(failure: AuthFailure): CredentialRefusal {
   }
 }
 
-/** Authenticates every GraphQL request before its body is parsed; the caller is then the context's. */
+const UNKNOWN_ROUTER_KEY = `The ${ROUTER_KEY_HEADER} header holds no router key of this service: send your gateway's router key there (a tenants-file entry with router: true), or leave the header out. Nothing was run.`;
+
+/** Authenticates every GraphQL request before its body is parsed; the caller is then the context's, and a gateway's router key is checked. */
 export function useAuthentication(services: Services): Plugin {
   return {
     async onRequestParse({ request }) {
@@ -78,6 +81,14 @@ export function useAuthentication(services: Services): Plugin {
       if (!auth.ok) {
         const refusal = credentialRefusal(auth);
         throw topLevelError(refusal.code, refusal.message, { http: { status: refusal.status, headers: refusal.headers } });
+      }
+      const routerKey = request.headers.get(ROUTER_KEY_HEADER);
+      if (routerKey !== null) {
+        // The router key names the gateway, never a caller: the caller stays the one Authorization names.
+        const gateway = services.tenants.routerOf(routerKey);
+        if (!gateway)
+          throw topLevelError('UNAUTHENTICATED', UNKNOWN_ROUTER_KEY, { http: { status: 401, headers: { 'www-authenticate': 'Bearer' } } });
+        rememberGateway(request, gateway);
       }
       rememberCaller(request, auth.tenant);
       requestRecordOf(request).authenticated = true;

@@ -52,9 +52,21 @@ export interface ServiceEvents {
   storageRecovered: { reason: DatabaseOutage; downMs: number; dataDir: string };
   /** An identity provider's discovery document and signing keys were fetched, or could not be. */
   identityKeys: { issuer: string; ok: boolean; reason?: string | undefined };
+  /**
+   * A request that looks like a federation gateway's (`sign`: why) came without a router key in
+   * `titlegraph-router-key`, so titlegraph cannot tell whether the gateway's money rules checked it.
+   */
+  gatewayWithoutRouterKey: { requestId: string; sign: GatewaySign };
   /** The register charged more than the caller's maxFee allowed (its fee changed): shown, and logged as a warning. */
   chargeAboveMaxFee: { tenant: string; operation: string; chargedPence: number; maxFeePence: number };
 }
+
+/**
+ * What gave a request away as a gateway's: a subgraph operation name (`Name__titlegraph__0`, Apollo's
+ * planners), `_entities` or `_service`, Apollo Gateway's HTTP client (`minipass-fetch`,
+ * `make-fetch-happen`), or the Accept that Hive Gateway's subgraph executor sends.
+ */
+export type GatewaySign = 'subgraph_operation_name' | 'entities' | 'service_sdl' | 'apollo_gateway_client' | 'hive_gateway_accept';
 
 type Listener<E> = (event: E) => void;
 

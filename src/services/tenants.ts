@@ -59,6 +59,9 @@ export interface TenantConfig {
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
+/** The embedded start's federation router key: reads the schema, and names a gateway beside its callers' own keys. */
+export const DEV_ROUTER_KEY = 'dev-router-key';
+
 /** The embedded emulator's callers (docs/emulator.md). Only used with the embedded emulator. */
 export const DEV_TENANTS: TenantConfig[] = [
   {
@@ -71,6 +74,8 @@ export const DEV_TENANTS: TenantConfig[] = [
   },
   { name: 'dev-key-a2', apiKeySha256: sha256Hex('dev-key-a2'), clientId: 'client-a2', clientSecret: 'secret-a2', organisation: 'ORG-A' },
   { name: 'dev-key-b', apiKeySha256: sha256Hex('dev-key-b'), clientId: 'client-b', clientSecret: 'secret-b', organisation: 'ORG-B' },
+  // The shipped gateway configurations present it (titlegraph-router-key), so they run against `npm start` as they are.
+  { name: 'dev-router', apiKeySha256: sha256Hex(DEV_ROUTER_KEY), router: true },
 ];
 
 /** The emulator's organisations and their charging accounts (docs/emulator.md). */
@@ -156,6 +161,12 @@ export class TenantDirectory {
     }
     const key = this.keyTenant(credential);
     return key ? { ok: true, tenant: key } : { ok: false, reason: 'unknown' };
+  }
+
+  /** The router tenant whose key this is (a gateway presenting `titlegraph-router-key`); undefined for any other key. */
+  routerOf(key: string): Tenant | undefined {
+    const tenant = this.byKnownKey.get(key) ?? this.keyTenant(key);
+    return tenant?.router ? tenant : undefined;
   }
 
   private keyTenant(key: string): Tenant | undefined {
