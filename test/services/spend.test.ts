@@ -296,7 +296,8 @@ describe('GET /statements.csv over HTTP', () => {
     expect(lines.slice(1).filter((line) => !line.startsWith(`${day},`))).toEqual([]);
     expect(lines.slice(1, 206).map((l) => l.split(',')[4])).toEqual(Array.from({ length: 205 }, (_, i) => `csv-${i + 1}`));
     const lost = lines.at(-1)!.split(',');
-    expect([lost[2], lost[4], lost[9], lost[10], lost[11]]).toEqual(['OUTCOME_UNKNOWN', 'csv-lost', '', '', '']);
+    // The product it asked for (a record per product); no fee, no transaction number.
+    expect([lost[2], lost[4], lost[9], lost[10], lost[11]]).toEqual(['OUTCOME_UNKNOWN', 'csv-lost', 'TITLE_DATA_AND_PLANS', '', '']);
   }, 60_000);
 
   test('a reader that stops after the header row ends its file there; the next reader gets the whole statement', async () => {

@@ -171,7 +171,7 @@ builder.queryFields((t) => ({
     ...needsScope('charges:read'),
     type: ChargeStatementType,
     description:
-      "Charges of register days `from` to `to` (inclusive, at most 366 days), oldest first,\noptionally for one search reference (a matter) and one caller (a person's subject or a key's\nname). A caller with the charges:organisation scope (an accounts key) sees its whole\norganisation; any other caller sees its own calls only. Free: makes no register call. A call still at the\nregister is listed as PENDING, one record per product it may charge, and settles in place: paged\nwhile a purchase settles, a statement lists each record once.",
+      "Charges of register days `from` to `to` (inclusive, at most 366 days), oldest first,\noptionally for one search reference (a matter) and one caller (a person's subject or a key's\nname). A caller with the charges:organisation scope (an accounts key) sees its whole\norganisation; any other caller sees its own calls only. Free: makes no register call.",
     args: {
       from: t.arg({ type: 'Date', required: true, description: 'First register day (Europe/London), YYYY-MM-DD.' }),
       to: t.arg({ type: 'Date', required: true, description: 'Last register day, inclusive.' }),
