@@ -59,6 +59,7 @@ export default defineConfig({
             'test/server/jit-differential.test.ts',
             'test/graphql/actionable-errors.test.ts',
             'test/money/charges-in-answer.test.ts',
+            'test/money/register-midnight.test.ts',
             'test/server/accept-before-execution.test.ts',
             'test/interop/graphql-http.test.ts',
             'test/observability/operator-signals.test.ts',

@@ -13,7 +13,7 @@ import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';
 import { PgIdempotencyStore } from '../storage/idempotency/pg-store';
 import { dataFileHealth } from '../storage/sqlite-database';
 import type { IdempotencyStore } from '../storage/idempotency/store';
-import { RegisterTransport, type RegisterTransportOptions } from '../register/client';
+import { type RegisterDay, RegisterTransport, type RegisterTransportOptions } from '../register/client';
 import { msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
 import type { QuotaStore } from '../storage/quota/store';
 import { SqliteQuotaStore } from '../storage/quota/sqlite-store';
@@ -50,6 +50,8 @@ export interface Services {
    * here but from the answer to the call that charged (register/client/charge-answers.ts).
    */
   registerNow: () => Date;
+  /** The register's day now (or, `forPurchase`, while a call sent now may reach it), and whether it is known (RegisterTransport.registerDay). */
+  registerDay: (forPurchase?: boolean) => RegisterDay;
   /** Concurrent downloads per tenant (this replica). */
   downloadSlots: DownloadSlots;
   /** When a download is closed: its caller stopped reading, or it ran too long. */
@@ -257,6 +259,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     events,
     quota,
     registerNow: () => transport.registerNow(),
+    registerDay: (forPurchase) => transport.registerDay(forPurchase),
     apq,
     downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl, options.downloadLinkClock, (keyId, knownKeyIds) =>
       events.emit('downloadLinkUnknownKey', { keyId, knownKeyIds }),

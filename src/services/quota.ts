@@ -112,9 +112,9 @@ export class QuotaGuard {
    * The organisation's calls today, and until when calls are refused here, by the same rules as
    * admission (storage/quota/admission-decision.ts `decide`): the register's block, then the day's limit, then the
    * free reads' share. A client's own bucket is left out: it is the client's, not the organisation's.
+   * `now`: the register's clock as the caller read it, so that its answer and this one name one day.
    */
-  async usage(organisation: string): Promise<QuotaUsage> {
-    const now = this.now();
+  async usage(organisation: string, now: Date = this.now()): Promise<QuotaUsage> {
     const day = londonDate(now);
     const usage = await this.store.usage(organisation, day, now.getTime());
     const { dailyQuota, freeShare } = this.policy;

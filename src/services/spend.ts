@@ -8,6 +8,7 @@
 import { expectedFeePence } from '../storage/idempotency/spending-decision';
 import type { IdempotencyStore, SpendCheck } from '../storage/idempotency/store';
 import { type ChargeableProduct, formatPence, perProduct } from '../register/contract/money';
+import type { RegisterDay, RegisterDayCertainty } from '../register/client';
 import type { Scope } from './scopes';
 
 /** What spend control needs of a caller (a Tenant). */
@@ -57,6 +58,15 @@ export interface QuoteLine {
   listFee: string;
   alreadyChargedToday: boolean;
   expectedFee: string;
+}
+
+export interface Quote {
+  lines: QuoteLine[];
+  expectedTotal: string;
+  withinLimits: boolean;
+  /** The register day the quote is reckoned on. */
+  day: string;
+  dayCertainty: RegisterDayCertainty;
 }
 
 export interface SpendingAccountFigures {
@@ -141,15 +151,26 @@ export class SpendControl {
     };
   }
 
+  /**
+   * What a purchase made now would charge. It is reckoned on the latest day the register may be
+   * on, as a purchase's claim is (graphql/mutations/run-idempotent.ts): near its midnight
+   * (NEAR_MIDNIGHT) that is the new day, on which what was bought the day before is charged
+   * again; before the register has been heard (MACHINE_CLOCK) no day is known, so every product
+   * is expected to be charged.
+   */
   async quote(
     store: IdempotencyStore,
     tenant: Caller,
-    day: string,
+    registerDay: RegisterDay,
     fas: string,
     titleNumber: string,
     products: readonly ChargeableProduct[],
-  ) {
-    const charged = await store.chargedProducts(this.organisationScopes(tenant), day, fas, titleNumber);
+  ): Promise<Quote> {
+    const day = registerDay.latestDay;
+    const charged =
+      registerDay.certainty === 'MACHINE_CLOCK'
+        ? new Set<string>()
+        : await store.chargedProducts(this.organisationScopes(tenant), day, fas, titleNumber);
     const unique = [...new Set(products)];
     const lines: QuoteLine[] = unique.map((product) => {
       const alreadyChargedToday = charged.has(product);
@@ -164,6 +185,8 @@ export class SpendControl {
       lines,
       expectedTotal: formatPence(expectedPence),
       withinLimits: fits(spending.caller) && fits(spending.client) && fits(spending.organisation),
+      day,
+      dayCertainty: registerDay.certainty,
     };
   }
 

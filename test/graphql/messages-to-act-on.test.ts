@@ -93,6 +93,8 @@ describe('the quota', () => {
     const svc = await serviceForTest({ services: { quota: { dailyQuota: 1, freeShare: 0 } } });
     const midnight = endOfLondonDay(svc.services.registerNow());
     expect(await usage(svc)).toEqual({ calls: 0, blockedUntil: null, freeReadsBlockedUntil: midnight.toISOString() });
+    // registerUsage asked the register's clock first, with the one sign-in (uncounted) a fresh process makes.
+    const signIns = svc.emulator.calls.count({ route: 'token' });
 
     const read = await svc.gql(TitleQuery, { titleNumber: 'MID15313' });
     const refusal = read.errors![0]!;
@@ -103,8 +105,8 @@ describe('the quota', () => {
         `Free reads start again at midnight (Europe/London), in ${seconds} s (at ${londonWords(midnight)}, London time).`,
     );
     expect(svc.emulator.calls.count({ route: 'titleSummary' })).toBe(0);
-    // Refused before the sign-in it would have needed (this service had not signed in yet): same words.
-    expect(svc.emulator.calls.count({ route: 'token' })).toBe(0);
+    // Refused before any sign-in of its own: same words.
+    expect(svc.emulator.calls.count({ route: 'token' })).toBe(signIns);
 
     // The paid call goes through; then every call is refused until midnight.
     const created = await svc.gql(CreateCaseMutation, {

@@ -101,6 +101,7 @@ describe('SpendControl', () => {
   });
 
   describe('quotes against a real store', () => {
+    const MARCH_10 = { day: '2026-03-10', certainty: 'EXACT', latestDay: '2026-03-10', at: new Date('2026-03-10T12:00:00Z') } as const;
     let dir: string;
     let store: SqliteIdempotencyStore;
     beforeAll(() => {
@@ -116,7 +117,7 @@ describe('SpendControl', () => {
       const exact = await new SpendControl({ feesPence: DEFAULT_FEES_PENCE, clientLimitPence: 300 }, [{ clientId: 'client-b' }]).quote(
         store,
         B,
-        '2026-03-10',
+        MARCH_10,
         '5555',
         'MID1234',
         ['TITLE_DATA_AND_PLANS', 'TITLE_DATA_AND_PLANS'],
@@ -125,10 +126,12 @@ describe('SpendControl', () => {
         lines: [{ product: 'TITLE_DATA_AND_PLANS', listFee: '3.00', alreadyChargedToday: false, expectedFee: '3.00' }],
         expectedTotal: '3.00',
         withinLimits: true,
+        day: '2026-03-10',
+        dayCertainty: 'EXACT',
       });
       const short = await new SpendControl({ feesPence: DEFAULT_FEES_PENCE, organisationLimitPence: 299 }, [
         { clientId: 'client-b' },
-      ]).quote(store, B, '2026-03-10', '5555', 'MID1234', ['TITLE_DATA_AND_PLANS']);
+      ]).quote(store, B, MARCH_10, '5555', 'MID1234', ['TITLE_DATA_AND_PLANS']);
       expect(short.withinLimits).toBe(false);
     });
   });

@@ -6,7 +6,7 @@
  * Chargeable calls also keep the charge journal (see store.ts), in the same transaction.
  */
 import { createHash } from 'node:crypto';
-import { RegisterError, watchChargeAnswers } from '../../register/client';
+import { RegisterError, type RegisterDay, watchChargeAnswers } from '../../register/client';
 import { londonDate } from '../../register/contract/london-day';
 import type { Charge } from '../../register/contract/wire';
 import type {
@@ -121,12 +121,12 @@ export function outcomeUnknownError(
  * nothing was sent, and how much of the limit calls whose outcome is unknown hold (`heldPence`:
  * they count as spent until someone checks them against the register's invoice) and where to see them.
  */
-export function spendRefusalError(refusal: SpendRefusal, day: string, heldPence = 0): UserError {
+export function spendRefusalError(refusal: SpendRefusal, day: string, heldPence = 0, nearMidnight = false): UserError {
   const expected = formatPence(refusal.expectedPence);
   if (refusal.reason === 'maxFee') {
     return {
       code: 'CHARGE_ABOVE_MAXIMUM',
-      message: `This call is expected to charge ${expected} (before VAT), which is above input.maxFee ${formatPence(refusal.maxFeePence)}. Nothing was sent to the register.`,
+      message: `This call is expected to charge ${expected} (before VAT), which is above input.maxFee ${formatPence(refusal.maxFeePence)}.${nearMidnight ? NEAR_MIDNIGHT_WORDS : ''} Nothing was sent to the register.`,
       field: ['input', 'maxFee'],
     };
   }
@@ -147,6 +147,11 @@ export function spendRefusalError(refusal: SpendRefusal, day: string, heldPence 
       `has ${formatPence(refusal.remainingPence)} left for ${day}. Nothing was sent to the register.${held} The limit resets at midnight, London time.`,
   };
 }
+
+/** Why a product bought today is expected to be charged again, near the register's midnight. */
+const NEAR_MIDNIGHT_WORDS =
+  " The register's day is about to change or has just changed (London midnight is within the uncertainty of this service's " +
+  "knowledge of the register's clock), and on the new day what was bought today is charged again.";
 
 /** Runs `run` at most once per (tenant, idempotencyKey) and reports what happened. */
 export async function runIdempotent<T>(ctx: Context, run: IdempotentRun<T>, options: IdempotencyOptions = {}): Promise<Outcome<T>> {
@@ -184,15 +189,18 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
   const hash = inputHash(run.operation, run.input);
   const flightKey = `${scope}\u0000${run.idempotencyKey}`;
   let intent: ChargeIntent | undefined;
+  let nearMidnight = false;
   if ('charges' in run.effect) {
     // The reservation and the spend check are on the register's day: a process that has not
-    // heard the register yet asks it first, before anything is claimed.
-    const day = await registerDayBeforeClaim<T>(ctx);
-    if (typeof day !== 'string') return day;
+    // heard the register yet asks it first, before anything is claimed. Near its midnight, on the
+    // latest day it may be on: what was bought the day before is charged again there.
+    const registerDay = await registerDayBeforeClaim<T>(ctx);
+    if (!('latestDay' in registerDay)) return registerDay;
+    nearMidnight = registerDay.certainty !== 'EXACT';
     intent = {
       operation: run.operation,
       ...run.effect.charges,
-      day,
+      day: registerDay.latestDay,
       caller: ctx.tenant.caller,
       callerName: ctx.tenant.callerName ?? undefined,
       spend: ctx.services.spend.checkFor(ctx.tenant, run.effect.products, run.effect.maxFeePence),
@@ -219,7 +227,7 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
       ctx.services.events.emit('spendRefused', { tenant: ctx.tenant.id, organisation: ctx.tenant.organisation, reason });
       const held = await heldByUnknownOutcomes(store, claim.refused, ctx.tenant.id, intent!);
       return {
-        outcome: { ok: false, userErrors: [spendRefusalError(claim.refused, intent!.day, held)] },
+        outcome: { ok: false, userErrors: [spendRefusalError(claim.refused, intent!.day, held, nearMidnight)] },
         kind: claim.refused.reason === 'maxFee' ? 'above_max_fee' : 'spend_limit',
       };
     }
@@ -250,9 +258,10 @@ const registerDay = (ctx: Context) => londonDate(ctx.services.registerNow());
  * heard it yet (a token fetch: nothing is claimed or charged). When the register cannot be
  * asked, the caller hears why, as from a call that was never sent.
  */
-async function registerDayBeforeClaim<T>(ctx: Context): Promise<string | RunResult<T>> {
+async function registerDayBeforeClaim<T>(ctx: Context): Promise<RegisterDay | RunResult<T>> {
   try {
-    return londonDate(await ctx.register.registerNow(ctx.callOptions.signal));
+    await ctx.register.registerNow(ctx.callOptions.signal);
+    return ctx.services.registerDay(true);
   } catch (error) {
     if (!(error instanceof RegisterError)) throw error;
     // The sign-in's one refusal a caller can act on is the register's 429: any other 4xx to it is

@@ -2,12 +2,18 @@
 import { builder } from '../builder';
 import type { QuotaUsage } from '../../services/quota';
 import { forAnyCaller } from '../scopes';
+import type { RegisterDayCertainty } from '../../register/client';
+import { RegisterDayCertaintyEnum, registerDayForAnswer } from './register-day';
 
-const RegisterUsageType = builder.objectRef<QuotaUsage>('RegisterUsage').implement({
+const RegisterUsageType = builder.objectRef<QuotaUsage & { dayCertainty: RegisterDayCertainty }>('RegisterUsage').implement({
   description:
     "Register calls made today (register day, Europe/London) for the caller's organisation, all its API clients and all replicas together, as counted by this service. The register allows 2,000 calls per organisation per day.",
   fields: (t) => ({
     day: t.field({ type: 'Date', description: 'The register day counted.', resolve: (u) => u.day }),
+    dayCertainty: t.expose('dayCertainty', {
+      type: RegisterDayCertaintyEnum,
+      description: "Whether `day` is known to be the register's day now (see RegisterDayCertainty).",
+    }),
     calls: t.exposeInt('calls', { description: "Register calls of the caller's organisation that day (token fetches excluded)." }),
     blockedUntil: t.field({
       type: 'DateTime',
@@ -30,7 +36,12 @@ builder.queryFields((t) => ({
   registerUsage: t.field({
     ...forAnyCaller(),
     type: RegisterUsageType,
-    description: "The register quota use of the caller's organisation today (free: makes no register call).",
-    resolve: (_, __, ctx) => ctx.services.quota.usage(ctx.tenant.organisation),
+    description:
+      "The register quota use of the caller's organisation today (free: counts no register call; a process that has not heard the register yet asks its clock first, with an uncounted sign-in).",
+    resolve: async (_, __, ctx) => {
+      const registerDay = await registerDayForAnswer(ctx);
+      const usage = await ctx.services.quota.usage(ctx.tenant.organisation, registerDay.at);
+      return { ...usage, dayCertainty: registerDay.certainty };
+    },
   }),
 }));

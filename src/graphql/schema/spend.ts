@@ -6,9 +6,9 @@
 import { topLevelError } from '../error-codes';
 import { builder } from '../builder';
 import { CHARGEABLE_PRODUCTS, type ChargeableProduct, formatPence } from '../../register/contract/money';
-import { londonDate } from '../../register/contract/london-day';
 import type { JournalRecord, StatementSummary } from '../../storage/idempotency/store';
-import type { QuoteLine, SpendingAccountFigures } from '../../services/spend';
+import type { Quote, QuoteLine, SpendingAccountFigures } from '../../services/spend';
+import type { RegisterDayCertainty } from '../../register/client';
 import {
   DEFAULT_STATEMENT_PAGE,
   decodeStatementCursor,
@@ -17,10 +17,10 @@ import {
   statementRangeProblem,
   statementRetentionWarning,
 } from '../../services/statements';
-import type { Context } from '../context';
 import { badUserInput } from '../mutations/user-errors';
 import { ChargeRecordType, dayOf } from './charge-records';
 import { needsScope } from '../scopes';
+import { RegisterDayCertaintyEnum, registerDayForAnswer } from './register-day';
 
 const PRODUCT_DESCRIPTIONS: Record<ChargeableProduct, string> = {
   TITLE_DATA_AND_PLANS: 'Title data, the title sheet PDF and all plans of a title: one charge.',
@@ -48,7 +48,7 @@ const ChargeQuoteLineType = builder.objectRef<QuoteLine>('ChargeQuoteLine').impl
   }),
 });
 
-const ChargeQuoteType = builder.objectRef<{ lines: QuoteLine[]; expectedTotal: string; withinLimits: boolean }>('ChargeQuote').implement({
+const ChargeQuoteType = builder.objectRef<Quote>('ChargeQuote').implement({
   description: 'What a purchase would charge now, before VAT, and whether the spending limits leave room for it.',
   fields: (t) => ({
     lines: t.expose('lines', { type: [ChargeQuoteLineType], description: 'One line per product asked about.' }),
@@ -57,6 +57,16 @@ const ChargeQuoteType = builder.objectRef<{ lines: QuoteLine[]; expectedTotal: s
     }),
     withinLimits: t.exposeBoolean('withinLimits', {
       description: "True when the caller's API client and organisation limits leave room for expectedTotal.",
+    }),
+    day: t.expose('day', {
+      type: 'Date',
+      description:
+        'The register day the quote is for. Near London midnight (dayCertainty NEAR_MIDNIGHT) the later of the two days the register may be on: a purchase may be charged on it, and a title bought the day before is charged again there.',
+    }),
+    dayCertainty: t.expose('dayCertainty', {
+      type: RegisterDayCertaintyEnum,
+      description:
+        'Whether the register day a purchase sent now is charged on is known. From the call deadline (REGISTER_CALL_DEADLINE_MS, 30 s) plus a second before London midnight to a second after it, it is not (NEAR_MIDNIGHT): every product not already charged on the later day is quoted at its list fee, and a purchase is held to maxFee the same way.',
     }),
   }),
 });
@@ -77,13 +87,21 @@ const SpendingAccountType = builder.objectRef<SpendingAccountFigures>('SpendingA
 });
 
 const SpendingType = builder
-  .objectRef<{ day: string; caller: SpendingAccountFigures; client: SpendingAccountFigures; organisation: SpendingAccountFigures }>(
-    'Spending',
-  )
+  .objectRef<{
+    day: string;
+    dayCertainty: RegisterDayCertainty;
+    caller: SpendingAccountFigures;
+    client: SpendingAccountFigures;
+    organisation: SpendingAccountFigures;
+  }>('Spending')
   .implement({
     description: "Today's spending of the caller, of its API client and of its organisation.",
     fields: (t) => ({
       day: t.expose('day', { type: 'Date', description: 'The register day of these figures.' }),
+      dayCertainty: t.expose('dayCertainty', {
+        type: RegisterDayCertaintyEnum,
+        description: "Whether `day` is known to be the register's day now (see RegisterDayCertainty).",
+      }),
       client: t.expose('client', { type: SpendingAccountType, description: "The caller's API client." }),
       organisation: t.expose('organisation', {
         type: SpendingAccountType,
@@ -130,9 +148,6 @@ const ChargeStatementType = builder.objectRef<Statement>('ChargeStatement').impl
   }),
 });
 
-/** The register's day now (Europe/London), by the register's own clock. */
-const today = (ctx: Context) => londonDate(ctx.services.registerNow());
-
 builder.queryFields((t) => ({
   chargeQuote: t.field({
     ...needsScope('titles:read'),
@@ -144,12 +159,13 @@ builder.queryFields((t) => ({
       titleNumber: t.arg({ type: 'TitleNumber', required: true, description: 'The title.' }),
       products: t.arg({ type: [ChargeableProductEnum], required: true, description: 'The products the purchase would buy.' }),
     },
-    resolve: (_, { fas, titleNumber, products }, ctx) => {
+    resolve: async (_, { fas, titleNumber, products }, ctx) => {
       if (!ctx.services.spend.fasAllowed(ctx.tenant, fas)) {
         // The words a purchase on this account gets from the register, and nothing more.
         throw topLevelError('FAS_NOT_AUTHORISED', `fas: ${fas} is not a charging account of your organisation.`, { field: 'fas' });
       }
-      return ctx.services.spend.quote(ctx.services.idempotency, ctx.tenant, today(ctx), fas, titleNumber, products);
+      const registerDay = await registerDayForAnswer(ctx, true);
+      return ctx.services.spend.quote(ctx.services.idempotency, ctx.tenant, registerDay, fas, titleNumber, products);
     },
   }),
   spending: t.field({
@@ -158,9 +174,11 @@ builder.queryFields((t) => ({
     description:
       "Today's spending (register day, Europe/London) of the caller's API client and of its\norganisation, against their limits. Free: makes no register call.",
     resolve: async (_, __, ctx) => {
-      const spending = await ctx.services.spend.spending(ctx.services.idempotency, ctx.tenant, today(ctx));
+      const registerDay = await registerDayForAnswer(ctx);
+      const spending = await ctx.services.spend.spending(ctx.services.idempotency, ctx.tenant, registerDay.day);
       return {
         day: spending.day,
+        dayCertainty: registerDay.certainty,
         caller: spending.caller.figures,
         client: spending.client.figures,
         organisation: spending.organisation.figures,

@@ -389,7 +389,7 @@ class RegisterCall<T> {
       status = response.statusCode;
       // Read with the headers, before the body: the register charged as it began this answer,
       // and a body that ends after its midnight does not move the charge to the next day.
-      const answeredAt = transport.observeRegisterDate(response.headers.date);
+      const answeredAt = transport.observeRegisterDate(response.headers.date, started);
       if (answeredAt && route.effect === 'charges') noteChargeAnswer(answeredAt);
       // awaited here, so that a body that breaks off is caught below, with the status known
       return await this.readAnswer(response, auth, ticket, started);

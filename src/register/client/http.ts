@@ -7,6 +7,7 @@
  * downloads, or its burst of calls, can only ever wait for its own connections.
  */
 import { Agent, type Dispatcher } from 'undici';
+import { londonDate, oneLondonDay } from '../contract/london-day';
 import { buildPath, type RouteDef } from '../contract/routes';
 import { CircuitBreaker, DEFAULT_BREAKER, type BreakerState } from './circuit-breaker';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
@@ -52,6 +53,48 @@ export interface RegisterTransportOptions {
   onCall?: (e: RegisterCallEvent) => void;
 }
 
+/**
+ * How sure this service is of the register's day now: `EXACT` when every instant its estimate
+ * of the register's clock allows is on one London day; `NEAR_MIDNIGHT` when a London midnight is
+ * among them (the register may already be, or still be, on the other day); `MACHINE_CLOCK` before
+ * the register has answered once (this machine's clock stands in for it).
+ */
+export type RegisterDayCertainty = 'EXACT' | 'NEAR_MIDNIGHT' | 'MACHINE_CLOCK';
+
+/** The register's day now, by the estimate of its clock `at`, and how sure of it the estimate is. */
+export interface RegisterDay {
+  /** YYYY-MM-DD, Europe/London, of `at`. */
+  day: string;
+  certainty: RegisterDayCertainty;
+  /**
+   * The latest day the register may be on now: `day`, or the next one when NEAR_MIDNIGHT. Its
+   * clock only moves on, so a charge journalled on this day proves the register is on it.
+   */
+  latestDay: string;
+  at: Date;
+}
+
+/**
+ * What one answer's `Date` header tells of the register's clock, on this machine's monotonic
+ * clock (performance.now()), so that this machine's own wall clock, skewed or stepped, plays no part.
+ */
+interface ClockReading {
+  /** The header, in epoch ms: a whole second, the register's clock with its fraction dropped. */
+  headerMs: number;
+  /** When the attempt began (before it waited for a connection): the header cannot have been made earlier. */
+  sentAt: number;
+  /** When the header was read: it cannot have been made later. */
+  readAt: number;
+}
+
+/**
+ * How far the register's clock and this machine's monotonic clock may run apart, per unit of
+ * time since the reading: 100 ppm, the tolerance of an undisciplined quartz clock (both clocks'
+ * together are far less under NTP). Every register call takes a new reading, so this is 6 ms
+ * after a quiet minute, 360 ms after a quiet hour.
+ */
+const CLOCK_RATE_TOLERANCE = 1e-4;
+
 export interface ResolvedTimeouts {
   connectMs: number;
   headersMs: number;
@@ -85,8 +128,8 @@ export class RegisterTransport {
   private readonly base: string;
   private readonly onCall: ((e: RegisterCallEvent) => void) | undefined;
   private closing: Promise<void> | undefined;
-  /** The register's clock minus ours, from the `Date` header of its latest answer; unset until one came. */
-  private registerSkewMs: number | undefined;
+  /** The `Date` header of the register's latest answer; unset until one came. */
+  private clockReading: ClockReading | undefined;
 
   constructor(opts: RegisterTransportOptions) {
     const base = new URL(opts.baseUrl);
@@ -144,26 +187,57 @@ export class RegisterTransport {
 
   /**
    * The register's time now, as its latest `Date` header tells (its day, not ours, decides
-   * charging and document expiry). A `Date` header has whole seconds: half a second is added
-   * so the estimate is off by at most half a second either way. Until the register has answered
-   * once this is only this machine's clock: see `knowsRegisterClock` (RegisterClient.registerNow
-   * asks the register first). A charge's own day is never taken from here, but from its answer
-   * (charge-answers.ts).
+   * charging and document expiry): the header's second, plus half a second for the fraction it
+   * dropped, plus the time since it was read. Until the register has answered once this is only
+   * this machine's clock: see `knowsRegisterClock` (RegisterClient.registerNow asks the register
+   * first). A charge's own day is never taken from here, but from its answer (charge-answers.ts).
    */
   registerNow(): Date {
-    return new Date(Date.now() + (this.registerSkewMs ?? 0));
+    const reading = this.clockReading;
+    if (!reading) return new Date();
+    return new Date(reading.headerMs + 500 + (performance.now() - reading.readAt));
+  }
+
+  /**
+   * The register's day now, and whether it is known. The header was made by the register's clock
+   * at some moment between `sentAt` and `readAt`, and its clock then read between the header and
+   * one second later. So its clock now is at least header + (now − readAt), and below header +
+   * 1 s + (now − sentAt): a span of 1 s plus the round trip of the latest answer (its wait for a
+   * connection included), widened by CLOCK_RATE_TOLERANCE since. `forPurchase`: the day asked
+   * about is the one a call sent now is charged on, which reaches the register at the latest by
+   * the call deadline (its attempts and waits included), so the span reaches that much further.
+   * When a London midnight lies in the span the day is NEAR_MIDNIGHT: what was charged "today"
+   * may be charged again.
+   */
+  registerDay(forPurchase = false): RegisterDay {
+    const reading = this.clockReading;
+    if (!reading) {
+      const at = new Date();
+      return { day: londonDate(at), certainty: 'MACHINE_CLOCK', latestDay: londonDate(at), at };
+    }
+    const now = performance.now();
+    const drift = (now - reading.sentAt) * CLOCK_RATE_TOLERANCE;
+    const ahead = forPurchase ? this.timeouts.deadlineMs : 0;
+    const earliest = new Date(reading.headerMs + (now - reading.readAt) - drift);
+    const latest = new Date(reading.headerMs + 1_000 + (now - reading.sentAt) + drift + ahead);
+    const at = new Date(reading.headerMs + 500 + (now - reading.readAt));
+    const certainty = oneLondonDay(earliest, latest) ? 'EXACT' : 'NEAR_MIDNIGHT';
+    return { day: londonDate(at), certainty, latestDay: londonDate(new Date(latest.getTime() - 1)), at };
   }
 
   /** True once an answer of the register has told its clock. */
   get knowsRegisterClock(): boolean {
-    return this.registerSkewMs !== undefined;
+    return this.clockReading !== undefined;
   }
 
-  /** @internal An answer's `Date` header has come: the register's clock as it answered, if the header is one. */
-  observeRegisterDate(value: string | string[] | undefined): Date | undefined {
+  /**
+   * @internal An answer's `Date` header has come, for an attempt begun at `sentAt`
+   * (performance.now()): the register's clock as it answered, if the header is one.
+   */
+  observeRegisterDate(value: string | string[] | undefined, sentAt: number): Date | undefined {
     const at = Date.parse(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
     if (Number.isNaN(at)) return undefined;
-    this.registerSkewMs = at + 500 - Date.now();
+    this.clockReading = { headerMs: at, sentAt, readAt: performance.now() };
     return new Date(at);
   }
 

@@ -1,5 +1,12 @@
 /** The register REST client: HTTP only, nothing of GraphQL. */
-export { DEFAULT_CALL_DEADLINE_MS, RegisterTransport, type RegisterTransportOptions, type RegisterCallEvent } from './http';
+export {
+  DEFAULT_CALL_DEADLINE_MS,
+  RegisterTransport,
+  type RegisterTransportOptions,
+  type RegisterCallEvent,
+  type RegisterDay,
+  type RegisterDayCertainty,
+} from './http';
 export {
   RegisterClient,
   type HeldCheck,

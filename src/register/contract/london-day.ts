@@ -80,6 +80,16 @@ function findEndOfLondonDay(today: string): Date {
   throw new Error(`no London midnight found after ${today}`);
 }
 
+/**
+ * True when every instant from `from` up to (not including) `until` is on one London day: an
+ * estimate of a clock that says "somewhere in there" then knows the day, and otherwise a
+ * London midnight falls inside it. London midnight falls on a whole second, never between two
+ * instants of one millisecond.
+ */
+export function oneLondonDay(from: Date, until: Date): boolean {
+  return until.getTime() - 1 <= from.getTime() || londonDate(from) === londonDate(new Date(until.getTime() - 1));
+}
+
 /** Whole seconds from `instant` to the next London midnight (at least 1). */
 export function secondsUntilLondonMidnight(instant: Date): number {
   return Math.max(1, Math.ceil((endOfLondonDay(instant).getTime() - instant.getTime()) / 1000));
