@@ -131,7 +131,7 @@ describe('a fresh process whose first call is a purchase', () => {
     // While the answer is on its way, its fee is reserved on the register's day.
     const inFlight = await svc.gql(SpendingQuery, {});
     expect(inFlight.data!.spending).toMatchObject({ day: registerDay, client: { charged: '0.00', pending: '3.00' } });
-    expect(await records(svc, registerDay)).toEqual([{ key, status: 'OUTCOME_UNKNOWN', transactionNumber: undefined }]);
+    expect(await records(svc, registerDay)).toEqual([{ key, status: 'PENDING', transactionNumber: undefined }]);
 
     const result = await purchase;
     const transactionNumber = result.data!.purchaseTitleDetails.charges[0]!.transactionNumber;
