@@ -1,5 +1,5 @@
 /**
- * The rules' mark (examples/federation/chargeable-rules.ts, docs/shared contract with titlegraph):
+ * The rules' mark (examples/federation/chargeable-rules.ts; the interface titlegraph checks it by):
  * every request Hive Gateway (either planner) or Apollo Server with @apollo/gateway sends to
  * titlegraph for an operation the rules checked carries `titlegraph-rules: chargeable/2`, also when
  * Hive's persisted documents skip validation (the rules check at execution); a gateway without
