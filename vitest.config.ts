@@ -14,6 +14,7 @@ const SYSTEM = [
   // Outage drills: a frozen or unreachable database, a register that hangs (seconds each, waiting out real deadlines).
   'test/storage/pg-deadlines.test.ts',
   'test/server/register-hang.test.ts',
+  'test/server/data-route-hang.test.ts',
   'test/server/database-outage-status.test.ts',
 ];
 
@@ -53,6 +54,7 @@ export default defineConfig({
             'test/security/token-rules.test.ts',
             'test/security/scopes.test.ts',
             'test/server/production-errors.test.ts',
+            'test/server/breaker-refusal-words.test.ts',
             'test/server/validation-once.test.ts',
             'test/server/input-errors.test.ts',
             'test/server/jit.test.ts',

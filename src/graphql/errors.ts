@@ -179,7 +179,10 @@ const REGISTER_RETRY_AFTER_SECONDS = 2;
 function unreachableMessage(error: RegisterError, code: string, seconds: number): string {
   const again = `try again in ${seconds} s`;
   if (error.code === 'CIRCUIT_OPEN') {
-    return `The register is not answering: calls to it are paused after repeated failures, so nothing was sent to it (${code}); ${again}.`;
+    // the words follow the whole call: its earlier attempts may have reached the register
+    return error.neverSent
+      ? `The register is not answering: calls to it are paused after repeated failures, so nothing was sent to it (${code}); ${again}.`
+      : `The register is not answering: this request was sent to it and failed, and calls to it are now paused after repeated failures (${code}); ${again}.`;
   }
   if (error.neverSent) {
     const what = code === 'REGISTER_TIMEOUT' ? 'could not be reached in time' : 'could not be reached';

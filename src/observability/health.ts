@@ -7,8 +7,12 @@
  *   embedded one's disk is not full, read-only or failing) and the register's token route
  *   answers within `timeoutMs` and the circuit breaker lets calls through, 503 otherwise.
  *   While the breaker is open every call is refused, so the replica is not ready, and says for
- *   how long (`retryAfterSeconds`). Once it is half-open the probe is its trial: a replica that
- *   a load balancer took out of rotation gets no calls that could close it, so the probe does.
+ *   how long (`retryAfterSeconds`) and which routes failed (`failedRoutes`). Once it is half-open
+ *   the probe makes its trial, of what failed: a replica that a load balancer took out of rotation
+ *   gets no calls that could close it. When the token route failed (the register is down), the
+ *   probe's own call is the trial; when data routes failed, the token route may answer while they
+ *   hang, so the trial is the last failed call that has no effect, sent again (a real call with its
+ *   caller's credentials, counted on its organisation's quota like any other).
  *   The probe sends no credentials (nothing is charged or counted, no token is made): the
  *   register refuses it (401), which proves the address is the register's. A 404 means
  *   REGISTER_BASE_URL points elsewhere (a missing /v1, say), and a 5xx that the register is
@@ -17,6 +21,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { RegisterTransport } from '../register/client';
+import type { BreakerCall } from '../register/client/circuit-breaker';
 import { ROUTES } from '../register/contract/routes';
 import type { DownloadLinks } from '../services/downloads/links';
 import type { Services } from '../services/create-services';
@@ -44,6 +49,8 @@ export interface Readiness {
     breaker: string;
     /** While the breaker refuses calls: when it lets one through again. */
     retryAfterSeconds?: number;
+    /** While the breaker refuses calls: the routes whose failures opened it (what its trial must prove). */
+    failedRoutes?: string[];
   };
   /**
    * The database (shared with DATABASE_URL, or the embedded file in DATA_DIR): without it no
@@ -57,9 +64,18 @@ export interface Readiness {
 
 type Transport = Pick<RegisterTransport, 'breakerState' | 'url' | 'closed' | 'breaker'>;
 
+/** The probe as the breaker sees it when it is the trial: a call to the token route, never sent again. */
+const PROBE_CALL: BreakerCall = {
+  routeName: ROUTES.token.name,
+  resendable: false,
+  resend: () => Promise.reject(new Error('the readiness probe is not sent again')),
+};
+
 class ReadinessProbe {
   private last: { at: number; result: Omit<Readiness['register'], 'breaker'> } | undefined;
   private pending: Promise<Omit<Readiness['register'], 'breaker'>> | undefined;
+  /** A failed call sent again as the breaker's trial, until it ends. */
+  private resending = false;
   readonly path: string;
   private readonly timeoutMs: number;
   private readonly cacheMs: number;
@@ -83,7 +99,16 @@ class ReadinessProbe {
     const retryAfterMs = refusing ? this.transport.breaker.retryAfterMs() : 0;
     return {
       ready: register.reachable && !refusing && (database?.reachable ?? true),
-      register: { ...register, breaker, ...(refusing ? { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) } : {}) },
+      register: {
+        ...register,
+        breaker,
+        ...(refusing
+          ? {
+              retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
+              failedRoutes: this.transport.breaker.failedRoutes(),
+            }
+          : {}),
+      },
       ...(database ? { database } : {}),
       ...(this.downloadLinks
         ? { downloadLinks: { signingKeyId: this.downloadLinks.signingKeyId, keyIds: this.downloadLinks.keyIds } }
@@ -104,9 +129,15 @@ class ReadinessProbe {
     }
   }
 
-  /** The probe, as the half-open breaker's trial when it waits for one (its answer closes or reopens it). */
+  /** The probe; when the half-open breaker waits for its trial, the trial of what failed. */
   private async probeThroughBreaker(): Promise<Omit<Readiness['register'], 'breaker'>> {
-    const trial = this.transport.breakerState() === 'half_open' ? this.transport.breaker.acquire() : undefined;
+    if (this.transport.breakerState() !== 'half_open') return this.probe();
+    const failed = this.transport.breaker.failedRoutes();
+    if (failed.length > 0 && !failed.includes(ROUTES.token.name)) {
+      this.resendFailedCall();
+      return this.probe();
+    }
+    const trial = this.transport.breaker.acquire(PROBE_CALL);
     if (!trial) return this.probe();
     trial.sent();
     const result = await this.call();
@@ -114,6 +145,21 @@ class ReadinessProbe {
     else trial.failure();
     this.last = { at: performance.now(), result };
     return result;
+  }
+
+  /** Not awaited: the breaker judges the trial (its answer, or its being slow), and /ready reports the state it leaves. */
+  private resendFailedCall(): void {
+    const breaker = this.transport.breaker;
+    const call = breaker.resendableFailure();
+    // retryAfterMs is 0 while half-open only when no trial is out yet
+    if (!call || this.resending || breaker.retryAfterMs() > 0) return;
+    this.resending = true;
+    call
+      .resend()
+      .catch(() => undefined)
+      .finally(() => {
+        this.resending = false;
+      });
   }
 
   private probe(): Promise<Omit<Readiness['register'], 'breaker'>> {

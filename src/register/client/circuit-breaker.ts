@@ -3,13 +3,20 @@
  *
  * - closed: every call passes; N consecutive failures (5xx, timeouts, network errors — never
  *   4xx) open it. An attempt sent and still unanswered after `slowMs` counts as a failure then,
- *   without waiting for its own timeout: when the register hangs, the first few calls open the
- *   breaker within `slowMs`, not after a full call deadline each.
+ *   without waiting for its own timeout, and `slowThreshold` such slow attempts with no success
+ *   between them open it even before N: when the register hangs, the first three callers open the
+ *   breaker within `slowMs`, not after their retries or a full call deadline each.
  * - open: calls fail fast with CIRCUIT_OPEN until `openMs` has passed (`retryAfterMs` says how
  *   long is left, for the caller's `retryAfterSeconds`).
- * - half_open: exactly one trial call passes; its success closes the breaker, its failure (or
- *   its being slow) opens it again for another `openMs`. Other calls still fail fast meanwhile.
- *   `openMs` is short, so that the breaker tries the register again soon after it is back.
+ * - half_open: exactly one trial call passes; its failure (or its being slow) opens it again for
+ *   another `openMs`. Its success closes the breaker only when it went to a route whose failures
+ *   opened it: the register's sign-in answering proves nothing about its data routes, which can
+ *   hang while it works. A trial on another route that succeeds frees the trial slot for the next
+ *   call. Other calls still fail fast meanwhile. `openMs` is short, so that the breaker tries the
+ *   register again soon after it is back.
+ *
+ * The breaker remembers the routes that failed and the last failed call that may be sent again
+ * (one without effect): `/ready` re-sends it as the trial when no caller comes (observability/health.ts).
  *
  * Results of calls admitted before the breaker opened are ignored once it is open, so a
  * straggler's success cannot close it behind the trial's back.
@@ -22,10 +29,22 @@ export interface BreakerOptions {
   openMs: number;
   /** An attempt unanswered this long after it was sent counts as a failure; absent: only its end counts. */
   slowMs?: number;
+  /** Slow attempts, with no success between them, that open the breaker (default 3); they count towards `failureThreshold` too. */
+  slowThreshold?: number;
   now?: () => number;
 }
 
-export const DEFAULT_BREAKER = { failureThreshold: 5, openMs: 1_000, slowMs: 5_000 } as const;
+export const DEFAULT_BREAKER = { failureThreshold: 5, openMs: 1_000, slowMs: 5_000, slowThreshold: 3 } as const;
+
+/** The call a ticket admits, as the breaker sees it. */
+export interface BreakerCall {
+  /** The register route it goes to (ROUTES' name). */
+  readonly routeName: string;
+  /** It has no effect, so sending it again is harmless: a trial `/ready` may make when no caller comes. */
+  readonly resendable: boolean;
+  /** Sends the same call again, from its first attempt, for no caller. */
+  resend(): Promise<unknown>;
+}
 
 /** Admission to one call; settle it exactly once. */
 export interface BreakerTicket {
@@ -44,6 +63,12 @@ export class CircuitBreaker {
   private trialInFlight = false;
   /** When the half-open trial was admitted: it decides within `slowMs` of it (and its sending). */
   private trialAt = 0;
+  /** Slow attempts counted since the last success. */
+  private slowFailures = 0;
+  /** The routes whose failures were counted since the last success: a trial must prove one of them. */
+  private readonly failed = new Set<string>();
+  /** The last counted failure that may be sent again (no effect); cleared when the breaker closes. */
+  private failedCall: BreakerCall | undefined;
   /** Bumped on every transition, so tickets from an older phase are ignored. */
   private generation = 0;
   private readonly now: () => number;
@@ -69,18 +94,27 @@ export class CircuitBreaker {
     return Math.max(0, this.trialAt + (this.opts.slowMs ?? this.opts.openMs) - this.now());
   }
 
-  /** A ticket when the call may go ahead, undefined when it must fail fast. */
-  acquire(): BreakerTicket | undefined {
+  /**
+   * A ticket when the call may go ahead, undefined when it must fail fast. `call`: what it is;
+   * without one (tests of the bookkeeping alone), any trial's success closes the breaker.
+   */
+  acquire(call?: BreakerCall): BreakerTicket | undefined {
     const state = this.state();
-    if (state === 'closed') return this.ticket(this.generation, false);
+    if (state === 'closed') return new Ticket(this, this.generation, false, call);
     if (state === 'open' || this.trialInFlight) return undefined;
     this.trialInFlight = true;
     this.trialAt = this.now();
-    return this.ticket(this.generation, true);
+    return new Ticket(this, this.generation, true, call);
   }
 
-  private ticket(generation: number, trial: boolean): BreakerTicket {
-    return new Ticket(this, generation, trial);
+  /** The routes whose failures count now (since the last success), sorted: what a trial must prove. */
+  failedRoutes(): string[] {
+    return [...this.failed].sort();
+  }
+
+  /** The last failed call that may be sent again as the trial, while the breaker is not closed. */
+  resendableFailure(): BreakerCall | undefined {
+    return this.mode === 'closed' ? undefined : this.failedCall;
   }
 
   /** @internal The slow-attempt threshold tickets start when their request is written. */
@@ -94,14 +128,29 @@ export class CircuitBreaker {
   }
 
   /** @internal A ticket's outcome, when it is the first word of a ticket of the current phase. */
-  settle(generation: number, trial: boolean, outcome: 'success' | 'failure' | 'release'): void {
+  settle(generation: number, trial: boolean, outcome: 'success' | 'failure' | 'release' | 'slow', call: BreakerCall | undefined): void {
     if (generation !== this.generation) return;
     if (outcome === 'success') {
-      if (trial || this.mode === 'closed') this.close();
-    } else if (outcome === 'failure') {
+      if (!trial) {
+        if (this.mode === 'closed') this.close();
+      } else if (call === undefined || this.failed.size === 0 || this.failed.has(call.routeName)) this.close();
+      // a healthy route answered: it proves nothing of the failing ones, and the next call may try them
+      else this.trialInFlight = false;
+    } else if (outcome === 'release') {
+      if (trial) this.trialInFlight = false;
+    } else {
+      if (call) {
+        this.failed.add(call.routeName);
+        if (call.resendable) this.failedCall = call;
+      }
       if (trial) this.open();
-      else if (this.mode === 'closed' && ++this.failures >= this.opts.failureThreshold) this.open();
-    } else if (trial) this.trialInFlight = false;
+      else if (this.mode === 'closed') {
+        this.failures++;
+        if (outcome === 'slow') this.slowFailures++;
+        const slowThreshold = this.opts.slowThreshold ?? DEFAULT_BREAKER.slowThreshold;
+        if (this.failures >= this.opts.failureThreshold || this.slowFailures >= slowThreshold) this.open();
+      }
+    }
   }
 
   private open(): void {
@@ -109,6 +158,7 @@ export class CircuitBreaker {
     this.openedAt = this.now();
     this.trialInFlight = false;
     this.failures = 0;
+    this.slowFailures = 0;
     this.generation++;
   }
 
@@ -116,6 +166,9 @@ export class CircuitBreaker {
     if (this.mode !== 'closed') this.generation++;
     this.mode = 'closed';
     this.failures = 0;
+    this.slowFailures = 0;
+    this.failed.clear();
+    this.failedCall = undefined;
     this.trialInFlight = false;
   }
 }
@@ -135,6 +188,7 @@ class Ticket implements BreakerTicket {
     private readonly breaker: CircuitBreaker,
     private readonly generation: number,
     private readonly trial: boolean,
+    private readonly call: BreakerCall | undefined,
   ) {}
 
   sent(): void {
@@ -160,13 +214,13 @@ class Ticket implements BreakerTicket {
   private becameSlow(): void {
     if (this.settled || !this.breaker.current(this.generation)) return;
     this.counted = true;
-    this.breaker.settle(this.generation, this.trial, 'failure');
+    this.breaker.settle(this.generation, this.trial, 'slow', this.call);
   }
 
   private once(outcome: 'success' | 'failure' | 'release'): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.slow);
-    this.breaker.settle(this.generation, this.trial, outcome);
+    this.breaker.settle(this.generation, this.trial, outcome, this.call);
   }
 }

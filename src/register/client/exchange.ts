@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { request, type Dispatcher } from 'undici';
 import { hasEffect, type RouteDef } from '../contract/routes';
 import type { RegisterTransport, RegisterCallEvent } from './http';
-import type { BreakerTicket } from './circuit-breaker';
+import type { BreakerCall, BreakerTicket } from './circuit-breaker';
 import { type AttemptFailure, type BreakerVerdict, classifyContractBreach, classifyHttpAnswer, classifyThrown } from './classify';
 import { CLIENT_ERROR_CODES, RegisterError, redact, safeCause, type RegisterErrorInit } from './errors';
 import { backoffDelayMs, parseRetryAfter, shouldRetry, sleep, type FailureKind } from './retry';
@@ -199,12 +199,16 @@ function raceAbort<R>(pending: Promise<R>, abort: CallAbort): Promise<R> {
 }
 
 export function exchange<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
-  const wrapper = transport.callWrapper;
-  if (!wrapper) return new RegisterCall(transport, spec).run();
-  return wrapper({ route: spec.route.name, method: spec.route.method }, () => new RegisterCall(transport, spec).run());
+  return wrapped(transport, spec, transport.retryPolicy.attempts);
 }
 
-class RegisterCall<T> {
+function wrapped<T>(transport: RegisterTransport, spec: ExchangeSpec<T>, attempts: number): Promise<T> {
+  const wrapper = transport.callWrapper;
+  if (!wrapper) return new RegisterCall(transport, spec, attempts).run();
+  return wrapper({ route: spec.route.name, method: spec.route.method }, () => new RegisterCall(transport, spec, attempts).run());
+}
+
+class RegisterCall<T> implements BreakerCall {
   private readonly route: RouteDef;
   /**
    * None for a call that charges or creates: it is not cut short by its caller, because once it
@@ -229,9 +233,26 @@ class RegisterCall<T> {
   constructor(
     private readonly transport: RegisterTransport,
     private readonly spec: ExchangeSpec<T>,
+    /** The attempts the retry policy allows this call (a breaker's trial has one). */
+    private readonly attempts: number,
   ) {
     this.route = spec.route;
     this.callerSignal = hasEffect(spec.route) ? undefined : spec.opts?.signal;
+  }
+
+  get routeName(): string {
+    return this.route.name;
+  }
+
+  /** No effect, and an answer read whole (a download's body would be left open): the breaker may have it sent again. */
+  get resendable(): boolean {
+    return !hasEffect(this.route) && this.route.response !== 'pdf';
+  }
+
+  /** The same call for no caller, once: no retries, its own deadline, no caller's signal or request id. */
+  resend(): Promise<unknown> {
+    if (!this.resendable) return Promise.reject(new Error(`register ${this.route.name} calls are never sent again`));
+    return wrapped(this.transport, { ...this.spec, opts: {} }, 1);
   }
 
   async run(): Promise<T> {
@@ -276,7 +297,7 @@ class RegisterCall<T> {
           ...(this.sentAt ? { sentAt: this.sentAt } : {}),
           ...(this.written ? {} : { neverSent: true }),
         });
-        if (decision !== 'retry' || failedAttempts >= transport.retryPolicy.attempts || transport.closed) throw error;
+        if (decision !== 'retry' || failedAttempts >= this.attempts || transport.closed) throw error;
         const delay = failure.retryAfterMs ?? backoffDelayMs(transport.retryPolicy, failedAttempts);
         if (performance.now() + delay >= deadlineAt) throw error;
         try {
@@ -309,7 +330,7 @@ class RegisterCall<T> {
     // The quota's admission: a refusal ends the whole call, with nothing sent.
     const admitted = this.spec.admit?.();
     if (admitted) await admitted;
-    const ticket = this.transport.breaker.acquire();
+    const ticket = this.transport.breaker.acquire(this);
     if (!ticket) return this.refusedByBreaker();
     return this.send(credentials.auth, ticket);
   }
