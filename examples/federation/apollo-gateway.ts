@@ -7,6 +7,7 @@
  */
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { GraphQLError, Kind, parse, print, visit } from 'graphql';
+import { checkedByRules, RULES_MARK, RULES_MARK_HEADER } from './chargeable-rules';
 
 /** The federation security directives: Apollo Router and Hive Gateway enforce them; @apollo/gateway cannot. */
 const SECURITY_DIRECTIVES = new Set(['authenticated', 'requiresScopes', 'policy']);
@@ -40,12 +41,18 @@ export interface GatewayContext {
 /** Headers titlegraph reads from each client request: the caller's key, and tracing. */
 const FORWARDED_TO_TITLEGRAPH = ['authorization', 'traceparent', 'tracestate', 'x-request-id'] as const;
 
+/** Where the gateway presents its router key to titlegraph, beside each caller's own Authorization. */
+export const ROUTER_KEY_HEADER = 'titlegraph-router-key';
+
 type FetchResponse = Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0];
 
 /**
  * titlegraph's data source. A client's operation carries that client's own key (and its tracing
- * headers); the gateway's own requests (loading the schema, the health check) carry the router
- * key, which reads the schema and nothing else. Its failures reach the client without
+ * headers), and the router key in ROUTER_KEY_HEADER, which tells titlegraph that a known gateway
+ * sent it: titlegraph then refuses a chargeable mutation without the money rules' mark, which
+ * this data source adds when the rules (chargeableRulesPlugin) checked the client's document. The
+ * gateway's own requests (loading the schema, the health check) carry the router key as their
+ * Authorization: it reads the schema and nothing else. Its failures reach the client without
  * titlegraph's internal address: a refusal in titlegraph's own words and code, a lost connection
  * as one.
  */
@@ -69,6 +76,10 @@ export class TitlegraphDataSource extends RemoteGraphQLDataSource<GatewayContext
       const value = options.context.headers?.[name];
       if (typeof value === 'string') headers.set(name, value);
     }
+    headers.set(ROUTER_KEY_HEADER, this.routerKey);
+    // The mark says the rules saw this very client document; nothing else may put it there.
+    if (checkedByRules(options.incomingRequestContext.document)) headers.set(RULES_MARK_HEADER, RULES_MARK);
+    else headers.delete(RULES_MARK_HEADER);
   }
 
   /** The schema as IntrospectAndCompose loads it, made composable for @apollo/gateway (see withoutSecurityDirectives). */

@@ -13,6 +13,7 @@ import { estimateCost, pricingOf, withCostLimit } from '../../examples/federatio
 import { buildService, type GatewayContext } from '../../examples/federation/apollo-gateway';
 import { buildSchema } from '../../src/graphql/schema';
 import { operationPrice, REGISTER_CALL } from '../../src/security/cost';
+import { DEV_ROUTER_KEY } from '../../src/services/tenants';
 import { composeWithTitlegraph, executeThroughApollo, quietApolloLogger, serveSubgraph, type Subgraph } from '../support/federation';
 import { closeServer } from '../support/http-service';
 import { startHttpService, type HttpService } from '../support/harness';
@@ -67,7 +68,7 @@ beforeAll(async () => {
   // As the README says for @apollo/gateway: composed without @authenticated/@requiresScopes.
   supergraph = await composeWithTitlegraph(titlegraph.url, [orders], 'dev-key-a', true);
   const gateway = () => {
-    const made = new ApolloGateway({ supergraphSdl: supergraph, buildService: buildService('unused'), logger: quietApolloLogger });
+    const made = new ApolloGateway({ supergraphSdl: supergraph, buildService: buildService(DEV_ROUTER_KEY), logger: quietApolloLogger });
     gateways.push(made);
     return made;
   };

@@ -18,7 +18,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ApolloServer } from '@apollo/server';
 import { buildService, type GatewayContext } from '../../examples/federation/apollo-gateway';
+import { chargeableRulesPlugin } from '../../examples/federation/chargeable-rules';
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
 import { AUDIENCE } from '../../scripts/idp/defaults';
 import { PEOPLE } from '../../scripts/idp/people';
@@ -27,7 +29,6 @@ import { signIn } from '../../scripts/idp/sign-in';
 import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
 import {
   composeWithTitlegraph,
-  executeThroughApollo,
   type GatewayAnswer,
   quietApolloLogger,
   serveSubgraph,
@@ -89,11 +90,15 @@ async function apolloGateway(titlegraphUrl: string, matters: Subgraph): Promise<
     buildService: buildService(ROUTER_KEY),
     logger: quietApolloLogger,
   });
-  const loaded = await gateway.load();
+  // Behind Apollo Server with the money rules, as the README installs them: without their mark titlegraph refuses a purchase.
+  const server = new ApolloServer<GatewayContext>({ gateway, plugins: [chargeableRulesPlugin()], logger: quietApolloLogger });
+  await server.start();
   return {
-    ask: (query, token) =>
-      executeThroughApollo(loaded, query, {}, { headers: { authorization: `Bearer ${token}` } } satisfies GatewayContext),
-    stop: () => gateway.stop(),
+    async ask(query, token) {
+      const response = await server.executeOperation({ query }, { contextValue: { headers: { authorization: `Bearer ${token}` } } });
+      return (response.body.kind === 'single' ? response.body.singleResult : {}) as GatewayAnswer;
+    },
+    stop: () => server.stop(),
   };
 }
 
