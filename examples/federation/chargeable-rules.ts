@@ -19,7 +19,8 @@
  * and refuse, loudly (an error log, and at Apollo Server's start an exception):
  * - every operation, when the mutation type is the type of any field (CHARGEABLE_RULES_UNSAFE_SUPERGRAPH);
  * - every mutation, when the supergraph has titlegraph's types but no `@chargeable` field
- *   (CHARGEABLE_RULES_NO_MARKER: composed without `@composeDirective`).
+ *   (CHARGEABLE_RULES_NO_MARKER: composed without `@composeDirective`);
+ * - every operation, on Apollo Server, until a supergraph is loaded (CHARGEABLE_RULES_NOT_READY).
  * The verdict on each document is kept, so it costs nothing on repeats, and is enforced where no
  * gateway setting skips it (Hive: at execution, beside validation; Apollo Server: once the
  * operation is resolved, which also keeps these codes rather than GRAPHQL_VALIDATION_FAILED).
