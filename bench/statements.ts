@@ -122,16 +122,7 @@ async function main() {
       `| GraphQL page of 500: first / middle / last | ${pageMs[0]!.toFixed(1)} / ${middle.toFixed(1)} / ${pageMs.at(-1)!.toFixed(1)} ms | ≤ 50 ms at any position |`,
       `| GraphQL pages (${pageMs.length}): p50 / p95 / max | ${percentile(pageMs, 0.5).toFixed(1)} / ${percentile(pageMs, 0.95).toFixed(1)} / ${Math.max(...pageMs).toFixed(1)} ms | |`,
       '',
-      'Reading: each page is one index range per API client, `(scope, day, recorded_at, id)` or `(scope, caller, day, recorded_at, id)` ' +
-        '(SQLite is told which with `INDEXED BY`: its planner otherwise took the older `(scope, day, recorded_at)` index with a day range ' +
-        'and filtered, 94 ms a page deep in the year), so a page costs the same at any position; before keyset paging each 500-row page ' +
-        "scanned the whole table and the year's CSV took 46.9 s. The CSV is pulled a page at a time as the caller reads. Its memory: " +
-        'node:sqlite made each row object in C++, and those left the heap growing between full collections (60–68 MB while streaming ' +
-        'the year); rows are now read as arrays and made objects in JavaScript, and each statement is prepared once per connection ' +
-        'instead of once per page (storage/sqlite-database.ts). What a replica just started still grows by is mostly its young ' +
-        "generation being put to use for the first time (V8's two 16 MB semi-spaces: the heap itself grows by about 8 MB while the year " +
-        'streams, `--trace-gc-nvp`), 42–51 MB across runs; a replica that has served traffic has it in use already, which the second ' +
-        'figure shows. No rows are held: a page is 500 records, pulled as the caller reads.',
+      'How it is measured and how to read it: [Statements at scale](../docs/performance.md#statements-at-scale).',
       '',
     ].join('\n');
     putSectionInResults(report);
