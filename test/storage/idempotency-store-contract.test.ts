@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
-import type { IdempotencyStore, SpendCheck, StatementPosition } from '../../src/storage/idempotency/store';
+import { type IdempotencyStore, PENDING_AT_MOST_MS, type SpendCheck, type StatementPosition } from '../../src/storage/idempotency/store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 
 /** One storage location; open() gives another store on it (another process, in effect). */
@@ -627,6 +627,20 @@ for (const backend of [sqlite, postgres]) {
         ]);
         expect(after.last).toEqual(before.last);
         expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 600, pendingPence: 0 });
+      }));
+
+    test("journal: a PENDING entry older than any call at the register is a dead process's: it reads OUTCOME_UNKNOWN, still reserved", () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        await store.claim('c1', 'dead', 'purchaseTitleDetails', HASH_A, purchase('BLK1', spend()));
+        const range = { scopes: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: 10 };
+        clock += PENDING_AT_MOST_MS;
+        expect((await store.statementPage(range)).records.map((r) => r.status)).toEqual(['PENDING']);
+        clock += 1;
+        expect((await store.statementPage(range)).records.map((r) => r.status)).toEqual(['OUTCOME_UNKNOWN']);
+        expect((await store.chargeRecords('c1', '2026-03-10')).map((r) => r.status)).toEqual(['OUTCOME_UNKNOWN']);
+        expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 300 });
       }));
 
     test('journal: a product the register did not charge loses its entry; an unknown outcome keeps one per product', () =>

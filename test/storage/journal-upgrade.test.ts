@@ -125,16 +125,17 @@ for (const backend of [sqlite, postgres]) {
   describe.skipIf(!backend.run)(`${backend.name}: the journal across the upgrade to entries settled in place`, () => {
     test('upgrade: a call the previous release left in flight settles in place, its first charge in its entry, the other beside it', async () => {
       const { store: open, previous } = await backend.open();
-      // In flight when the previous release stopped: claimed, one entry for the call, 6.00 reserved.
-      await previous.run(PREVIOUS.claimKey, 'c1', 'inflight', 1_000, 1_000);
-      await previous.run(PREVIOUS.pendingEntry, 'c1', 'inflight', 'BLK1', 1_000, 600);
-      await previous.run(PREVIOUS.claimKey, 'c1', 'lost', 1_100, 1_100);
-      await previous.run(PREVIOUS.pendingEntry, 'c1', 'lost', 'BLK2', 1_100, 600);
+      // In flight when the previous release stopped (just now): claimed, one entry for the call, 6.00 reserved.
+      const at = Date.now();
+      await previous.run(PREVIOUS.claimKey, 'c1', 'inflight', at, at);
+      await previous.run(PREVIOUS.pendingEntry, 'c1', 'inflight', 'BLK1', at, 600);
+      await previous.run(PREVIOUS.claimKey, 'c1', 'lost', at + 100, at + 100);
+      await previous.run(PREVIOUS.pendingEntry, 'c1', 'lost', 'BLK2', at + 100, 600);
       const store = await open();
       const before = await store.chargeRecords('c1', '2026-03-10');
       expect(before.map((r) => [r.idempotencyKey, r.status, r.product, r.recordedAt])).toEqual([
-        ['inflight', 'PENDING', null, 1_000],
-        ['lost', 'PENDING', null, 1_100],
+        ['inflight', 'PENDING', null, at],
+        ['lost', 'PENDING', null, at + 100],
       ]);
       expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 1_200 });
       const range = { scopes: ['c1'], from: '2026-03-10', to: '2026-03-10' };
@@ -147,9 +148,9 @@ for (const backend of [sqlite, postgres]) {
       await store.finish('c1', 'lost', 'outcome_unknown', '"lost"', { charges: [], day: '2026-03-10' });
       const after = await store.chargeRecords('c1', '2026-03-10');
       expect(after.map((r) => [r.idempotencyKey, r.status, r.product, r.recordedAt])).toEqual([
-        ['inflight', 'CHARGED', 'TITLE_DATA_AND_PLANS', 1_000],
-        ['inflight', 'CHARGED', 'PENDING_APPLICATIONS', 1_000],
-        ['lost', 'OUTCOME_UNKNOWN', null, 1_100],
+        ['inflight', 'CHARGED', 'TITLE_DATA_AND_PLANS', at],
+        ['inflight', 'CHARGED', 'PENDING_APPLICATIONS', at],
+        ['lost', 'OUTCOME_UNKNOWN', null, at + 100],
       ]);
       // The entry kept its place: a reader past it reads on from the charge beside it, not it again.
       const rest = await store.statementPage({ ...range, after: firstPage.last, limit: 10 });
@@ -204,7 +205,7 @@ for (const backend of [sqlite, postgres]) {
           null,
           product,
           300,
-          open1!.caller,
+          open1!.caller ?? null,
           null,
         );
       }

@@ -20,17 +20,18 @@ import {
   CHARGED_SET_COLUMNS,
   OPEN_ENTRY_COLUMNS,
 } from './rows';
-import type {
-  ChargeIntent,
-  ClaimResult,
-  IdempotencyRecord,
-  IdempotencyState,
-  IdempotencyStore,
-  JournalRecord,
-  ReportedCharges,
-  SpendCheck,
-  StatementPageQuery,
-  SpendTotals,
+import {
+  PENDING_AT_MOST_MS,
+  type ChargeIntent,
+  type ClaimResult,
+  type IdempotencyRecord,
+  type IdempotencyState,
+  type IdempotencyStore,
+  type JournalRecord,
+  type ReportedCharges,
+  type SpendCheck,
+  type StatementPageQuery,
+  type SpendTotals,
 } from './store';
 import { statementPageOf, statementScopeQuery, statementParts, mergeStatementParts } from './statement-pages';
 import { spendReservation } from './spending-decision';
@@ -152,7 +153,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
     const charged = await client.query<{ product: string }>(
       `SELECT DISTINCT product FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2 AND fas = $3 AND title_number = $4
        AND status = 'CHARGED'`,
-      [check.organisationScopes, intent.day, intent.fas, intent.titleNumber],
+      [check.organisationScopes, check.chargedOnDay ?? intent.day, intent.fas, intent.titleNumber],
     );
     const totals = await client.query<{ client: string | null; organisation: string | null; caller: string | null }>(
       `SELECT SUM(CASE WHEN scope = $3 THEN amount_pence ELSE 0 END) AS client, SUM(amount_pence) AS organisation,
@@ -248,7 +249,8 @@ export class PgIdempotencyStore implements IdempotencyStore {
        ORDER BY recorded_at, id`,
       [scope, day, caller ?? null],
     );
-    return result.rows.map(journalRecordOfRow);
+    const pendingFrom = this.now() - PENDING_AT_MOST_MS;
+    return result.rows.map((row) => journalRecordOfRow(row, pendingFrom));
   }
 
   async statementPage({ scopes, caller, ...query }: StatementPageQuery) {
@@ -258,7 +260,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
         return (await this.query<JournalRow & { id: string }>(text, values)).rows;
       }),
     );
-    return statementPageOf(mergeStatementParts(parts, query.limit));
+    return statementPageOf(mergeStatementParts(parts, query.limit), this.now() - PENDING_AT_MOST_MS);
   }
 
   async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {

@@ -44,9 +44,10 @@ export interface JournalRow {
   product?: string | null;
 }
 
-export function journalRecordOfRow(row: JournalRow): JournalRecord {
+/** `pendingFrom`: a PENDING entry recorded before it is a dead process's call, read as OUTCOME_UNKNOWN (PENDING_AT_MOST_MS). */
+export function journalRecordOfRow(row: JournalRow, pendingFrom = 0): JournalRecord {
   return {
-    status: row.status,
+    status: row.status === 'PENDING' && Number(row.recorded_at) < pendingFrom ? 'OUTCOME_UNKNOWN' : row.status,
     operation: row.operation,
     idempotencyKey: row.key,
     fas: row.fas,

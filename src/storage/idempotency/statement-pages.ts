@@ -74,10 +74,13 @@ export function mergeStatementParts<R extends JournalRow & { id: string | number
 }
 
 /** A statement page as both backends read it: journal rows with their id, and where the page ended. */
-export function statementPageOf(rows: (JournalRow & { id: string | number })[]): { records: JournalRecord[]; last?: StatementPosition } {
+export function statementPageOf(
+  rows: (JournalRow & { id: string | number })[],
+  pendingFrom = 0,
+): { records: JournalRecord[]; last?: StatementPosition } {
   const tail = rows.at(-1);
   return {
-    records: rows.map(journalRecordOfRow),
+    records: rows.map((row) => journalRecordOfRow(row, pendingFrom)),
     ...(tail ? { last: { day: tail.day, recordedAt: Number(tail.recorded_at), id: Number(tail.id) } } : {}),
   };
 }

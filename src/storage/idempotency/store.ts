@@ -60,6 +60,11 @@ export interface SpendCheck {
   callerLimitPence?: number;
   /** The caller's `maxFee`. */
   maxFeePence?: number;
+  /**
+   * The day whose charges make a product free, when not the claim's own: near the register's
+   * midnight, the later day it may be on (what was charged the day before is charged again there).
+   */
+  chargedOnDay?: string;
 }
 
 /** Why a chargeable claim was refused before anything was sent. */
@@ -94,6 +99,12 @@ export interface ReportedCharges {
   /** Register day the call was made on (its charges too). */
   day: string;
 }
+
+/**
+ * A PENDING entry older than this was left by a process that died mid-call (the stale-key rule's
+ * default, run-idempotent's staleMs): no call is at the register that long, so it reads OUTCOME_UNKNOWN.
+ */
+export const PENDING_AT_MOST_MS = 120_000;
 
 /** PENDING: the call is at the register, its outcome not known yet (it counts as spent, as an unknown outcome does). */
 export type JournalStatus = 'PENDING' | 'CHARGED' | 'OUTCOME_UNKNOWN';
