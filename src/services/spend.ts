@@ -135,8 +135,11 @@ export class SpendControl {
     return !listed || listed.includes(fas);
   }
 
-  /** What the store checks and reserves when a chargeable call is claimed. */
-  checkFor(tenant: Caller, products: readonly ChargeableProduct[], maxFeePence: number | undefined): SpendCheck {
+  /**
+   * What the store checks and reserves when a chargeable call is claimed. `chargedOnDay`: near the
+   * register's midnight, the later day it may be on, whose charges alone make a product free.
+   */
+  checkFor(tenant: Caller, products: readonly ChargeableProduct[], maxFeePence: number | undefined, chargedOnDay?: string): SpendCheck {
     const clientLimitPence = this.clientLimitPence(tenant);
     const organisationLimitPence = this.organisationLimitPence(tenant);
     return {
@@ -148,15 +151,16 @@ export class SpendControl {
       ...(organisationLimitPence !== undefined ? { organisationLimitPence } : {}),
       ...(tenant.callerLimitPence !== undefined ? { callerLimitPence: tenant.callerLimitPence } : {}),
       ...(maxFeePence !== undefined ? { maxFeePence } : {}),
+      ...(chargedOnDay !== undefined ? { chargedOnDay } : {}),
     };
   }
 
   /**
-   * What a purchase made now would charge. It is reckoned on the latest day the register may be
-   * on, as a purchase's claim is (graphql/mutations/run-idempotent.ts): near its midnight
-   * (NEAR_MIDNIGHT) that is the new day, on which what was bought the day before is charged
-   * again; before the register has been heard (MACHINE_CLOCK) no day is known, so every product
-   * is expected to be charged.
+   * What a purchase made now would charge, as its claim reckons it (graphql/mutations/run-idempotent.ts):
+   * a product is free when charged on the latest day the register may be on, which near its
+   * midnight (NEAR_MIDNIGHT) is the new day, where what was bought the day before is charged
+   * again; the limits are those of the register's day now. Before the register has been heard
+   * (MACHINE_CLOCK) no day is known, so every product is expected to be charged.
    */
   async quote(
     store: IdempotencyStore,
@@ -178,7 +182,7 @@ export class SpendControl {
       return { product, listFee: formatPence(fee), alreadyChargedToday, expectedFee: formatPence(alreadyChargedToday ? 0 : fee) };
     });
     const expectedPence = expectedFeePence(unique, charged, this.settings.feesPence);
-    const spending = await this.spending(store, tenant, day);
+    const spending = await this.spending(store, tenant, registerDay.day);
     const fits = (account: { remainingPence: number | undefined }) =>
       account.remainingPence === undefined || expectedPence <= account.remainingPence;
     return {

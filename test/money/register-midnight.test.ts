@@ -9,10 +9,11 @@
  * only when the test says, as real time does; this machine's wall clock (Date) is set off from the
  * register's both ways, and plays no part.
  */
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { londonDate } from '../../src/register/contract/london-day';
 import { BuyTitleMutation, ChargeRecordsQuery } from '../support/documents';
-import { newKey, type Service, serviceForTest } from '../support/harness';
+import { newKey, type Service, type ServiceOverrides, serviceForTest } from '../support/harness';
+import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 import { postRaw } from '../support/post-raw';
 
 const FAS = '0877';
@@ -40,8 +41,8 @@ interface Clocks {
 }
 
 /** A service whose register's clock reads `registerAt` and whose machine's wall clock is `skewMs` off it. */
-async function serviceAt(registerAt: number, skewMs: number): Promise<Clocks> {
-  const svc = await serviceForTest({ emulator: { now: () => new Date(0) } });
+async function serviceAt(registerAt: number, skewMs: number, services?: ServiceOverrides): Promise<Clocks> {
+  const svc = await serviceForTest({ emulator: { now: () => new Date(0) }, ...(services ? { services } : {}) });
   svc.emulator.clock.set(new Date(registerAt));
   let monotonic = performance.now();
   vi.spyOn(performance, 'now').mockImplementation(() => monotonic);
@@ -242,6 +243,26 @@ describe("the window: the register's clock as its latest Date header bounds it",
   });
 });
 
+describe('the daily limits near midnight', () => {
+  test("are those of the register's day now: the day before's limit, used up, refuses a purchase in its last half minute unsent", async () => {
+    const M = Date.parse('2026-06-10T23:00:00Z');
+    const svc = await serviceForTest({
+      emulator: { now: () => new Date(0) },
+      services: { spend: { feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 }, clientLimitPence: 300 } },
+    });
+    svc.emulator.clock.set(new Date(M - 10 * 60_000));
+    vi.spyOn(performance, 'now').mockImplementation(() => 1_000_000);
+    expect((await buy(svc)).charges).toHaveLength(1); // the 10th's limit used up
+    svc.emulator.clock.set(new Date(M - 20_000));
+    await hearRegister(svc);
+    const { data } = await svc.gql(BuyTitleMutation, { fas: FAS, input: { titleNumber: 'MID1234', idempotencyKey: newKey('limit') } });
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+    expect(ledgerDays(svc)).toEqual(['2026-06-10']);
+    expect(data!.purchaseTitleDetails.userErrors).toEqual([expect.objectContaining({ code: 'SPEND_LIMIT_REACHED' })]);
+    expect(data!.purchaseTitleDetails.userErrors[0]!.message).toContain('has 0.00 left for 2026-06-10');
+  });
+});
+
 describe("a fresh process's first free answers", () => {
   /** A register day three days after the machine's, at noon (UTC): the same London date in any season. */
   const registerDay = () => new Date(Date.parse(`${londonDate(new Date())}T12:00:00Z`) + 3 * 86_400_000).toISOString().slice(0, 10);
@@ -273,5 +294,30 @@ describe("a fresh process's first free answers", () => {
       chargeQuote: { day: machineDay, dayCertainty: 'MACHINE_CLOCK', expectedTotal: '3.00' },
       spending: { day: machineDay, dayCertainty: 'MACHINE_CLOCK' },
     });
+  });
+});
+
+const pgSuite = await postgresSuite();
+describe.skipIf(!pgSuite.run)(pgSuite.title('on PostgreSQL'), () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('midnight');
+  }, 60_000);
+  afterAll(() => database?.drop());
+
+  test('just after midnight, unheard since just before it: maxFee "0" is refused unsent; an adequate one is charged once, on the new day', async () => {
+    const M = Date.parse('2026-10-26T00:00:00Z');
+    const { svc, passes } = await serviceAt(M - 5 * 60_000, 1_500, { databaseUrl: database.url });
+    expect((await buy(svc)).charges).toHaveLength(1);
+    passes(5 * 60_000 - 100);
+    await hearRegister(svc);
+    passes(300);
+    expect(await buy(svc, '0')).toMatchObject({ charges: [], userErrors: [{ code: 'CHARGE_ABOVE_MAXIMUM' }] });
+    expect(sent(svc)).toBe(1);
+    const bought = await buy(svc, '3.00');
+    expect(ledgerDays(svc)).toEqual(['2026-10-25', '2026-10-26']);
+    const transactionNumber = svc.emulator.ledger.charges[1]!.charge.transactionNumber;
+    expect(bought.charges).toEqual([expect.objectContaining({ transactionNumber })]);
+    expect(await journal(svc, '2026-10-26')).toEqual([{ status: 'CHARGED', transactionNumber }]);
   });
 });

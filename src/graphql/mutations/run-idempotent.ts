@@ -192,18 +192,20 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
   let nearMidnight = false;
   if ('charges' in run.effect) {
     // The reservation and the spend check are on the register's day: a process that has not
-    // heard the register yet asks it first, before anything is claimed. Near its midnight, on the
-    // latest day it may be on: what was bought the day before is charged again there.
+    // heard the register yet asks it first, before anything is claimed. Near its midnight a
+    // product is free only if charged on the latest day the register may be on: what was bought
+    // the day before is charged again there.
     const registerDay = await registerDayBeforeClaim<T>(ctx);
     if (!('latestDay' in registerDay)) return registerDay;
     nearMidnight = registerDay.certainty !== 'EXACT';
+    const chargedOnDay = registerDay.latestDay !== registerDay.day ? registerDay.latestDay : undefined;
     intent = {
       operation: run.operation,
       ...run.effect.charges,
-      day: registerDay.latestDay,
+      day: registerDay.day,
       caller: ctx.tenant.caller,
       callerName: ctx.tenant.callerName ?? undefined,
-      spend: ctx.services.spend.checkFor(ctx.tenant, run.effect.products, run.effect.maxFeePence),
+      spend: ctx.services.spend.checkFor(ctx.tenant, run.effect.products, run.effect.maxFeePence, chargedOnDay),
     };
   }
   const deadline = now() + (options.waitMs ?? 30_000);

@@ -20,18 +20,17 @@ import {
   CHARGED_SET_COLUMNS,
   OPEN_ENTRY_COLUMNS,
 } from './rows';
-import {
-  PENDING_AT_MOST_MS,
-  type ChargeIntent,
-  type ClaimResult,
-  type IdempotencyRecord,
-  type IdempotencyState,
-  type IdempotencyStore,
-  type JournalRecord,
-  type ReportedCharges,
-  type SpendCheck,
-  type StatementPageQuery,
-  type SpendTotals,
+import type {
+  ChargeIntent,
+  ClaimResult,
+  IdempotencyRecord,
+  IdempotencyState,
+  IdempotencyStore,
+  JournalRecord,
+  ReportedCharges,
+  SpendCheck,
+  StatementPageQuery,
+  SpendTotals,
 } from './store';
 import { statementPageOf, statementScopeQuery, statementParts, mergeStatementParts } from './statement-pages';
 import { spendReservation } from './spending-decision';
@@ -249,8 +248,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
        ORDER BY recorded_at, id`,
       [scope, day, caller ?? null],
     );
-    const pendingFrom = this.now() - PENDING_AT_MOST_MS;
-    return result.rows.map((row) => journalRecordOfRow(row, pendingFrom));
+    return result.rows.map(journalRecordOfRow);
   }
 
   async statementPage({ scopes, caller, ...query }: StatementPageQuery) {
@@ -260,7 +258,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
         return (await this.query<JournalRow & { id: string }>(text, values)).rows;
       }),
     );
-    return statementPageOf(mergeStatementParts(parts, query.limit), this.now() - PENDING_AT_MOST_MS);
+    return statementPageOf(mergeStatementParts(parts, query.limit));
   }
 
   async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {
