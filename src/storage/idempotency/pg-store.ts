@@ -20,17 +20,18 @@ import {
   CHARGED_SET_COLUMNS,
   OPEN_ENTRY_COLUMNS,
 } from './rows';
-import type {
-  ChargeIntent,
-  ClaimResult,
-  IdempotencyRecord,
-  IdempotencyState,
-  IdempotencyStore,
-  JournalRecord,
-  ReportedCharges,
-  SpendCheck,
-  StatementPageQuery,
-  SpendTotals,
+import {
+  PENDING_AT_MOST_MS,
+  type ChargeIntent,
+  type ClaimResult,
+  type IdempotencyRecord,
+  type IdempotencyState,
+  type IdempotencyStore,
+  type JournalRecord,
+  type ReportedCharges,
+  type SpendCheck,
+  type StatementPageQuery,
+  type SpendTotals,
 } from './store';
 import { statementPageOf, statementScopeQuery, statementParts, mergeStatementParts } from './statement-pages';
 import { spendReservation } from './spending-decision';
@@ -248,7 +249,8 @@ export class PgIdempotencyStore implements IdempotencyStore {
        ORDER BY recorded_at, id`,
       [scope, day, caller ?? null],
     );
-    return result.rows.map(journalRecordOfRow);
+    const pendingFrom = this.now() - PENDING_AT_MOST_MS;
+    return result.rows.map((row) => journalRecordOfRow(row, pendingFrom));
   }
 
   async statementPage({ scopes, caller, ...query }: StatementPageQuery) {
@@ -258,7 +260,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
         return (await this.query<JournalRow & { id: string }>(text, values)).rows;
       }),
     );
-    return statementPageOf(mergeStatementParts(parts, query.limit));
+    return statementPageOf(mergeStatementParts(parts, query.limit), this.now() - PENDING_AT_MOST_MS);
   }
 
   async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {

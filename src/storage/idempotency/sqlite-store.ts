@@ -15,17 +15,18 @@ import {
   CHARGED_SET_COLUMNS,
   OPEN_ENTRY_COLUMNS,
 } from './rows';
-import type {
-  ChargeIntent,
-  ClaimResult,
-  IdempotencyRecord,
-  IdempotencyState,
-  IdempotencyStore,
-  JournalRecord,
-  ReportedCharges,
-  SpendCheck,
-  StatementPageQuery,
-  SpendTotals,
+import {
+  PENDING_AT_MOST_MS,
+  type ChargeIntent,
+  type ClaimResult,
+  type IdempotencyRecord,
+  type IdempotencyState,
+  type IdempotencyStore,
+  type JournalRecord,
+  type ReportedCharges,
+  type SpendCheck,
+  type StatementPageQuery,
+  type SpendTotals,
 } from './store';
 import { statementPageOf, statementScopeQuery, statementParts, mergeStatementParts } from './statement-pages';
 import { spendReservation } from './spending-decision';
@@ -226,7 +227,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         `SELECT ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope = ? AND day = ? AND (? IS NULL OR caller = ? OR caller IS NULL) ORDER BY recorded_at, id`,
       )
       .all(scope, day, caller ?? null, caller ?? null) as unknown as JournalRow[];
-    return rows.map(journalRecordOfRow);
+    const pendingFrom = this.now() - PENDING_AT_MOST_MS;
+    return rows.map((row) => journalRecordOfRow(row, pendingFrom));
   }
 
   async statementPage({ scopes, caller, ...query }: StatementPageQuery) {
@@ -241,7 +243,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       );
       return this.db.prepare(text).all(...values) as unknown as (JournalRow & { id: number })[];
     });
-    return statementPageOf(mergeStatementParts(parts, query.limit));
+    return statementPageOf(mergeStatementParts(parts, query.limit), this.now() - PENDING_AT_MOST_MS);
   }
 
   async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {

@@ -100,6 +100,12 @@ export interface ReportedCharges {
   day: string;
 }
 
+/**
+ * A PENDING entry older than this was left by a process that died mid-call (the stale-key rule's
+ * default, run-idempotent's staleMs): no call is at the register that long, so it reads OUTCOME_UNKNOWN.
+ */
+export const PENDING_AT_MOST_MS = 120_000;
+
 /** PENDING: the call is at the register, its outcome not known yet (it counts as spent, as an unknown outcome does). */
 export type JournalStatus = 'PENDING' | 'CHARGED' | 'OUTCOME_UNKNOWN';
 
