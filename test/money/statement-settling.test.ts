@@ -4,6 +4,7 @@
  * while a reader pages past it, then settles as CHARGED (the answer let through) or as
  * OUTCOME_UNKNOWN (the connection reset after the request reached the register). Judged on the
  * emulator's ledger: each charge it made is one record of the pages, on SQLite and PostgreSQL.
+ * /statements.csv, read while it is held and after, says the same.
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
@@ -93,6 +94,15 @@ async function pagedWhileSettling(services: () => ServiceOverrides, { first, pro
     expect(svc.emulator.ledger.count({ titleNumber: heldTitle })).toBe(products);
     for (const title of ['BLK5', 'BLK6']) await buy(title);
 
+    /** The CSV's rows of one key: status, product, transaction number. */
+    const csvRows = async (key: string) => {
+      const { from, to } = range();
+      const lines = (await (await svc.get(`/statements.csv?from=${from}&to=${to}`)).text()).trimEnd().split('\r\n').slice(1);
+      return lines
+        .map((line) => line.split(','))
+        .filter((cells) => cells[4] === key)
+        .map((cells) => [cells[2], cells[9], cells[11]]);
+    };
     const seen: StatementRecord[] = [];
     const seenWhileHeld: StatementRecord[] = [];
     let after: string | null = null;
@@ -108,6 +118,10 @@ async function pagedWhileSettling(services: () => ServiceOverrides, { first, pro
       if (seenWhileHeld.length > 0) sinceSeen++;
       // Settled once the reader has reached (part of) the held purchase, or gone a page past it.
       if (!settled && sinceSeen === later) {
+        // The CSV says the same while it is held: its records at the register, by product.
+        expect(await csvRows(heldKey)).toEqual(
+          (products === 1 ? ['TITLE_DATA_AND_PLANS'] : ['TITLE_DATA_AND_PLANS', 'PENDING_APPLICATIONS']).map((p) => ['PENDING', p, '']),
+        );
         if (settles === 'CHARGED') held.release();
         else held.reset();
         const payload = await purchase;
@@ -134,6 +148,9 @@ async function pagedWhileSettling(services: () => ServiceOverrides, { first, pro
     if (settles === 'CHARGED') {
       const charged = svc.emulator.ledger.charges.filter((c) => c.titleNumber === heldTitle).map((c) => c.charge.transactionNumber);
       expect(heldNow.map((r) => r.charge?.transactionNumber).toSorted()).toEqual(charged.toSorted());
+      expect((await csvRows(heldKey)).map((cells) => cells[2]).toSorted()).toEqual(charged.toSorted());
+    } else {
+      expect((await csvRows(heldKey)).map((cells) => cells[0])).toEqual(heldNow.map(() => 'OUTCOME_UNKNOWN'));
     }
   } finally {
     await proxy.close();
