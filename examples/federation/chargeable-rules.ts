@@ -157,9 +157,10 @@ function selectedCharges(
         walk(selection.selectionSet, type ?? undefined, atRoot, path, deferred);
         continue;
       }
-      // Once per position kind: `...Buy ...Buy @defer` defers what the first spread does not,
-      // and a fragment spread at the root and deeper is judged in both places.
-      const key = `${selection.name.value} ${atRoot} ${deferred ? 'deferred' : ''} ${atRoot ? '' : path}`;
+      // Once per kind of position, not per path (fragments spread in fragments would otherwise
+      // multiply): `...Buy ...Buy @defer` defers what the first spread does not, and a fragment
+      // spread at the root and deeper is judged in both places.
+      const key = `${selection.name.value} ${atRoot} ${deferred ? 'deferred' : ''}`;
       if (seen.has(key)) continue;
       seen.add(key);
       const fragment = fragments.get(selection.name.value);

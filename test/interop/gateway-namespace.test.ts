@@ -9,7 +9,7 @@
  * against the bytes the client received.
  */
 import { ApolloGateway } from '@apollo/gateway';
-import { type GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
+import { buildSchema, type GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import {
@@ -132,6 +132,21 @@ describe('the rules find a chargeable field at any depth, in any operation (grap
       validate(schema, parse(`mutation { ${purchase()} }`), [...specifiedRules, chargeableRule((name) => chargeable.has(name))]),
     ).toEqual([]);
   });
+});
+
+test('a union or an interface the mutation type belongs to reaches it too: found at load, and a charge under it refused', () => {
+  const schema = buildSchema(/* GraphQL */ `
+    interface Runnable { ok: Boolean }
+    type Query { next: Step, runnable: Runnable }
+    union Step = Mutation | Done
+    type Done { ok: Boolean }
+    type Mutation implements Runnable { ok: Boolean, buy(title: String): Boolean }
+  `);
+  expect(fieldsReachingMutationType(schema).sort()).toEqual(['Query.next', 'Query.runnable']);
+  const rule = chargeableRule((name) => name === 'buy');
+  for (const document of ['{ next { ... on Mutation { buy(title: "A") } } }', '{ runnable { ... on Mutation { buy(title: "A") } } }']) {
+    expect(validate(schema, parse(document), [rule]).map((e) => e.extensions.code)).toEqual(['CHARGEABLE_MUTATION_NOT_AT_ROOT']);
+  }
 });
 
 describe('without the rules', () => {
