@@ -9,6 +9,9 @@
  * against the bytes the client received.
  */
 import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import { buildService } from '../../examples/federation/apollo-gateway';
 import { buildSchema, type GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
@@ -21,6 +24,8 @@ import {
 } from '../../examples/federation/chargeable-rules';
 import {
   apolloServerGateway,
+  clientRequest,
+  type GatewayAnswer,
   composeWithTitlegraph,
   hiveTestGateway,
   judgedOnLedger,
@@ -193,6 +198,47 @@ describe('Apollo Server with chargeableRulesPlugin()', () => {
     );
     expect(titlegraph.emulator.calls.count()).toBe(0);
     expect(titlegraph.emulator.ledger.charges.length).toBe(before);
+  });
+
+  test('a running server that receives this supergraph as an update refuses every operation from then on, and logs why', async () => {
+    const logged: string[] = [];
+    let push: ((sdl: string) => void) | undefined;
+    const safe = await composeWithTitlegraph(titlegraph.url, [], 'dev-key-a', true);
+    const gateway = new ApolloGateway({
+      supergraphSdl: async ({ update }) => {
+        push = update;
+        return { supergraphSdl: safe };
+      },
+      buildService: buildService('router-key'),
+      logger: quietApolloLogger,
+    });
+    const server = new ApolloServer({
+      gateway,
+      plugins: [chargeableRulesPlugin({ logError: (m) => logged.push(m) })],
+      logger: quietApolloLogger,
+    });
+    const { url } = await startStandaloneServer(server, {
+      listen: { port: 0, host: '127.0.0.1' },
+      context: async ({ req }) => ({ headers: req.headers }),
+    });
+    try {
+      const ask = async (query: string) => (await (await fetch(clientRequest(url, query))).json()) as GatewayAnswer;
+      expect((await ask('{ registerUsage { __typename } }')).errors).toBeUndefined();
+      push?.(apolloSupergraph);
+      expect(logged).toEqual([expect.stringMatching(/^The gateway refuses every operation: in its supergraph the mutation type Mutation/)]);
+      const judged = await judgedOnLedger(titlegraph.emulator, async () => {
+        const response = await fetch(clientRequest(url, SHAPES[0]!.document()));
+        return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
+      });
+      expect(judged.calls).toBe(0);
+      expect(judged.charged).toEqual([]);
+      expect(JSON.parse(judged.answer.text).errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual([
+        'CHARGEABLE_RULES_UNSAFE_SUPERGRAPH',
+      ]);
+      expect((await ask('{ registerUsage { __typename } }')).errors?.[0]?.extensions?.code).toBe('CHARGEABLE_RULES_UNSAFE_SUPERGRAPH');
+    } finally {
+      await server.stop();
+    }
   });
 });
 
