@@ -4,12 +4,14 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-/** Whether the register reported the charge, or the call may have charged without an answer. */
+/** Whether the register reported the charge, the call is still at the register, or it may have charged without an answer. */
 export type ChargeRecordStatus =
   /** The register reported this charge. */
   | 'CHARGED'
   /** The call may have reached the register and no answer came back: it may or may not have charged. Check the invoice; it is never re-sent. */
-  | 'OUTCOME_UNKNOWN';
+  | 'OUTCOME_UNKNOWN'
+  /** The call is at the register; its outcome is not known yet (the charge is null). It counts as spent until it settles where it is, in a statement too, as CHARGED or OUTCOME_UNKNOWN, or goes when nothing was charged. */
+  | 'PENDING';
 
 /** A further part of a document. */
 export type DocumentPartInput = {
