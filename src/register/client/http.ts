@@ -67,8 +67,9 @@ export interface RegisterDay {
   day: string;
   certainty: RegisterDayCertainty;
   /**
-   * The latest day the register may be on now: `day`, or the next one when NEAR_MIDNIGHT. Its
-   * clock only moves on, so a charge journalled on this day proves the register is on it.
+   * The latest day the register may be on now (for a purchase, when its call reaches it): `day`,
+   * or the day after while that midnight is within the span. Its clock only moves on, so a charge
+   * journalled on this day (by its answer's Date) proves the register is on it.
    */
   latestDay: string;
   at: Date;
