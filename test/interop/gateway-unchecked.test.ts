@@ -7,6 +7,7 @@
  * Without the router key titlegraph cannot tell, serves it, and counts the gateway on /metrics.
  * Judged on the emulator's call log and ledger.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROUTER_KEY_HEADER as APOLLO_ROUTER_KEY_HEADER } from '../../examples/federation/apollo-gateway';
@@ -18,7 +19,18 @@ import {
 import { ROUTER_KEY_HEADER as HIVE_ROUTER_KEY_HEADER, titlegraphGatewayConfigWith } from '../../examples/federation/hive-gateway.config';
 import { ROUTER_KEY_HEADER, RULES_MARK, RULES_MARK_HEADER } from '../../src/security/gateway-mark';
 import { DEV_ROUTER_KEY } from '../../src/services/tenants';
-import { apolloServerGateway, composeWithTitlegraph, hiveTestGateway, judgedOnLedger, type TestGateway } from '../support/federation';
+import {
+  apolloServerGateway,
+  composeWithTitlegraph,
+  hiveTestGateway,
+  judgedOnLedger,
+  MATTERS_SDL,
+  recordingProxy,
+  serveSubgraph,
+  type Subgraph,
+  type TestGateway,
+} from '../support/federation';
+import { closeServer } from '../support/http-service';
 import { type HttpService, startHttpService } from '../support/harness';
 import { parseMetrics, sum } from '../support/prometheus';
 
@@ -96,6 +108,50 @@ describe.each(GATEWAYS)('$name', ({ bare, ruled, titles }) => {
     expect(answer.json?.errors).toBeUndefined();
     expect(charged).toHaveLength(1);
     expect(hidden).toEqual([]);
+  });
+});
+
+describe('the router key goes to titlegraph only', () => {
+  let proxy: Awaited<ReturnType<typeof recordingProxy>>;
+  let matters: Subgraph;
+  const seenByMatters: IncomingHttpHeaders[] = [];
+  let both: { hive: string; apollo: string };
+  beforeAll(async () => {
+    proxy = await recordingProxy(titlegraph.url);
+    matters = await serveSubgraph(
+      'matters',
+      MATTERS_SDL,
+      { Query: { matters: () => [{ id: 'm1', title: { titleNumber: 'MID15313' } }] } },
+      (h) => seenByMatters.push(h),
+    );
+    both = {
+      hive: await composeWithTitlegraph(proxy.url, [matters]),
+      apollo: await composeWithTitlegraph(proxy.url, [matters], 'dev-key-a', true),
+    };
+  });
+  afterAll(async () => {
+    if (proxy) await closeServer(proxy.server);
+    if (matters) await closeServer(matters.server);
+  });
+
+  test.for([
+    { name: 'Hive Gateway', start: async () => hiveTestGateway(both.hive, WITH_KEY) },
+    { name: 'Apollo Server with @apollo/gateway', start: () => apolloServerGateway(both.apollo, { routerKey: DEV_ROUTER_KEY }) },
+  ])('$name: on each request to titlegraph, never to another subgraph', async ({ start }) => {
+    const gateway = await start();
+    try {
+      proxy.requests.length = 0;
+      seenByMatters.length = 0;
+      const { json } = await gateway.ask('query Matters { matters { id title { titleNumber status } } }');
+      expect(json?.errors).toBeUndefined();
+      expect(json?.data.matters[0].title.titleNumber).toBe('MID15313');
+      expect(proxy.requests.length).toBeGreaterThan(0);
+      expect(proxy.requests.map((r) => r.headers[ROUTER_KEY_HEADER])).toEqual(proxy.requests.map(() => DEV_ROUTER_KEY));
+      expect(seenByMatters.length).toBeGreaterThan(0);
+      expect(seenByMatters.map((h) => h[ROUTER_KEY_HEADER])).toEqual(seenByMatters.map(() => undefined));
+    } finally {
+      await gateway.stop();
+    }
   });
 });
 
