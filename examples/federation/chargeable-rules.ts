@@ -26,8 +26,9 @@
  * operation is resolved, which also keeps these codes rather than GRAPHQL_VALIDATION_FAILED).
  * Requests to titlegraph of operations that passed carry RULES_MARK_HEADER: RULES_MARK, so that
  * titlegraph can refuse a chargeable mutation from a known gateway that did not run these rules.
- * The same codes and words as titlegraph's own rules (src/security/), which this file does not
- * import, so a gateway can copy it alone. Install:
+ * NOT_ALONE, TOO_MANY and DEFERRED carry the codes and words of titlegraph's own rules
+ * (src/security/); the others are the gateway's alone. This file imports nothing of titlegraph's,
+ * so a gateway can copy it alone. Install:
  * - Hive Gateway: `plugins: () => [useChargeableMutationRules()]` (already in
  *   hive-gateway.config.ts), with either query planner.
  * - Apollo Server with @apollo/gateway: `plugins: [chargeableRulesPlugin()]`, and
