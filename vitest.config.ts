@@ -62,6 +62,7 @@ export default defineConfig({
             'test/graphql/actionable-errors.test.ts',
             'test/money/charges-in-answer.test.ts',
             'test/money/register-midnight.test.ts',
+            'test/money/statement-settling.test.ts',
             'test/server/accept-before-execution.test.ts',
             'test/interop/graphql-http.test.ts',
             'test/observability/operator-signals.test.ts',
