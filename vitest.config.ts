@@ -55,6 +55,7 @@ export default defineConfig({
             'test/security/scopes.test.ts',
             'test/server/production-errors.test.ts',
             'test/server/breaker-refusal-words.test.ts',
+            'test/server/database-outage-log.test.ts',
             'test/server/validation-once.test.ts',
             'test/server/input-errors.test.ts',
             'test/server/jit.test.ts',

@@ -10,6 +10,7 @@ import type { Plugin } from 'graphql-yoga';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { EventHub } from '../services/events';
 import { DatabaseUnavailableError } from '../storage/database-unavailable';
+import { onPostgresOutage } from '../storage/pg-database';
 import { isOperationName, requestIdOf, requestRecordOf } from './request-record';
 
 export type { Logger };
@@ -285,6 +286,18 @@ export function logServiceEvents(events: EventHub, logger: Logger): void {
       `titlegraph: the database in DATA_DIR ${e.dataDir} takes writes again, after ${Math.round(e.downMs / 1000)} s`,
     ),
   );
+  // PostgreSQL (DATABASE_URL) the same way: one line when an outage starts, one when it ends.
+  onPostgresOutage((e) =>
+    e.kind === 'outage'
+      ? logger.error(
+          { event: 'storage', reason: e.reason, database: e.database },
+          `titlegraph: ${e.error.message} (PostgreSQL ${e.database}): requests that need it are answered 503 SERVICE_UNAVAILABLE, nothing sent to the register, and /ready is 503, until it answers again`,
+        )
+      : logger.info(
+          { event: 'storage', reason: e.reason, database: e.database, downMs: Math.round(e.downMs) },
+          `titlegraph: PostgreSQL ${e.database} answers again, after ${Math.round(e.downMs / 1000)} s`,
+        ),
+  );
   events.on('identityKeys', (e) =>
     e.ok
       ? logger.info({ issuer: e.issuer }, "identity provider's signing keys fetched")
@@ -321,10 +334,10 @@ export function logServiceEvents(events: EventHub, logger: Logger): void {
   );
 }
 
-/** The embedded database's disk outage behind an error (through GraphQL's originalError and causes), if it is one. */
-function diskOutageBehind(error: unknown): boolean {
+/** A database outage behind an error (through GraphQL's originalError and causes): told once per episode, not per request. */
+function databaseOutageBehind(error: unknown): boolean {
   for (let e = error, depth = 0; e instanceof Error && depth < 4; depth++) {
-    if (e instanceof DatabaseUnavailableError) return e.reason !== 'unreachable';
+    if (e instanceof DatabaseUnavailableError) return true;
     e = (e as { originalError?: unknown }).originalError ?? e.cause;
   }
   return false;
@@ -362,8 +375,8 @@ export function yogaLogger(logger: Logger) {
         logger.info({ refusal: first.message, status: (first.extensions.http as { status?: number }).status ?? 400 }, 'request refused');
         return;
       }
-      // A full or read-only disk is logged once per episode (storageOutage), not once per request it refuses.
-      if (args.some(diskOutageBehind)) logger.debug({ yoga: describe(args) });
+      // A database outage is logged once per episode (storageOutage, onPostgresOutage), not once per request it refuses.
+      if (args.some(databaseOutageBehind)) logger.debug({ yoga: describe(args) });
       else logger.error({ yoga: describe(args) });
     },
   };

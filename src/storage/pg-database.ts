@@ -7,10 +7,12 @@
  * `STATEMENT_TIMEOUT_MS` (a lock never released, a database overwhelmed), and the client gives
  * up a little later when no answer comes at all (a frozen server cancels nothing). Either way the
  * request is told the database is unavailable (503 SERVICE_UNAVAILABLE, nothing sent to the
- * register) rather than held for the whole outage.
+ * register) rather than held for the whole outage. The outage itself is told once, when it starts
+ * and when it ends (`onPostgresOutage`), shared by every pool to the same database.
  */
 import pg from 'pg';
 import { DatabaseUnavailableError } from './database-unavailable';
+import { type OutageEvent, OutageEpisodes } from './outage-episodes';
 
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -73,16 +75,62 @@ function isUnreachable(error: unknown): boolean {
 /** The client gave up waiting: the connection still has the statement in flight, so it is not reused. */
 const isReadTimeout = (error: unknown) => error instanceof Error && error.message === 'Query read timeout';
 
-const unavailable = (error: unknown): never => {
-  throw isUnreachable(error) ? new DatabaseUnavailableError(error) : error;
-};
+/** An outage episode of one database, and which (host, port and name: never its user or password). */
+type PostgresOutageEvent = OutageEvent & { database: string };
+
+const outageListeners = new Set<(event: PostgresOutageEvent) => void>();
+
+/** Every PostgreSQL outage of this process, once when it starts and once when it ends; returns the unsubscribe. */
+export function onPostgresOutage(listener: (event: PostgresOutageEvent) => void): () => void {
+  outageListeners.add(listener);
+  return () => outageListeners.delete(listener);
+}
+
+/** The database a connection string names, fit for a log line. */
+function databaseName(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+  } catch {
+    return 'postgresql';
+  }
+}
+
+/** By connection string: the episodes every pool to that database shares (one replica's stores have three). */
+const databases = new Map<string, { episodes: OutageEpisodes; pools: number }>();
+
+/** The outage episodes of the database `connectionString` names (tests shorten its `quietMs`). */
+export function postgresOutages(connectionString: string): OutageEpisodes {
+  let entry = databases.get(connectionString);
+  if (!entry) {
+    const episodes = new OutageEpisodes();
+    const database = databaseName(connectionString);
+    episodes.on((event) => {
+      for (const listener of outageListeners) listener({ ...event, database });
+    });
+    entry = { episodes, pools: 0 };
+    databases.set(connectionString, entry);
+  }
+  return entry.episodes;
+}
 
 export class PgDatabase {
   private readonly pool: pg.Pool;
   private readonly initialised: Promise<void>;
   private closing: Promise<void> | undefined;
+  private readonly outages: OutageEpisodes;
+
+  /** An error of the driver: the database being away becomes DatabaseUnavailableError, and part of its episode. */
+  private readonly unavailable = (error: unknown): never => {
+    if (!isUnreachable(error) && !(error instanceof DatabaseUnavailableError)) throw error;
+    const unavailable = error instanceof DatabaseUnavailableError ? error : new DatabaseUnavailableError(error);
+    this.outages.refused(unavailable);
+    throw unavailable;
+  };
 
   constructor(readonly options: PgDatabaseOptions) {
+    this.outages = postgresOutages(options.connectionString);
+    databases.get(options.connectionString)!.pools++;
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.maxConnections ?? 10,
@@ -108,9 +156,7 @@ export class PgDatabase {
   private async setUp(): Promise<void> {
     const client = new pg.Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 10_000 });
     client.on('error', () => undefined);
-    await client.connect().catch((error: unknown) => {
-      throw new DatabaseUnavailableError(error);
-    });
+    await client.connect().catch((error: unknown) => this.unavailable(new DatabaseUnavailableError(error)));
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [this.options.ddlLock]);
@@ -118,7 +164,7 @@ export class PgDatabase {
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      unavailable(error);
+      this.unavailable(error);
     } finally {
       await client.end().catch(() => undefined);
     }
@@ -130,14 +176,16 @@ export class PgDatabase {
   }
 
   async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    await this.initialised.catch(unavailable);
+    await this.initialised.catch(this.unavailable);
     const client = await this.connect();
     let failure: unknown;
     try {
-      return await client.query<R>(text, values);
+      const result = await client.query<R>(text, values);
+      this.outages.worked();
+      return result;
     } catch (error) {
       failure = error;
-      return unavailable(error);
+      return this.unavailable(error);
     } finally {
       client.release(isReadTimeout(failure));
     }
@@ -145,32 +193,35 @@ export class PgDatabase {
 
   /** A pooled connection; failing to get one is always the database being unreachable. */
   private connect(): Promise<pg.PoolClient> {
-    return this.pool.connect().catch((error: unknown) => {
-      throw new DatabaseUnavailableError(error);
-    });
+    return this.pool.connect().catch((error: unknown) => this.unavailable(new DatabaseUnavailableError(error)));
   }
 
   /** Runs `work` on one connection inside BEGIN … COMMIT (ROLLBACK on any error). */
   async transaction<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
-    await this.initialised.catch(unavailable);
+    await this.initialised.catch(this.unavailable);
     const client = await this.connect();
     let failure: unknown;
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
+      this.outages.worked();
       return result;
     } catch (error) {
       failure = error;
       // After a read timeout the ROLLBACK would wait as long again: dropping the connection ends the transaction.
       if (!isReadTimeout(error)) await client.query('ROLLBACK').catch(() => undefined);
-      return unavailable(error);
+      return this.unavailable(error);
     } finally {
       client.release(isReadTimeout(failure));
     }
   }
 
   close(): Promise<void> {
+    if (!this.closing) {
+      const entry = databases.get(this.options.connectionString);
+      if (entry && --entry.pools <= 0) databases.delete(this.options.connectionString);
+    }
     this.closing ??= this.initialised.catch(() => undefined).then(() => this.pool.end());
     return this.closing;
   }

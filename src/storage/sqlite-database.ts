@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { type DatabaseOutage, DatabaseUnavailableError } from './database-unavailable';
+import { OutageEpisodes } from './outage-episodes';
 
 /** SQLite's primary result codes (the low byte of an extended one) that mean the file cannot be used. */
 const OUTAGE_CODES: Record<number, DatabaseOutage> = {
@@ -27,40 +28,17 @@ export function sqliteOutage(error: unknown): DatabaseOutage | undefined {
   return typeof errcode === 'number' ? OUTAGE_CODES[errcode & 0xff] : undefined;
 }
 
-/**
- * How long writes must go without an outage error (one having succeeded) before an episode is
- * over: a nearly full disk takes some small writes and refuses the next, and one episode is
- * still one message, not one per request.
- */
-const QUIET_MS = 10_000;
-
-export type DataFileEvent =
-  | { kind: 'outage'; reason: DatabaseOutage; error: DatabaseUnavailableError }
-  | { kind: 'recovered'; reason: DatabaseOutage; downMs: number };
-
 /** The health of one data file, shared by every connection to it. */
-export class DataFileHealth {
-  private episode: { error: DatabaseUnavailableError; since: number; lastFailure: number } | undefined;
-  private readonly listeners = new Set<(event: DataFileEvent) => void>();
+export class DataFileHealth extends OutageEpisodes {
   /** Connections open on the file; the entry is dropped with the last. */
   connections = 0;
-  /** QUIET_MS (tests shorten it). */
-  quietMs = QUIET_MS;
 
   constructor(
     /** The data folder (the key of `files`). */
     readonly dataDir: string,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** The outage under way, if any. */
-  get outage(): DatabaseUnavailableError | undefined {
-    return this.episode?.error;
-  }
-
-  on(listener: (event: DataFileEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    now: () => number = Date.now,
+  ) {
+    super(now);
   }
 
   /** A statement failed: an outage error becomes DatabaseUnavailableError (the episode starts with the first). */
@@ -68,31 +46,23 @@ export class DataFileHealth {
     const reason = sqliteOutage(error);
     if (!reason) return error;
     const unavailable = new DatabaseUnavailableError(error, reason);
-    const at = this.now();
-    if (this.episode) {
-      this.episode.lastFailure = at;
-      return unavailable;
-    }
-    this.episode = { error: unavailable, since: at, lastFailure: at };
-    this.tell({ kind: 'outage', reason, error: unavailable });
+    this.refused(unavailable);
     return unavailable;
   }
 
   /** A write was committed. */
   wrote(): void {
-    const episode = this.episode;
-    if (!episode || this.now() - episode.lastFailure < this.quietMs) return;
-    this.episode = undefined;
-    this.tell({ kind: 'recovered', reason: episode.error.reason, downMs: this.now() - episode.since });
+    this.worked();
   }
 
   /**
-   * Readiness: resolves when the file takes writes. During an episode it tries one small write
-   * (nothing else may be writing then: a replica out of its load balancer gets no requests), so
-   * that an episode can end, and rejects while the outage lasts.
+   * Readiness: resolves when the file takes writes, as soon as one went through since the last
+   * refusal (the episode's end, for the log, waits for its quiet period). Until then it tries one
+   * small write (nothing else may be writing: a replica out of its load balancer gets no
+   * requests), and rejects while the outage lasts.
    */
   async check(): Promise<void> {
-    if (!this.episode) return;
+    if (this.working) return;
     let db: DatabaseSync | undefined;
     try {
       db = openDataFile(this.dataDir, 'CREATE TABLE IF NOT EXISTS data_file_probe (id INTEGER PRIMARY KEY, at INTEGER NOT NULL);');
@@ -102,17 +72,8 @@ export class DataFileHealth {
     } finally {
       db?.close();
     }
-    if (this.episode) throw this.episode.error;
-  }
-
-  private tell(event: DataFileEvent) {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // a listener never breaks a statement
-      }
-    }
+    const outage = this.outage;
+    if (!this.working && outage) throw outage;
   }
 }
 
