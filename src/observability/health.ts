@@ -9,10 +9,10 @@
  *   While the breaker is open every call is refused, so the replica is not ready, and says for
  *   how long (`retryAfterSeconds`) and which routes failed (`failedRoutes`). Once it is half-open
  *   the probe makes its trial, of what failed: a replica that a load balancer took out of rotation
- *   gets no calls that could close it. When the token route failed (the register is down), the
- *   probe's own call is the trial; when data routes failed, the token route may answer while they
- *   hang, so the trial is the last failed call that has no effect, sent again (a real call with its
- *   caller's credentials, counted on its organisation's quota like any other).
+ *   gets no calls that could close it. When only the token route failed, the probe's own call is
+ *   the trial; when data routes failed, the token route may answer while they hang, so the trial
+ *   is the last failed call that has no effect, sent again (a real call with its caller's
+ *   credentials, counted on its organisation's quota like any other).
  *   The probe sends no credentials (nothing is charged or counted, no token is made): the
  *   register refuses it (401), which proves the address is the register's. A 404 means
  *   REGISTER_BASE_URL points elsewhere (a missing /v1, say), and a 5xx that the register is
@@ -133,7 +133,8 @@ class ReadinessProbe {
   private async probeThroughBreaker(): Promise<Omit<Readiness['register'], 'breaker'>> {
     if (this.transport.breakerState() !== 'half_open') return this.probe();
     const failed = this.transport.breaker.failedRoutes();
-    if (failed.length > 0 && !failed.includes(ROUTES.token.name)) {
+    // the probe's own call (the token route) proves only the sign-in: the trial when it alone failed
+    if (failed.length > 0 && (failed.length > 1 || failed[0] !== ROUTES.token.name)) {
       this.resendFailedCall();
       return this.probe();
     }

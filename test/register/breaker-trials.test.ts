@@ -82,3 +82,22 @@ describe('the failed call kept for a trial', () => {
     expect(b.resendableFailure()).toBeUndefined();
   });
 });
+
+describe('the sign-in', () => {
+  test('proves only itself: it closes the breaker when it alone failed, not when data routes failed too', () => {
+    const { b, advance } = breaker(2);
+    b.acquire(call('titleSummary'))!.failure();
+    b.acquire(call('token'))!.failure();
+    advance(1_000);
+    b.acquire(call('token'))!.success();
+    expect(b.state()).toBe('half_open');
+    b.acquire(call('titleSummary'))!.success();
+    expect(b.state()).toBe('closed');
+
+    b.acquire(call('token'))!.failure();
+    b.acquire(call('token'))!.failure();
+    advance(1_000);
+    b.acquire(call('token'))!.success();
+    expect(b.state()).toBe('closed');
+  });
+});

@@ -10,8 +10,8 @@
  *   long is left, for the caller's `retryAfterSeconds`).
  * - half_open: exactly one trial call passes; its failure (or its being slow) opens it again for
  *   another `openMs`. Its success closes the breaker only when it went to a route whose failures
- *   opened it: the register's sign-in answering proves nothing about its data routes, which can
- *   hang while it works. A trial on another route that succeeds frees the trial slot for the next
+ *   opened it, and the sign-in only when it alone failed: the register's sign-in answering proves
+ *   nothing about its data routes, which can hang while it works. A trial on another route that succeeds frees the trial slot for the next
  *   call. Other calls still fail fast meanwhile. `openMs` is short, so that the breaker tries the
  *   register again soon after it is back.
  *
@@ -22,7 +22,12 @@
  * straggler's success cannot close it behind the trial's back.
  */
 
+import { ROUTES } from '../contract/routes';
+
 export type BreakerState = 'closed' | 'open' | 'half_open';
+
+/** The sign-in: its answering proves only itself, never the data routes behind it. */
+const SIGN_IN = ROUTES.token.name;
 
 export interface BreakerOptions {
   failureThreshold: number;
@@ -107,6 +112,13 @@ export class CircuitBreaker {
     return new Ticket(this, this.generation, true, call);
   }
 
+  /** Whether a trial of `call` that succeeded shows the register answers again: it went where calls failed. */
+  private proves(call: BreakerCall | undefined): boolean {
+    if (call === undefined || this.failed.size === 0) return true;
+    if (call.routeName === SIGN_IN) return this.failed.size === 1 && this.failed.has(SIGN_IN);
+    return this.failed.has(call.routeName);
+  }
+
   /** The routes whose failures count now (since the last success), sorted: what a trial must prove. */
   failedRoutes(): string[] {
     return [...this.failed].sort();
@@ -133,7 +145,7 @@ export class CircuitBreaker {
     if (outcome === 'success') {
       if (!trial) {
         if (this.mode === 'closed') this.close();
-      } else if (call === undefined || this.failed.size === 0 || this.failed.has(call.routeName)) this.close();
+      } else if (this.proves(call)) this.close();
       // a healthy route answered: it proves nothing of the failing ones, and the next call may try them
       else this.trialInFlight = false;
     } else if (outcome === 'release') {
