@@ -114,8 +114,10 @@ describe('a chargeable mutation stands alone at the root', () => {
 
   test('__typename beside it is allowed, and so are several mutations none of which charges', async () => {
     const alone = await judged(`mutation { __typename ${details('a', 'BLK43')} }`);
-    expect(alone.body).toEqual({ data: { __typename: 'Mutation', a: { userErrors: [] } } });
+    expect(alone.body.data).toEqual({ __typename: 'Mutation', a: { userErrors: [] } });
     expect(alone.charged).toBe(1);
+    // The selection leaves the charges out: they come under extensions.charges.
+    expect(alone.body.extensions?.charges).toEqual([expect.objectContaining({ operation: 'purchaseTitleDetails' })]);
     const uncharged = await judged(`mutation { ${createCase('one')} ${createCase('two')} }`);
     expect(uncharged.body.errors).toBeUndefined();
   });
@@ -124,14 +126,16 @@ describe('a chargeable mutation stands alone at the root', () => {
 describe('one chargeable field is executed and charged once', () => {
   test('the same named fragment spread twice is one chargeable mutation (GraphQL merges it), charged once', async () => {
     const answer = await judged(`mutation { ...Buy ...Buy } fragment Buy on Mutation { ${details('a', 'BLK41')} }`);
-    expect(answer.body).toEqual({ data: { a: { userErrors: [] } } });
+    expect(answer.body.data).toEqual({ a: { userErrors: [] } });
     expect(answer.charged).toBe(1);
+    expect(answer.body.extensions?.charges).toHaveLength(1);
   });
 
   test('a chargeable field inside an inline fragment alone is accepted and charged once', async () => {
     const answer = await judged(`mutation { ... on Mutation { ${details('a', 'BLK42')} } }`);
-    expect(answer.body).toEqual({ data: { a: { userErrors: [] } } });
+    expect(answer.body.data).toEqual({ a: { userErrors: [] } });
     expect(answer.charged).toBe(1);
+    expect(answer.body.extensions?.charges).toHaveLength(1);
   });
 });
 
