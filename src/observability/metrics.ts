@@ -12,7 +12,8 @@
  * never got that far); values are capped so that a caller cannot explode the label space, and
  * only an authenticated caller's names take a place: anyone can send a request without a key,
  * and such requests once used up every place, so a real front end's operation counted as
- * `__other` until a restart.
+ * `__other` until a restart. Each organisation takes at most its share of the places, so one
+ * organisation's generated names cannot leave the others' new operations counted as `__other`.
  *
  * Money is in pounds sterling before VAT, named `_gbp` where the name gives a unit: Prometheus
  * has no base unit for money, and `_pounds` reads as a weight (promtool asks for grams).
@@ -23,6 +24,7 @@ import type { Services } from '../services/create-services';
 import type { RegisterTransport } from '../register/client';
 import { penceOf } from '../register/contract/money';
 import { isOperationName, requestRecordOf } from './request-record';
+import { callerOf } from '../graphql/context';
 import { useReadOnlyRoute } from './read-only-route';
 
 export interface MetricsOptions {
@@ -32,6 +34,8 @@ export interface MetricsOptions {
   path?: string;
   /** Most distinct operation-name label values kept; later new names count as `__other`. Default DEFAULT_MAX_OPERATION_NAMES. */
   maxOperationNames?: number;
+  /** Most of those places one organisation's callers may take. Default a quarter of maxOperationNames. */
+  maxOperationNamesPerOrganisation?: number;
 }
 
 /** Distinct operation names counted under their own label; later new names count as `__other`. */
@@ -75,6 +79,9 @@ class ServiceMetrics {
   private readonly fees: Counter<'product_type'>;
   private readonly idempotency: Counter<'operation' | 'outcome'>;
   private readonly operationNames = new Set<string>();
+  /** Places each organisation's names have taken (a name already counted costs nobody a place). */
+  private readonly placesTaken = new Map<string, number>();
+  private readonly maxPerOrganisation: number;
   private readonly maxOperationNames: number;
   private readonly unsubscribe: (() => void)[] = [];
   /** Requests already counted: an incremental result is processed once per part. */
@@ -87,6 +94,7 @@ class ServiceMetrics {
   ) {
     this.path = options.path ?? '/metrics';
     this.maxOperationNames = options.maxOperationNames ?? DEFAULT_MAX_OPERATION_NAMES;
+    this.maxPerOrganisation = options.maxOperationNamesPerOrganisation ?? Math.max(1, Math.floor(this.maxOperationNames / 4));
     const { counter, histogram, gauge } = metricsOn(this.registry);
     this.requests = counter(
       'titlegraph_graphql_requests_total',
@@ -247,6 +255,10 @@ class ServiceMetrics {
     if (!isOperationName(name)) return '__invalid';
     if (this.operationNames.has(name)) return name;
     if (this.operationNames.size >= this.maxOperationNames) return '__other';
+    const organisation = callerOf(request)?.organisation ?? '';
+    const taken = this.placesTaken.get(organisation) ?? 0;
+    if (taken >= this.maxPerOrganisation) return '__other';
+    this.placesTaken.set(organisation, taken + 1);
     this.operationNames.add(name);
     return name;
   }

@@ -95,6 +95,22 @@ describe('/metrics', () => {
     expect(samples.some((s) => s.labels.operation?.startsWith('Probe'))).toBe(false);
   });
 
+  test("one organisation cannot fill the operation-name places: another's new operation is still counted by name", async () => {
+    const svc = await httpServiceForTest();
+    // ORG-A (dev-key-a) sends more distinct names than its share (50 of 200).
+    for (let i = 0; i < 60; i++) await postRaw(svc.url, { query: `query OrgA${i} { __typename }` }, authHeader('dev-key-a'));
+    await postRaw(svc.url, { query: 'query OrgBTitle { __typename }' }, authHeader('dev-key-b'));
+    await postRaw(svc.url, { query: 'query OrgA0 { __typename }' }, authHeader('dev-key-b'));
+
+    const samples = parseMetrics(await (await fetch(`${svc.origin}/metrics`)).text());
+    const requests = 'titlegraph_graphql_requests_total';
+    expect(sum(samples, requests, { operation: 'OrgBTitle' })).toBe(1);
+    expect(sum(samples, requests, { operation: '__other' })).toBe(10);
+    expect(samples.filter((s) => s.name === requests && s.labels.operation?.startsWith('OrgA')).length).toBe(50);
+    // A name already counted is counted for any organisation.
+    expect(sum(samples, requests, { operation: 'OrgA0' })).toBe(2);
+  });
+
   test('a createCase refused by the quota is counted as rate_limited, not executed, and was never sent', async () => {
     // One paid call a day: the first case is created, the second refused here before it is sent.
     const svc = await serviceForTest({ services: { ...PRODUCTION_CALLERS, quota: { dailyQuota: 1, freeShare: 0 } } });
