@@ -1,55 +1,17 @@
-/**
- * A full disk under the embedded database is an outage, said as one: on a real filesystem that
- * fills up (a small tmpfs), purchases are answered 503 SERVICE_UNAVAILABLE "nothing was sent"
- * (and the register's call log agrees), /ready is 503 naming the full disk, the log says so once
- * for the episode (never "cannot rollback", never per request), and all of it ends when space
- * comes back.
- */
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { logServiceEvents } from '../../src/observability/logging';
 import { DatabaseUnavailableError } from '../../src/storage/database-unavailable';
 import { dataFileHealth, openDataFile, sqliteOutage } from '../../src/storage/sqlite-database';
 import { PurchaseTitleDetailsMutation } from '../support/documents';
 import { newKey, serviceForTest } from '../support/harness';
+import { fillDisk, smallDiskForFile } from '../support/small-disk';
 
-/** A 4 MiB tmpfs of this test's own; undefined where mounting is not allowed (not root). */
-let mountPoint: string | undefined;
-beforeAll(() => {
-  const dir = mkdtempSync(join(tmpdir(), 'titlegraph-small-disk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dir], { stdio: 'ignore' });
-    mountPoint = dir;
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-afterAll(() => {
-  if (!mountPoint) return;
-  execFileSync('umount', ['-l', mountPoint], { stdio: 'ignore' });
-  rmSync(mountPoint, { recursive: true, force: true });
-});
-
-/** Writes a file until the filesystem has no byte left. */
-function fillDisk(path: string): void {
-  const fd = openSync(path, 'w');
-  try {
-    for (const size of [64 * 1024, 512, 1]) {
-      try {
-        for (;;) writeSync(fd, Buffer.alloc(size));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
+const disk = smallDiskForFile();
 
 function recordingLogger() {
   const lines: { level: number; msg?: string; yoga?: unknown }[] = [];
@@ -61,6 +23,7 @@ const purchase = (key = newKey('disk')) => ({ fas: '0877', input: { titleNumber:
 
 describe('a full disk under the embedded database', () => {
   test('503 "nothing was sent", /ready 503 disk_full, one log line for the episode; over once space is back', async ({ skip }) => {
+    const mountPoint = disk.mountPoint();
     if (!mountPoint) return skip('mounting a tmpfs needs root');
     const dataDir = join(mountPoint, 'data');
     const { logger, lines, text } = recordingLogger();
