@@ -12,7 +12,8 @@
  *   gets no calls that could close it. When only the token route failed, the probe's own call is
  *   the trial; when data routes failed, the token route may answer while they hang, so the trial
  *   is the last failed call that has no effect, sent again (a real call with its caller's
- *   credentials, counted on its organisation's quota like any other).
+ *   credentials, counted on its organisation's quota like any other), or, when only calls that
+ *   charge or create failed (never sent again), the last call without effect.
  *   The probe sends no credentials (nothing is charged or counted, no token is made): the
  *   register refuses it (401), which proves the address is the register's. A 404 means
  *   REGISTER_BASE_URL points elsewhere (a missing /v1, say), and a 5xx that the register is
@@ -151,7 +152,7 @@ class ReadinessProbe {
   /** Not awaited: the breaker judges the trial (its answer, or its being slow), and /ready reports the state it leaves. */
   private resendFailedCall(): void {
     const breaker = this.transport.breaker;
-    const call = breaker.resendableFailure();
+    const call = breaker.trialCall();
     // retryAfterMs is 0 while half-open only when no trial is out yet
     if (!call || this.resending || breaker.retryAfterMs() > 0) return;
     this.resending = true;

@@ -68,18 +68,30 @@ describe('slow attempts', () => {
   });
 });
 
-describe('the failed call kept for a trial', () => {
-  test('the last one that may be sent again, while not closed', () => {
+describe('the call kept for a trial', () => {
+  test('the last failed one that may be sent again, while not closed', () => {
     const { b, advance } = breaker(3);
     const read = call('titleSummary');
     b.acquire(read)!.failure();
     b.acquire(call('titleDetails', false))!.failure();
-    expect(b.resendableFailure()).toBeUndefined(); // closed: nothing to try
+    expect(b.trialCall()).toBeUndefined(); // closed: nothing to try
     b.acquire(call('titleDetails', false))!.failure();
-    expect(b.resendableFailure()).toBe(read); // a purchase is never sent again
+    expect(b.trialCall()).toBe(read); // a purchase is never sent again
     advance(1_000);
     b.acquire(read)!.success();
-    expect(b.resendableFailure()).toBeUndefined();
+    expect(b.trialCall()).toBeUndefined();
+  });
+
+  test('when only purchases failed: the last read, whose answer then closes the breaker', () => {
+    const { b, advance } = breaker(3);
+    const read = call('titleSummary');
+    b.acquire(read)!.success();
+    for (let i = 0; i < 3; i++) b.acquire(call('titleDetails', false))!.failure();
+    expect(b.failedRoutes()).toEqual(['titleDetails']);
+    expect(b.trialCall()).toBe(read);
+    advance(1_000);
+    b.acquire(read)!.success();
+    expect(b.state()).toBe('closed');
   });
 });
 

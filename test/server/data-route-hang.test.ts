@@ -8,8 +8,8 @@
  * trial closes it. Judged on the emulator's call log.
  */
 import { describe, expect, test, vi } from 'vitest';
-import { TitleQuery } from '../support/documents';
-import { serviceForTest, type Service } from '../support/harness';
+import { PurchaseTitleDetailsMutation, TitleQuery } from '../support/documents';
+import { newKey, serviceForTest, type Service } from '../support/harness';
 
 /**
  * The breaker as it ships, but for its clock: an attempt is slow after 0.5 s (5 s shipped) and the
@@ -150,5 +150,21 @@ describe('the data routes hang while the sign-in answers', () => {
     } finally {
       await ready.stop();
     }
+  }, 60_000);
+
+  test('only purchases hang: they are never sent again; with no caller, the trial /ready makes is the last read, and it closes the breaker', async () => {
+    const svc = await serviceForTest({ services: DATA_ROUTES_HANG });
+    expect((await ask(svc, 'MID15313')).errors).toBeUndefined();
+    svc.emulator.faults.inject('titleDetails', { kind: 'hang' }, 3);
+    svc.emulator.calls.reset();
+    for (const titleNumber of ['BLK1', 'BLK2', 'BLK3'])
+      void svc.gql(PurchaseTitleDetailsMutation, { fas: '0877', input: { titleNumber, idempotencyKey: newKey('hang-buy') } });
+    await vi.waitFor(() => expect(svc.services.transport.breakerState()).toBe('open'), { timeout: 20_000, interval: 10 });
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(3);
+
+    await vi.waitFor(async () => expect((await svc.get('/ready', null)).status).toBe(200), { timeout: 20_000, interval: 500 });
+    expect(svc.services.transport.breakerState()).toBe('closed');
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(3);
+    expect(summaryCalls(svc, 'MID15313')).toBe(1);
   }, 60_000);
 });

@@ -15,8 +15,9 @@
  *   call. Other calls still fail fast meanwhile. `openMs` is short, so that the breaker tries the
  *   register again soon after it is back.
  *
- * The breaker remembers the routes that failed and the last failed call that may be sent again
- * (one without effect): `/ready` re-sends it as the trial when no caller comes (observability/health.ts).
+ * The breaker remembers the routes that failed and the last failed data call that may be sent
+ * again (one without effect), else the last such call at all: `/ready` re-sends it as the trial
+ * when no caller comes (observability/health.ts).
  *
  * Results of calls admitted before the breaker opened are ignored once it is open, so a
  * straggler's success cannot close it behind the trial's back.
@@ -72,8 +73,10 @@ export class CircuitBreaker {
   private slowFailures = 0;
   /** The routes whose failures were counted since the last success: a trial must prove one of them. */
   private readonly failed = new Set<string>();
-  /** The last counted failure that may be sent again (no effect); cleared when the breaker closes. */
+  /** The last counted failure of a data route that may be sent again (no effect); cleared when the breaker closes. */
   private failedCall: BreakerCall | undefined;
+  /** The last data call that may be sent again, whatever its end: the trial when only calls with an effect failed. */
+  private lastRead: BreakerCall | undefined;
   /** Bumped on every transition, so tickets from an older phase are ignored. */
   private generation = 0;
   private readonly now: () => number;
@@ -112,11 +115,15 @@ export class CircuitBreaker {
     return new Ticket(this, this.generation, true, call);
   }
 
-  /** Whether a trial of `call` that succeeded shows the register answers again: it went where calls failed. */
+  /**
+   * Whether a trial of `call` that succeeded shows the register answers again: it went where calls
+   * failed. When none of the data calls that failed may be sent again (they charge or create),
+   * another data route answering is the evidence there can be.
+   */
   private proves(call: BreakerCall | undefined): boolean {
     if (call === undefined || this.failed.size === 0) return true;
     if (call.routeName === SIGN_IN) return this.failed.size === 1 && this.failed.has(SIGN_IN);
-    return this.failed.has(call.routeName);
+    return this.failed.has(call.routeName) || this.failedCall === undefined;
   }
 
   /** The routes whose failures count now (since the last success), sorted: what a trial must prove. */
@@ -124,9 +131,12 @@ export class CircuitBreaker {
     return [...this.failed].sort();
   }
 
-  /** The last failed call that may be sent again as the trial, while the breaker is not closed. */
-  resendableFailure(): BreakerCall | undefined {
-    return this.mode === 'closed' ? undefined : this.failedCall;
+  /**
+   * The call `/ready` may send again as the trial, while the breaker is not closed: the last failed
+   * data call without effect, else (only calls with an effect failed) the last data call without effect.
+   */
+  trialCall(): BreakerCall | undefined {
+    return this.mode === 'closed' ? undefined : (this.failedCall ?? this.lastRead);
   }
 
   /** @internal The slow-attempt threshold tickets start when their request is written. */
@@ -143,6 +153,7 @@ export class CircuitBreaker {
   settle(generation: number, trial: boolean, outcome: 'success' | 'failure' | 'release' | 'slow', call: BreakerCall | undefined): void {
     if (generation !== this.generation) return;
     if (outcome === 'success') {
+      if (call?.resendable && call.routeName !== SIGN_IN) this.lastRead = call;
       if (!trial) {
         if (this.mode === 'closed') this.close();
       } else if (this.proves(call)) this.close();
@@ -153,7 +164,7 @@ export class CircuitBreaker {
     } else {
       if (call) {
         this.failed.add(call.routeName);
-        if (call.resendable) this.failedCall = call;
+        if (call.resendable && call.routeName !== SIGN_IN) this.failedCall = call;
       }
       if (trial) this.open();
       else if (this.mode === 'closed') {
