@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../src/emulator';
-import { DEV_TENANTS } from '../src/services/tenants';
+import { DEV_API_KEYS } from '../src/services/callers';
 
 const { values: args } = parseArgs({
   options: {
@@ -188,7 +188,7 @@ async function main() {
   const emulator = await startEmulator({ port: 0, dailyQuota: 100_000_000 });
   const dataDir = mkdtempSync(join(tmpdir(), 'titlegraph-soak-'));
   const tenantsFile = join(dataDir, 'tenants.json');
-  writeFileSync(tenantsFile, JSON.stringify({ tenants: DEV_TENANTS }));
+  writeFileSync(tenantsFile, JSON.stringify({ tenants: DEV_API_KEYS }));
 
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['DATABASE_URL', 'REGISTER_CLIENT_ID', 'REGISTER_CLIENT_SECRET', 'TITLEGRAPH_API_KEY_SHA256']) delete env[name];

@@ -11,7 +11,7 @@ import { createLogger, exitProcess, logServiceEvents, type Logger } from './obse
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import type { Emulator } from './emulator';
 import { createServices, StoreOpenError } from './services/create-services';
-import { DEV_ORGANISATIONS, DEV_TENANTS } from './services/tenants';
+import { DEV_ORGANISATIONS, DEV_API_KEYS } from './services/callers';
 import { formatPence, perProduct } from './register/contract/money';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -137,12 +137,12 @@ async function main(config: AppConfig, logger: Logger) {
   const services = createServices({
     ...config,
     registerBaseUrl: config.register?.baseUrl ?? emulator!.url,
-    tenants: config.register?.tenants ?? DEV_TENANTS,
+    apiKeys: config.register?.tenants ?? DEV_API_KEYS,
     organisations: config.register?.organisations ?? DEV_ORGANISATIONS,
     clients: config.register?.clients ?? {},
     identityProviders: config.register?.identityProviders ?? config.emulator.identityProviders,
     // The emulator's keyless caller is a development convenience; in production every caller needs a key.
-    ...(config.register || config.env === 'production' ? {} : { anonymousTenant: 'dev-key-a' }),
+    ...(config.register || config.env === 'production' ? {} : { anonymousKey: 'dev-key-a' }),
   });
   await services.opened().catch(async (error: unknown) => {
     await services.close().catch(() => undefined);

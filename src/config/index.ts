@@ -7,7 +7,7 @@ import { DEFAULT_HTTP_LIMITS, type HttpLimits, SHUTDOWN_MARGIN_MS } from '../ser
 import type { PersistedOperations } from '../server/persisted-operations';
 import type { HardeningOptions } from '../security/limits';
 import { perProduct } from '../register/contract/money';
-import { devIdentityProvider } from '../services/tenants';
+import { devIdentityProvider } from '../services/callers';
 import type { IdentityProviderConfig } from '../services/identity';
 import type { ApqLimits } from '../storage/apq/store';
 import type { ServiceSettings } from '../services/create-services';

@@ -7,23 +7,36 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ClientsConfig, OrganisationsConfig } from '../services/spend';
 import { ALL_SCOPES, isScope } from '../services/scopes';
-import type { TenantConfig } from '../services/tenants';
+import type { ApiKeyConfig } from '../services/callers';
 import { type IdentityProviderConfig, issuerProblem } from '../services/identity';
 import { ConfigError } from './config-error';
 import { amount, type Settings } from './env';
 
 /** Who may call a real register, and their limits: AppConfig's `register` without its address. */
 export interface RegisterTenants {
-  tenants: TenantConfig[];
+  tenants: ApiKeyConfig[];
   organisations: OrganisationsConfig;
   clients: ClientsConfig;
   identityProviders: IdentityProviderConfig[];
 }
 
+/**
+ * A key's name is the subject of its principal (`key:<name>`), a provider's name part of its
+ * people's (`person:<provider>:<sub>`, services/principal.ts), written to the journal, statements,
+ * logs and metrics: letters, digits, `.`, `_` and `-` only, so it can never contain the separator of
+ * a namespaced id nor look like another kind's.
+ */
+const KEY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 /** An identity provider of the tenants file: the shape services/identity.ts takes. */
 const IdentityProvider = z
   .object({
-    name: z.string().min(1),
+    name: z
+      .string()
+      .regex(
+        KEY_NAME,
+        'must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit (it is part of its people\'s ids)',
+      ),
     /** The `iss` of its tokens, exactly: https, or http on a loopback address only. */
     issuer: z.string().superRefine((value, ctx) => {
       const problem = issuerProblem(value);
@@ -38,13 +51,6 @@ const IdentityProvider = z
     acceptJwtTyp: z.boolean().optional(),
   })
   .strict() satisfies z.ZodType<IdentityProviderConfig>;
-
-/**
- * A key's name is the subject of its principal (`key:<name>`), written to the journal, statements,
- * logs and metrics: letters, digits, `.`, `_` and `-` only, so it can never contain the separator of
- * a namespaced id nor look like another kind's.
- */
-const KEY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** One issuer however its trailing slash is written: both spellings find the same discovery document. */
 const sameIssuer = (issuer: string) => issuer.replace(/\/+$/, '');
@@ -168,7 +174,7 @@ const TenantFile = z
                 message: `tenant "${tenant.name}" needs clientId and clientSecret (or router: true, for a federation router's key)`,
               });
             }
-          }) satisfies z.ZodType<TenantConfig>,
+          }) satisfies z.ZodType<ApiKeyConfig>,
       )
       .superRefine((tenants, ctx) => {
         // Each entry is a caller of its own: the same key or name twice would merge two callers' rights and limits.
@@ -225,7 +231,7 @@ function readTenantsFile(path: string): z.infer<typeof TenantFile> {
 }
 
 export function realTenants(e: Settings): RegisterTenants {
-  const tenants: TenantConfig[] = [];
+  const tenants: ApiKeyConfig[] = [];
   let organisations: OrganisationsConfig = {};
   let clients: ClientsConfig = {};
   let identityProviders: IdentityProviderConfig[] = [];

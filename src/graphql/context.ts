@@ -5,7 +5,7 @@ import type { Charge } from '../register/contract/wire';
 import { createLoaders, type Loaders } from './loaders';
 import type { CallOptions, RegisterClient } from '../register/client';
 import type { Services } from '../services/create-services';
-import { RouterKeyNotAClient, type Tenant } from '../services/tenants';
+import { RouterKeyNotAClient, type Caller } from '../services/callers';
 
 export type { Services } from '../services/create-services';
 
@@ -20,7 +20,7 @@ export interface Context {
   requestId: string;
   /** This server's origin as the request reached it (for absolute links without PUBLIC_URL). */
   origin: string;
-  tenant: Tenant;
+  caller: Caller;
   register: RegisterClient;
   loaders: Loaders;
   services: Services;
@@ -42,14 +42,14 @@ export function unauthenticated(message: string): GraphQLError {
 }
 
 /** Callers as the HTTP edge authenticated them (server/authentication.ts), before the request's document was read. */
-const callers = new WeakMap<Request, Tenant>();
+const callers = new WeakMap<Request, Caller>();
 
-export function rememberCaller(request: Request, tenant: Tenant): void {
-  callers.set(request, tenant);
+export function rememberCaller(request: Request, caller: Caller): void {
+  callers.set(request, caller);
 }
 
 /** The caller the edge authenticated for this request; undefined before it has. */
-export const callerOf = (request: Request): Tenant | undefined => callers.get(request);
+export const callerOf = (request: Request): Caller | undefined => callers.get(request);
 
 /** The register client of a router key: there is none, and any use of it is refused. */
 const NO_REGISTER_CLIENT = new Proxy({} as RegisterClient, {
@@ -63,11 +63,11 @@ const NO_REGISTER_CLIENT = new Proxy({} as RegisterClient, {
  * answer gives) come from the HTTP edge, which names every request and has parsed its URL.
  */
 export function createContext(services: Services, request: Request, requestId: string, origin: string): Context {
-  const tenant = callers.get(request);
+  const caller = callers.get(request);
   // Never reached through the app, whose edge refuses a request without valid credentials first.
-  if (!tenant) throw unauthenticated('Authentication required: send Authorization: Bearer <API key or sign-in access token>.');
+  if (!caller) throw unauthenticated('Authentication required: send Authorization: Bearer <API key or sign-in access token>.');
   // A router key has no register client (security/router-key.ts refuses whatever would need one).
-  const register = tenant.router ? NO_REGISTER_CLIENT : services.tenants.clientFor(tenant);
+  const register = caller.router ? NO_REGISTER_CLIENT : services.callers.clientFor(caller);
   // A caller that goes away stops its free register calls (queued ones are never sent, those in
   // flight are aborted); the exchange never lets this signal touch a call that charges or
   // creates, which runs to its end and is recorded (register/client/exchange.ts). The signal is
@@ -76,9 +76,9 @@ export function createContext(services: Services, request: Request, requestId: s
   return {
     requestId,
     origin,
-    tenant,
+    caller,
     register,
-    loaders: createLoaders(register, services.concurrency, callOptions, services.summaryCaches.for(tenant.id)),
+    loaders: createLoaders(register, services.concurrency, callOptions, services.summaryCaches.for(caller.clientId)),
     services,
     callOptions,
     chargesMade: [],

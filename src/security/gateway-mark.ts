@@ -16,7 +16,7 @@ import { callerOf, type Services } from '../graphql/context';
 import { fieldsOf, fragmentsOf } from '../graphql/selections';
 import { operationToRun, perOperation, requestIdOf } from '../observability/request-record';
 import type { GatewaySign } from '../services/events';
-import type { Tenant } from '../services/tenants';
+import type { Caller } from '../services/callers';
 
 /** Where a gateway presents its router key. */
 export const ROUTER_KEY_HEADER = 'titlegraph-router-key';
@@ -24,15 +24,15 @@ export const ROUTER_KEY_HEADER = 'titlegraph-router-key';
 export const RULES_MARK_HEADER = 'titlegraph-rules';
 export const RULES_MARK = 'chargeable/2';
 
-const gateways = new WeakMap<Request, Tenant>();
+const gateways = new WeakMap<Request, Caller>();
 
 /** The edge found a valid router key in ROUTER_KEY_HEADER: the request came through that gateway. */
-export function rememberGateway(request: Request, router: Tenant): void {
+export function rememberGateway(request: Request, router: Caller): void {
   gateways.set(request, router);
 }
 
 /** The known gateway this request came through, if it presented a router key. */
-export const gatewayOf = (request: Request): Tenant | undefined => gateways.get(request);
+export const gatewayOf = (request: Request): Caller | undefined => gateways.get(request);
 
 /** The chargeable fields a document selects anywhere, once per document (Yoga hands back the same parsed document). */
 const chargeableByDocument = new WeakMap<DocumentNode, readonly string[]>();

@@ -164,7 +164,7 @@ export function useFederationSdlForRouters(): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as Partial<Context>;
-      if (context.tenant?.router) return;
+      if (context.caller?.router) return;
       if (asksOf(args.document as DocumentNode, args.operationName)) {
         setResultAndStopExecution({
           errors: [

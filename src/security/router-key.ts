@@ -10,7 +10,7 @@ import type { DocumentNode, SelectionSetNode } from 'graphql';
 import { operationToRun } from '../observability/request-record';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../graphql/context';
-import { ROUTER_KEY_MESSAGE } from '../services/tenants';
+import { ROUTER_KEY_MESSAGE } from '../services/callers';
 import { fieldsOf, fragmentsOf } from '../graphql/selections';
 
 const ALLOWED_ROOT_FIELDS = new Set(['_service', '__typename']);
@@ -27,7 +27,7 @@ function onlySchema(set: SelectionSetNode, document: DocumentNode): boolean {
 export function useRouterKeyScope(): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      if (!(args.contextValue as Partial<Context>).tenant?.router) return;
+      if (!(args.contextValue as Partial<Context>).caller?.router) return;
       const document = args.document as DocumentNode;
       const operation = operationToRun(document, args.operationName);
       if (operation?.operation === 'query' && onlySchema(operation.selectionSet, document)) return;

@@ -83,15 +83,15 @@ export function useScopes(): Plugin {
     });
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const tenant = (args.contextValue as Partial<Context>).tenant;
+      const caller = (args.contextValue as Partial<Context>).caller;
       // A router's key is refused by its own rule (router-key.ts), in its own words.
-      if (!tenant || tenant.router) return;
+      if (!caller || caller.router) return;
       const refusals: GraphQLError[] = [];
       const named = new Set<string>();
       for (const need of planOf(args.schema, args.document, args.operationName)) {
-        if (meets(need.requirement, tenant.scopes) || named.has(need.coordinate)) continue;
+        if (meets(need.requirement, caller.scopes) || named.has(need.coordinate)) continue;
         named.add(need.coordinate);
-        refusals.push(forbidden(need, tenant.scopes));
+        refusals.push(forbidden(need, caller.scopes));
       }
       if (refusals.length > 0) setResultAndStopExecution({ errors: refusals });
     },

@@ -9,7 +9,7 @@
 import { topLevelError } from '../graphql/error-codes';
 import type { Plugin } from 'graphql-yoga';
 import { rememberCaller, type Services } from '../graphql/context';
-import type { AuthFailure } from '../services/tenants';
+import type { AuthFailure } from '../services/callers';
 import { requestRecordOf } from '../observability/request-record';
 import { rememberGateway, ROUTER_KEY_HEADER } from '../security/gateway-mark';
 
@@ -77,7 +77,7 @@ const UNKNOWN_ROUTER_KEY = `The ${ROUTER_KEY_HEADER} header holds no router key 
 export function useAuthentication(services: Services): Plugin {
   return {
     async onRequestParse({ request }) {
-      const auth = await services.tenants.authenticate(request.headers.get('authorization'));
+      const auth = await services.callers.authenticate(request.headers.get('authorization'));
       if (!auth.ok) {
         const refusal = credentialRefusal(auth);
         throw topLevelError(refusal.code, refusal.message, { http: { status: refusal.status, headers: refusal.headers } });
@@ -85,12 +85,12 @@ export function useAuthentication(services: Services): Plugin {
       const routerKey = request.headers.get(ROUTER_KEY_HEADER);
       if (routerKey !== null) {
         // The router key names the gateway, never a caller: the caller stays the one Authorization names.
-        const gateway = services.tenants.routerOf(routerKey);
+        const gateway = services.callers.routerOf(routerKey);
         if (!gateway)
           throw topLevelError('UNAUTHENTICATED', UNKNOWN_ROUTER_KEY, { http: { status: 401, headers: { 'www-authenticate': 'Bearer' } } });
         rememberGateway(request, gateway);
       }
-      rememberCaller(request, auth.tenant);
+      rememberCaller(request, auth.caller);
       requestRecordOf(request).authenticated = true;
     },
   };

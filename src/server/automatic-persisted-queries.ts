@@ -77,11 +77,11 @@ export function useAutomaticPersistedQueries(store: ApqStore, registrationsPerMi
     onExecute({ args }) {
       const context = args.contextValue as Partial<Context> & { request?: Request };
       const pending = context.request && toRegister.get(context.request);
-      if (!pending || !context.tenant || context.tenant.router) return;
-      if (!budget.take(context.tenant.id)) return;
+      if (!pending || !context.caller || context.caller.router) return;
+      if (!budget.take(context.caller.clientId)) return;
       // Written before the answer goes out, so the client's next request (maybe to another
       // replica) finds it; a store that is full or away never fails the request that registers.
-      return store.set(context.tenant.organisation, pending.hash, pending.query).then(
+      return store.set(context.caller.organisation, pending.hash, pending.query).then(
         () => undefined,
         () => undefined,
       );

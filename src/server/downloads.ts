@@ -9,7 +9,7 @@ import type { Services } from '../graphql/context';
 import { abandon, RegisterError, type RegisterDownload } from '../register/client';
 import { isTitleNumber } from '../register/contract/rules';
 import { requestIdOf } from '../observability/request-record';
-import type { Tenant } from '../services/tenants';
+import type { ApiClientRef } from '../services/callers';
 import { authenticatedCaller, methodNotAllowed, problemResponse, type Refusal } from './route-problems';
 import { isReadOnlyMethod } from '../observability/read-only-route';
 import type { FileKind } from '../services/downloads/links';
@@ -60,27 +60,27 @@ export async function handleDownload(
   const id = decode(match[3]!);
   const kind = match[2] as FileKind;
   // A signed link (from `downloadUrl`) names its own client; a bare path needs the caller's key.
-  let tenant: Tenant;
+  let client: ApiClientRef;
   const params = new URL(request.url).searchParams;
   if (params.has('signature')) {
     const checked = titleNumber && id ? services.downloadLinks.check({ titleNumber, kind, id }, params) : undefined;
-    const known = checked?.ok ? services.tenants.byClientId(checked.tenant) : undefined;
+    const known = checked?.ok ? services.callers.byClientId(checked.tenant) : undefined;
     if (!checked?.ok || !known) {
       const refusal = checked && !checked.ok ? checked : { code: 'DOWNLOAD_LINK_INVALID', message: 'This download link is not valid.' };
       // Gone, not forbidden: no link to this file will work again; it must be ordered anew.
       return problem(refusal.code === 'DOCUMENT_EXPIRED' ? 410 : 403, refusal.code, refusal.message);
     }
-    tenant = known;
+    client = known;
   } else {
     const caller = await authenticatedCaller(services, request, 'titles:read');
     if ('refusal' in caller) return refuse(caller.refusal);
-    tenant = caller.tenant;
+    client = caller.caller;
   }
   if (!titleNumber || !isTitleNumber(titleNumber)) {
     return problem(400, 'INVALID_TITLE_NUMBER', 'titleNumber must be 3 uppercase letters then 1 to 8 digits.');
   }
   if (!id || id.length > 200) return problem(404, 'DOCUMENT_NOT_FOUND', 'No such document or plan for this caller.');
-  const release = services.downloadSlots.acquire(tenant.id);
+  const release = services.downloadSlots.acquire(client.clientId);
   if (!release) {
     return problem(
       429,
@@ -89,7 +89,7 @@ export async function handleDownload(
       { 'retry-after': '2' },
     );
   }
-  const register = services.tenants.clientFor(tenant);
+  const register = services.callers.clientFor(client);
   let download: RegisterDownload;
   try {
     download =

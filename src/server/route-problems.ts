@@ -4,7 +4,7 @@
  */
 import type { Services } from '../graphql/context';
 import type { Scope } from '../services/scopes';
-import { ROUTER_KEY_MESSAGE, type Tenant } from '../services/tenants';
+import { ROUTER_KEY_MESSAGE, type Caller } from '../services/callers';
 import { missingScopeMessage } from '../graphql/scopes';
 import { credentialRefusal } from './authentication';
 import { READ_ONLY_ALLOW } from '../observability/read-only-route';
@@ -39,10 +39,10 @@ export async function authenticatedCaller(
   services: Services,
   request: Request,
   scope: Scope,
-): Promise<{ tenant: Tenant } | { refusal: Refusal }> {
-  const auth = await services.tenants.authenticate(request.headers.get('authorization'));
+): Promise<{ caller: Caller } | { refusal: Refusal }> {
+  const auth = await services.callers.authenticate(request.headers.get('authorization'));
   if (!auth.ok) return { refusal: credentialRefusal(auth) };
-  if (auth.tenant.router) return { refusal: { status: 403, code: 'ROUTER_KEY_NOT_A_CLIENT', message: ROUTER_KEY_MESSAGE } };
-  if (!auth.tenant.scopes.has(scope)) return { refusal: { status: 403, code: 'FORBIDDEN', message: missingScopeMessage(scope) } };
-  return { tenant: auth.tenant };
+  if (auth.caller.router) return { refusal: { status: 403, code: 'ROUTER_KEY_NOT_A_CLIENT', message: ROUTER_KEY_MESSAGE } };
+  if (!auth.caller.scopes.has(scope)) return { refusal: { status: 403, code: 'FORBIDDEN', message: missingScopeMessage(scope) } };
+  return { caller: auth.caller };
 }

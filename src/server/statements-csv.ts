@@ -32,6 +32,8 @@ const COLUMNS = [
   'transaction_number',
   'caller',
   'caller_name',
+  // Last, so that readers of the columns before it find them where they were.
+  'caller_id',
 ] as const;
 
 const problem = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
@@ -66,6 +68,7 @@ const rowOf = (r: JournalRecord) =>
     r.charge?.transactionNumber,
     r.caller,
     r.callerName,
+    r.callerId,
   ]);
 
 /** A GET or HEAD of the statement (useReadOnlyRoute refuses other methods). */
@@ -78,7 +81,7 @@ async function handleStatementsCsv(services: Services, request: Request): Promis
   const range = statementRangeProblem(from, to);
   if (range) return problem(400, 'BAD_USER_INPUT', range.message);
   const reference = params.get('reference') ?? undefined;
-  const view = services.spend.statementView(caller.tenant, params.get('caller'));
+  const view = services.spend.statementView(caller.caller, params.get('caller'));
   if ('refused' in view) return problem(403, 'FORBIDDEN', view.refused);
   const retention = statementRetentionWarning(from, services.journalRetentionDays);
   const headers = {

@@ -23,12 +23,12 @@ import { DEFAULT_REFERENCE_LIST_TTL_MS, ReferenceListCache } from './reference-l
 import { SummaryCaches } from './summary-cache';
 import { DEFAULT_JOURNAL_RETENTION_DAYS } from './statements';
 import { type ClientsConfig, type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
-import { type TenantConfig, TenantDirectory } from './tenants';
+import { type ApiKeyConfig, CallerDirectory } from './callers';
 import { type IdentityOptions, type IdentityProviderConfig, IdentityProviders } from './identity';
 
 /** Process-wide parts, built once at start by createServices; every request shares them. */
 export interface Services {
-  tenants: TenantDirectory;
+  callers: CallerDirectory;
   idempotency: IdempotencyStore;
   /** Same-key mutations executing in this process, so concurrent duplicates wait for them. */
   inflight: Map<string, Promise<unknown>>;
@@ -122,7 +122,8 @@ export interface ServiceSettings {
 /** The settings, the register and its callers, and what tests put in place of the defaults. */
 export interface ServiceOptions extends ServiceSettings {
   registerBaseUrl: string;
-  tenants: readonly TenantConfig[];
+  /** The API keys of the tenants file (`tenants`), or the embedded start's. */
+  apiKeys: readonly ApiKeyConfig[];
   /** Per organisation (the tenants file): its spending limit and charging accounts. */
   organisations?: OrganisationsConfig;
   /** Per register API client (the tenants file): its spending limit. */
@@ -131,8 +132,8 @@ export interface ServiceOptions extends ServiceSettings {
   identityProviders?: readonly IdentityProviderConfig[];
   /** How providers' keys are fetched and tokens cached (tests shorten the waits). */
   identity?: Omit<IdentityOptions, 'onKeysFetched'>;
-  /** Tenant name a request without credentials acts as (embedded emulator only). */
-  anonymousTenant?: string;
+  /** The API key a request without credentials acts as (embedded emulator only). */
+  anonymousKey?: string;
   transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
   /** The idempotency store; default: PostgreSQL when `databaseUrl` is set, else SQLite in `dataDir`. */
   idempotency?: IdempotencyStore;
@@ -237,18 +238,25 @@ export function createServices(options: ServiceOptions): RunningServices {
     ...options.identity,
     onKeysFetched: (outcome) => events.emit('identityKeys', outcome),
   });
-  const tenants = new TenantDirectory(
+  const callers = new CallerDirectory(
     transport,
-    options.tenants,
-    options.anonymousTenant,
-    (tenant) => ({ quota: quota.forClient(tenant) }),
+    options.apiKeys,
+    options.anonymousKey,
+    (client) => ({ quota: quota.forClient({ id: client.clientId, organisation: client.organisation }) }),
     identity,
   );
+  // Rows the previous release wrote (a bare name, no principal) are given their principal at start,
+  // and hourly after: a replica of the previous release may write more during a rolling upgrade.
+  const adoptLegacyCallers = () =>
+    void idempotency.adoptLegacyCallers((scope, subject) => callers.legacyOwner(scope, subject)).catch(() => undefined);
+  adoptLegacyCallers();
+  const adopter = setInterval(adoptLegacyCallers, 60 * 60 * 1000);
+  adopter.unref();
   const inflight = new Map<string, Promise<unknown>>();
   const journalOutbox = new JournalOutbox(events);
   return {
     transport,
-    tenants,
+    callers,
     idempotency,
     inflight,
     idempotencyTiming: options.idempotencyTiming ?? {},
@@ -271,7 +279,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     spend: new SpendControl(
       options.spend,
       [
-        ...options.tenants.filter((t): t is TenantConfig & { clientId: string } => !t.router && !!t.clientId),
+        ...options.apiKeys.filter((t): t is ApiKeyConfig & { clientId: string } => !t.router && !!t.clientId),
         ...identityProviders.map((p) => ({ clientId: p.clientId, organisation: p.organisation })),
       ],
       options.organisations,
@@ -286,6 +294,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     },
     async close() {
       clearInterval(purger);
+      clearInterval(adopter);
       unwatchDataFile?.();
       // A mutation whose caller went away still runs: let it record its outcome before the
       // store closes, so its key is not left "in progress".

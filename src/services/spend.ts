@@ -6,23 +6,23 @@
  * statement's scope.
  */
 import { expectedFeePence } from '../storage/idempotency/spending-decision';
-import type { IdempotencyStore, SpendCheck } from '../storage/idempotency/store';
+import type { CallerFilter, CallerStamp, IdempotencyStore, SpendCheck } from '../storage/idempotency/store';
+import { ownRows, spendingRows } from '../storage/idempotency/callers';
+import { parsePrincipalId } from './principal';
 import { type ChargeableProduct, formatPence, perProduct } from '../register/contract/money';
 import type { RegisterDay, RegisterDayCertainty } from '../register/client';
 import type { Scope } from './scopes';
 
-/** What spend control needs of a caller (a Tenant). */
-interface Caller {
+/** What spend control needs of a caller (services/callers.ts). */
+interface Caller extends CallerStamp {
   /** The API client. */
-  id: string;
+  clientId: string;
   organisation: string;
-  /** The person's subject or the key's name. */
-  caller: string;
   scopes: ReadonlySet<Scope>;
-  callerLimitPence?: number | undefined;
+  spendLimitPence?: number | undefined;
 }
 
-/** What spend control reads of a tenant in the tenants file: which organisation each API client belongs to. */
+/** What spend control reads of a caller in the tenants file: which organisation each API client belongs to. */
 export interface SpendTenantConfig {
   clientId: string;
   organisation?: string | undefined;
@@ -34,7 +34,7 @@ export type ClientsConfig = Readonly<Record<string, { dailySpendLimit?: number |
 /** Whose journal a caller may read: these API clients, and only its own calls unless it may see the organisation's. */
 export interface StatementView {
   scopes: string[];
-  caller?: string | undefined;
+  caller?: CallerFilter | undefined;
 }
 
 /** Per organisation in the tenants file: its daily spending limit (pence) and its title-information charging accounts. */
@@ -97,41 +97,42 @@ export class SpendControl {
     return this.settings.feesPence;
   }
 
-  /** Every API client of the tenant's organisation (its own included). */
-  organisationScopes(tenant: Caller): string[] {
-    return this.scopesByOrganisation.get(tenant.organisation) ?? [tenant.id];
+  /** Every API client of the caller's organisation (its own included). */
+  organisationScopes(caller: Caller): string[] {
+    return this.scopesByOrganisation.get(caller.organisation) ?? [caller.clientId];
   }
 
-  clientLimitPence(tenant: Caller): number | undefined {
-    return this.clients[tenant.id]?.dailySpendLimit ?? this.settings.clientLimitPence;
+  clientLimitPence(caller: Caller): number | undefined {
+    return this.clients[caller.clientId]?.dailySpendLimit ?? this.settings.clientLimitPence;
   }
 
-  organisationLimitPence(tenant: Caller): number | undefined {
-    return this.organisations[tenant.organisation]?.dailySpendLimit ?? this.settings.organisationLimitPence;
+  organisationLimitPence(caller: Caller): number | undefined {
+    return this.organisations[caller.organisation]?.dailySpendLimit ?? this.settings.organisationLimitPence;
   }
 
   /**
    * charges:organisation sees every API client of its organisation in statements, optionally of
-   * one caller; any other caller its own calls only, and asking for another's is refused.
+   * one caller (a principal's id, or a bare subject as the previous release took it: every caller
+   * with that subject); any other caller its own calls only, and asking for another's is refused.
    */
-  statementView(tenant: Caller, asked?: string | null): StatementView | { refused: string } {
-    if (tenant.scopes.has('charges:organisation')) {
-      return { scopes: this.organisationScopes(tenant), ...(asked ? { caller: asked } : {}) };
+  statementView(caller: Caller, asked?: string | null): StatementView | { refused: string } {
+    if (caller.scopes.has('charges:organisation')) {
+      return { scopes: this.organisationScopes(caller), ...(asked ? { caller: askedFilter(asked) } : {}) };
     }
-    if (asked && asked !== tenant.caller) {
+    if (asked && asked !== caller.id && asked !== caller.subject) {
       return {
-        refused: `You may see only your own calls (caller ${JSON.stringify(tenant.caller)}); another caller's need the charges:organisation scope.`,
+        refused: `You may see only your own calls (caller ${JSON.stringify(caller.id)}); another caller's need the charges:organisation scope.`,
       };
     }
-    return { scopes: [tenant.id], caller: tenant.caller };
+    return { scopes: [caller.clientId], caller: ownRows(caller) };
   }
 
   /**
    * False when the organisation lists its charging accounts and this is not one of them: a quote
    * then answers as a purchase would (FAS_NOT_AUTHORISED). Unlisted, the register alone knows.
    */
-  fasAllowed(tenant: Caller, fas: string): boolean {
-    const listed = this.organisations[tenant.organisation]?.fasAccounts;
+  fasAllowed(caller: Caller, fas: string): boolean {
+    const listed = this.organisations[caller.organisation]?.fasAccounts;
     return !listed || listed.includes(fas);
   }
 
@@ -139,17 +140,17 @@ export class SpendControl {
    * What the store checks and reserves when a chargeable call is claimed. `chargedOnDay`: near the
    * register's midnight, the later day it may be on, whose charges alone make a product free.
    */
-  checkFor(tenant: Caller, products: readonly ChargeableProduct[], maxFeePence: number | undefined, chargedOnDay?: string): SpendCheck {
-    const clientLimitPence = this.clientLimitPence(tenant);
-    const organisationLimitPence = this.organisationLimitPence(tenant);
+  checkFor(caller: Caller, products: readonly ChargeableProduct[], maxFeePence: number | undefined, chargedOnDay?: string): SpendCheck {
+    const clientLimitPence = this.clientLimitPence(caller);
+    const organisationLimitPence = this.organisationLimitPence(caller);
     return {
       products,
       feesPence: this.settings.feesPence,
-      organisation: tenant.organisation,
-      organisationScopes: this.organisationScopes(tenant),
+      organisation: caller.organisation,
+      organisationScopes: this.organisationScopes(caller),
       ...(clientLimitPence !== undefined ? { clientLimitPence } : {}),
       ...(organisationLimitPence !== undefined ? { organisationLimitPence } : {}),
-      ...(tenant.callerLimitPence !== undefined ? { callerLimitPence: tenant.callerLimitPence } : {}),
+      ...(caller.spendLimitPence !== undefined ? { callerLimitPence: caller.spendLimitPence } : {}),
       ...(maxFeePence !== undefined ? { maxFeePence } : {}),
       ...(chargedOnDay !== undefined ? { chargedOnDay } : {}),
     };
@@ -164,7 +165,7 @@ export class SpendControl {
    */
   async quote(
     store: IdempotencyStore,
-    tenant: Caller,
+    caller: Caller,
     registerDay: RegisterDay,
     fas: string,
     titleNumber: string,
@@ -174,7 +175,7 @@ export class SpendControl {
     const charged =
       registerDay.certainty === 'MACHINE_CLOCK'
         ? new Set<string>()
-        : await store.chargedProducts(this.organisationScopes(tenant), day, fas, titleNumber);
+        : await store.chargedProducts(this.organisationScopes(caller), day, fas, titleNumber);
     const unique = [...new Set(products)];
     const lines: QuoteLine[] = unique.map((product) => {
       const alreadyChargedToday = charged.has(product);
@@ -182,7 +183,7 @@ export class SpendControl {
       return { product, listFee: formatPence(fee), alreadyChargedToday, expectedFee: formatPence(alreadyChargedToday ? 0 : fee) };
     });
     const expectedPence = expectedFeePence(unique, charged, this.settings.feesPence);
-    const spending = await this.spending(store, tenant, registerDay.day);
+    const spending = await this.spending(store, caller, registerDay.day);
     const fits = (account: { remainingPence: number | undefined }) =>
       account.remainingPence === undefined || expectedPence <= account.remainingPence;
     return {
@@ -194,11 +195,11 @@ export class SpendControl {
     };
   }
 
-  async spending(store: IdempotencyStore, tenant: Caller, day: string) {
-    const [caller, client, organisation] = await Promise.all([
-      store.spendTotals([tenant.id], day, tenant.caller),
-      store.spendTotals([tenant.id], day),
-      store.spendTotals(this.organisationScopes(tenant), day),
+  async spending(store: IdempotencyStore, caller: Caller, day: string) {
+    const [own, client, organisation] = await Promise.all([
+      store.spendTotals([caller.clientId], day, spendingRows(caller)),
+      store.spendTotals([caller.clientId], day),
+      store.spendTotals(this.organisationScopes(caller), day),
     ]);
     const account = (totals: { chargedPence: number; pendingPence: number }, limitPence: number | undefined) => {
       const remainingPence = limitPence === undefined ? undefined : Math.max(0, limitPence - totals.chargedPence - totals.pendingPence);
@@ -214,9 +215,19 @@ export class SpendControl {
     };
     return {
       day,
-      caller: account(caller, tenant.callerLimitPence),
-      client: account(client, this.clientLimitPence(tenant)),
-      organisation: account(organisation, this.organisationLimitPence(tenant)),
+      caller: account(own, caller.spendLimitPence),
+      client: account(client, this.clientLimitPence(caller)),
+      organisation: account(organisation, this.organisationLimitPence(caller)),
     };
   }
+}
+
+/**
+ * The rows a statement asked of one caller covers: a principal's id names its rows (and the
+ * previous release's with its subject: an accounts key sees the organisation's anyway); a bare
+ * name every caller's with that subject, as it did before callers were principals.
+ */
+function askedFilter(asked: string): CallerFilter {
+  const principal = parsePrincipalId(asked);
+  return principal ? { id: asked, subject: principal.subject, legacySubject: principal.subject } : { subject: asked };
 }

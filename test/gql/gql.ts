@@ -46,6 +46,8 @@ type Documents = {
     "\n  query CallerSpending {\n    spending {\n      caller { charged pending limit remaining }\n      client { charged pending limit remaining }\n    }\n  }\n": typeof types.CallerSpendingDocument,
     "\n  query StatementPage($from: Date!, $to: Date!, $caller: String, $first: Int, $after: String) {\n    chargeStatement(from: $from, to: $to, caller: $caller, first: $first, after: $after) {\n      records { titleNumber caller callerName apiClient status }\n      nextCursor\n      total\n      unknownCount\n    }\n  }\n": typeof types.StatementPageDocument,
     "\n  query CallerRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerName apiClient }\n  }\n": typeof types.CallerRecordsDocument,
+    "\n  query Principal {\n    viewer { id kind provider subject callerName }\n  }\n": typeof types.PrincipalDocument,
+    "\n  query PrincipalRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerId }\n  }\n": typeof types.PrincipalRecordsDocument,
 };
 const documents: Documents = {
     "query DocsStatus($t: TitleNumber!) { title(titleNumber: $t) { titleNumber status } }": types.DocsStatusDocument,
@@ -80,6 +82,8 @@ const documents: Documents = {
     "\n  query CallerSpending {\n    spending {\n      caller { charged pending limit remaining }\n      client { charged pending limit remaining }\n    }\n  }\n": types.CallerSpendingDocument,
     "\n  query StatementPage($from: Date!, $to: Date!, $caller: String, $first: Int, $after: String) {\n    chargeStatement(from: $from, to: $to, caller: $caller, first: $first, after: $after) {\n      records { titleNumber caller callerName apiClient status }\n      nextCursor\n      total\n      unknownCount\n    }\n  }\n": types.StatementPageDocument,
     "\n  query CallerRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerName apiClient }\n  }\n": types.CallerRecordsDocument,
+    "\n  query Principal {\n    viewer { id kind provider subject callerName }\n  }\n": types.PrincipalDocument,
+    "\n  query PrincipalRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerId }\n  }\n": types.PrincipalRecordsDocument,
 };
 
 /**
@@ -224,6 +228,14 @@ export function graphql(source: "\n  query StatementPage($from: Date!, $to: Date
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query CallerRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerName apiClient }\n  }\n"): (typeof documents)["\n  query CallerRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerName apiClient }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Principal {\n    viewer { id kind provider subject callerName }\n  }\n"): (typeof documents)["\n  query Principal {\n    viewer { id kind provider subject callerName }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PrincipalRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerId }\n  }\n"): (typeof documents)["\n  query PrincipalRecords($day: Date!) {\n    chargeRecords(day: $day) { titleNumber caller callerId }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -42,7 +42,7 @@ describe('callers', () => {
   });
 
   test('against a real register, a request without credentials gets 401', async () => {
-    const svc = await serviceForTest({ services: { anonymousTenant: undefined } });
+    const svc = await serviceForTest({ services: { anonymousKey: undefined } });
     const { status } = await svc.gql(TitleQuery, { titleNumber: 'MID1234' }, null);
     expect(status).toBe(401);
   });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { londonDate } from '../../src/register/contract/london-day';
-import { DEV_TENANTS, sha256Hex, type TenantConfig } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex, type ApiKeyConfig } from '../../src/services/callers';
 import { BuyTitleMutation, CallerRecordsQuery, CallerSpendingQuery, StatementPageQuery, ViewerQuery } from '../support/documents';
 import { newKey, serviceForTest } from '../support/harness';
 
@@ -14,7 +14,7 @@ const today = () => londonDate(new Date());
 const buy = (titleNumber: string, idempotencyKey = newKey('buy')) => ({ fas: '0877', input: { titleNumber, idempotencyKey } });
 
 /** Two keys of one register client, the ordinary one listed first (as in the report that found them merged). */
-const TWO_KEYS_ONE_CLIENT: TenantConfig[] = [
+const TWO_KEYS_ONE_CLIENT: ApiKeyConfig[] = [
   {
     name: 'clerk',
     apiKeySha256: sha256Hex('clerk-key'),
@@ -31,7 +31,7 @@ const TWO_KEYS_ONE_CLIENT: TenantConfig[] = [
     organisation: 'ORG-A',
     accounts: true,
   },
-  ...DEV_TENANTS.filter((t) => t.name === 'dev-key-b'),
+  ...DEV_API_KEYS.filter((t) => t.name === 'dev-key-b'),
 ];
 
 describe('viewer', () => {
@@ -56,7 +56,7 @@ describe('viewer', () => {
 
 describe('two keys on one register client', () => {
   test("each has its own limit, sees its own calls, and the accounts key sees both; neither's rights pass to the other", async () => {
-    const svc = await serviceForTest({ services: { tenants: TWO_KEYS_ONE_CLIENT } });
+    const svc = await serviceForTest({ services: { apiKeys: TWO_KEYS_ONE_CLIENT } });
     const first = await svc.gql(BuyTitleMutation, buy('BLK1'), 'clerk-key');
     expect(first.data!.purchaseTitleDetails.charges).toHaveLength(1);
     // The clerk's own 3.00 is spent: refused before anything is sent, naming the clerk's own limit.
@@ -108,7 +108,7 @@ describe('two keys on one register client', () => {
     expect(await csvRefused.json()).toEqual({
       error: {
         code: 'FORBIDDEN',
-        message: 'You may see only your own calls (caller "clerk"); another caller\'s need the charges:organisation scope.',
+        message: 'You may see only your own calls (caller "key:clerk"); another caller\'s need the charges:organisation scope.',
       },
     });
     // The day's journal is each caller's own, with its name on every record.
@@ -117,7 +117,7 @@ describe('two keys on one register client', () => {
   });
 
   test("a person's or key's own limit holds only that caller's unknown outcomes, not another caller's of the same client", async () => {
-    const svc = await serviceForTest({ services: { tenants: TWO_KEYS_ONE_CLIENT } });
+    const svc = await serviceForTest({ services: { apiKeys: TWO_KEYS_ONE_CLIENT } });
     svc.emulator.faults.inject('titleDetails', { kind: 'reset', phase: 'after' }, 1);
     const lost = await svc.gql(BuyTitleMutation, buy('BLK9'), 'accounts-key');
     expect(lost.data!.purchaseTitleDetails.userErrors.map((e) => e.code)).toEqual(['OUTCOME_UNKNOWN']);
@@ -130,7 +130,7 @@ describe('two keys on one register client', () => {
   });
 
   test("an idempotency key is its caller's: the other key of the client never gets its answer, and nothing is sent", async () => {
-    const svc = await serviceForTest({ services: { tenants: TWO_KEYS_ONE_CLIENT } });
+    const svc = await serviceForTest({ services: { apiKeys: TWO_KEYS_ONE_CLIENT } });
     const key = newKey('shared');
     expect((await svc.gql(BuyTitleMutation, buy('BLK1', key), 'accounts-key')).data!.purchaseTitleDetails.charges).toHaveLength(1);
     const other = await svc.gql(BuyTitleMutation, buy('BLK1', key), 'clerk-key');

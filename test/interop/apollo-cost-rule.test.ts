@@ -13,7 +13,7 @@ import { estimateCost, pricingOf, withCostLimit } from '../../examples/federatio
 import { buildService, type GatewayContext } from '../../examples/federation/apollo-gateway';
 import { buildSchema } from '../../src/graphql/schema';
 import { operationPrice, REGISTER_CALL } from '../../src/security/cost';
-import { DEV_ROUTER_KEY } from '../../src/services/tenants';
+import { DEV_ROUTER_KEY } from '../../src/services/callers';
 import { composeWithTitlegraph, executeThroughApollo, quietApolloLogger, serveSubgraph, type Subgraph } from '../support/federation';
 import { closeServer } from '../support/http-service';
 import { startHttpService, type HttpService } from '../support/harness';

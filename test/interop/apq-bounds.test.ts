@@ -17,7 +17,7 @@ const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('
 
 function start(more: ServiceOverrides = {}, app: AppOptions = {}) {
   // No keyless caller: an unauthenticated request is refused, as in production.
-  return serviceForTest({ services: { anonymousTenant: undefined, ...more }, app });
+  return serviceForTest({ services: { anonymousKey: undefined, ...more }, app });
 }
 
 async function register(svc: Svc, query: string, key: string | null) {

@@ -26,7 +26,7 @@ import { AUDIENCE } from '../../scripts/idp/defaults';
 import { PEOPLE } from '../../scripts/idp/people';
 import { startIdp, type Idp } from '../../scripts/idp/provider';
 import { signIn } from '../../scripts/idp/sign-in';
-import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import {
   composeWithTitlegraph,
   type GatewayAnswer,
@@ -142,7 +142,7 @@ describe.each([
     // A service of its own per gateway, so that each starts with Ann's day unspent.
     titlegraph = await startService({
       services: {
-        tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex(ROUTER_KEY), router: true }],
+        apiKeys: [...DEV_API_KEYS, { name: 'gateway', apiKeySha256: sha256Hex(ROUTER_KEY), router: true }],
         identityProviders: [
           {
             name: 'local-idp',

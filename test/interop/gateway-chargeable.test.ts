@@ -30,7 +30,7 @@ import {
 import { postRaw } from '../support/post-raw';
 import { type HttpService, startHttpService } from '../support/harness';
 import { closeServer } from '../support/http-service';
-import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 
 const MATTERS_SDL = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key"])
@@ -63,7 +63,7 @@ const mattersRan: string[] = [];
 
 beforeAll(async () => {
   titlegraph = await startHttpService({
-    services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
+    services: { apiKeys: [...DEV_API_KEYS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
   });
   matters = await serveSubgraph('matters', MATTERS_SDL, {
     Query: { matter: (_: unknown, { id }: { id: string }) => ({ id, reference: 'R' }) },

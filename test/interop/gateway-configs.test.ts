@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildService, type GatewayContext } from '../../examples/federation/apollo-gateway';
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
-import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { startService } from '../support/harness';
 import {
   composeWithTitlegraph,
@@ -58,7 +58,7 @@ const seenBy = { titlegraph: [] as IncomingHttpHeaders[], matters: [] as Incomin
 
 beforeAll(async () => {
   titlegraph = await startService({
-    services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex(ROUTER_KEY), router: true }] },
+    services: { apiKeys: [...DEV_API_KEYS, { name: 'gateway', apiKeySha256: sha256Hex(ROUTER_KEY), router: true }] },
     app: { graphiql: false, hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } },
   });
   titlegraphServer = createServer((req, res) => {

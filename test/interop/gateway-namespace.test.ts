@@ -36,7 +36,7 @@ import {
 } from '../support/federation';
 import { type HttpService, startHttpService } from '../support/harness';
 import { closeServer } from '../support/http-service';
-import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 
 const ACTIONS_SDL = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key"])
@@ -70,7 +70,7 @@ let apiSchema: GraphQLSchema;
 
 beforeAll(async () => {
   titlegraph = await startHttpService({
-    services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
+    services: { apiKeys: [...DEV_API_KEYS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
   });
   actions = await serveSubgraph('actions', ACTIONS_SDL, {
     Query: { actions: () => ({}) },

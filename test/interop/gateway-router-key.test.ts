@@ -10,7 +10,7 @@ import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
-import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { executeThroughApollo } from '../support/federation';
 import { startHttpService, type HttpService } from '../support/harness';
 import { postRaw } from '../support/post-raw';
@@ -21,7 +21,7 @@ let loaded: Awaited<ReturnType<ApolloGateway['load']>>;
 
 beforeAll(async () => {
   titlegraph = await startHttpService({
-    services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
+    services: { apiKeys: [...DEV_API_KEYS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
     app: { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } },
   });
   const sdl = await postRaw(titlegraph.url, { query: '{ _service { sdl } }' }, { authorization: 'Bearer router-key' });

@@ -12,7 +12,7 @@ import { chargeableRulesPlugin, RULES_MARK, RULES_MARK_HEADER } from '../../exam
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
 import { apolloServerGateway, askHive, composeWithTitlegraph, type ProxiedRequest, recordingProxy } from '../support/federation';
 import { type HttpService, startHttpService } from '../support/harness';
-import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { closeServer } from '../support/http-service';
 
 let titlegraph: HttpService;
@@ -22,7 +22,7 @@ let apolloSupergraph: string;
 
 beforeAll(async () => {
   titlegraph = await startHttpService({
-    services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
+    services: { apiKeys: [...DEV_API_KEYS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
   });
   proxy = await recordingProxy(titlegraph.url);
   supergraph = await composeWithTitlegraph(proxy.url, []);

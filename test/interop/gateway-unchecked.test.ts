@@ -18,7 +18,7 @@ import {
 } from '../../examples/federation/chargeable-rules';
 import { ROUTER_KEY_HEADER as HIVE_ROUTER_KEY_HEADER, titlegraphGatewayConfigWith } from '../../examples/federation/hive-gateway.config';
 import { ROUTER_KEY_HEADER, RULES_MARK, RULES_MARK_HEADER } from '../../src/security/gateway-mark';
-import { DEV_ROUTER_KEY } from '../../src/services/tenants';
+import { DEV_ROUTER_KEY } from '../../src/services/callers';
 import {
   apolloServerGateway,
   composeWithTitlegraph,

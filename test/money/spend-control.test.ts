@@ -310,16 +310,18 @@ describe('chargeStatement', () => {
     expect(whole.type).toBe('text/csv; charset=utf-8; header=present');
     const lines = whole.text.split('\r\n');
     expect(lines[0]).toBe(
-      'day,recorded_at,status,operation,idempotency_key,api_client,fas,title_number,reference,product,fee,transaction_number,caller,caller_name',
+      'day,recorded_at,status,operation,idempotency_key,api_client,fas,title_number,reference,product,fee,transaction_number,caller,caller_name,caller_id',
     );
     expect(lines).toHaveLength(4); // header, two rows, and the empty string after the last CRLF
     const [first, second] = svc.emulator.ledger.charges.map((c) => c.charge.transactionNumber);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^${today()},[^,]+,CHARGED,purchaseTitleDetails,[^,]+,client-a,0877,BLK1,"'=HYPERLINK\\(""http://x\\.example"",""click""\\)",TITLE_DATA_AND_PLANS,3\\.00,${first},dev-key-a,$`,
+        `^${today()},[^,]+,CHARGED,purchaseTitleDetails,[^,]+,client-a,0877,BLK1,"'=HYPERLINK\\(""http://x\\.example"",""click""\\)",TITLE_DATA_AND_PLANS,3\\.00,${first},dev-key-a,,key:dev-key-a$`,
       ),
     );
-    expect(lines[2]).toMatch(new RegExp(`,client-a2,0877,BLK2,"Smith, Jones",TITLE_DATA_AND_PLANS,3\\.00,${second},dev-key-a2,$`));
+    expect(lines[2]).toMatch(
+      new RegExp(`,client-a2,0877,BLK2,"Smith, Jones",TITLE_DATA_AND_PLANS,3\\.00,${second},dev-key-a2,,key:dev-key-a2$`),
+    );
     expect((await csv('dev-key-a2', `from=${today()}&to=${today()}`)).text.split('\r\n')).toHaveLength(3);
     expect((await csv('dev-key-a', `from=${today()}&to=${today()}&reference=Smith%2C%20Jones`)).text).toContain('BLK2');
     expect((await csv('dev-key-a', `from=${today()}&to=${today()}&reference=Smith%2C%20Jones`)).text).not.toContain('BLK1');

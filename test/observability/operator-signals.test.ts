@@ -19,7 +19,7 @@ import { IN_CI } from '../support/pg';
 import { parseMetrics, sum } from '../support/prometheus';
 
 /** Callers as a production start has them: a request without a key acts as nobody. */
-const PRODUCTION_CALLERS = { anonymousTenant: undefined };
+const PRODUCTION_CALLERS = { anonymousKey: undefined };
 
 const CASE = { contactEmail: 'cases@example.test', contactTelephone: '0131 496 0000' };
 const INFO = 30;

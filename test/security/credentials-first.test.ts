@@ -13,7 +13,7 @@ const DOCUMENTS = ['{ titel(titleNumber: "MID15313") { statu } }', '{ title(', '
 
 describe('without valid credentials, the document is never read', () => {
   test('an unknown API key: 401 for every document, naming nothing of the schema', async () => {
-    const svc = await serviceForTest({ services: { anonymousTenant: undefined } });
+    const svc = await serviceForTest({ services: { anonymousKey: undefined } });
     for (const query of DOCUMENTS) {
       const { status, text } = await postRaw(svc.yoga, { query }, authHeader('not-a-key'));
       expect(status).toBe(401);
@@ -24,7 +24,7 @@ describe('without valid credentials, the document is never read', () => {
   });
 
   test('no credentials against a real register: 401 for every document', async () => {
-    const svc = await serviceForTest({ services: { anonymousTenant: undefined } });
+    const svc = await serviceForTest({ services: { anonymousKey: undefined } });
     for (const query of DOCUMENTS) {
       const { status, text } = await postRaw(svc.yoga, { query }, { authorization: null });
       expect(status).toBe(401);
@@ -34,7 +34,7 @@ describe('without valid credentials, the document is never read', () => {
 
   test('a token that does not verify: 401 invalid_token for every document, naming nothing of the schema', async () => {
     const issuer = await tokenIssuerForTest();
-    const svc = await serviceForTest({ services: { identityProviders: [issuer.provider()], anonymousTenant: undefined } });
+    const svc = await serviceForTest({ services: { identityProviders: [issuer.provider()], anonymousKey: undefined } });
     const expired = await issuer.sign({ iat: Math.floor(Date.now() / 1000) - 900, exp: Math.floor(Date.now() / 1000) - 600 });
     for (const query of DOCUMENTS) {
       const { status, text } = await postRaw(svc.yoga, { query }, authHeader(expired));

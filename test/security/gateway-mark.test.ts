@@ -10,7 +10,7 @@
 import { describe, expect, test } from 'vitest';
 import { logServiceEvents } from '../../src/observability/logging';
 import { RULES_MARK, RULES_MARK_HEADER, ROUTER_KEY_HEADER } from '../../src/security/gateway-mark';
-import { DEV_ROUTER_KEY } from '../../src/services/tenants';
+import { DEV_ROUTER_KEY } from '../../src/services/callers';
 import { newKey, serviceForTest, type Service } from '../support/harness';
 import { memoryLogger } from '../support/memory-logger';
 import { postRaw, type RawAnswer } from '../support/post-raw';

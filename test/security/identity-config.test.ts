@@ -124,6 +124,10 @@ describe('entries that would make two callers one, or give a register client two
   test.for(['ann smith', 'key:ann', 'person:idp:ann', 'ann\u0000', '', '-ann', 'a'.repeat(65)])('key name %j is not a key id', (name) => {
     expect(failure({ tenants: [key(name)] })).toMatch(/tenants\.0\.name: must be 1 to 64 letters, digits/);
   });
+
+  test.for(['sso:one', 'person:sso', 'firm sso', ''])("provider name %j, part of its people's ids, is refused", (name) => {
+    expect(failure({ identityProviders: [{ ...PROVIDER, name }] })).toMatch(/identityProviders\.0\.name: must be 1 to 64 letters, digits/);
+  });
 });
 
 describe('EMULATOR_IDENTITY_ISSUER', () => {

@@ -7,7 +7,7 @@ import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/server/app';
 import { DEFAULT_LIMITS, type AbuseLimits } from '../../src/security/limits';
-import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { startService } from '../support/harness';
 import { postRaw, type RawBody } from '../support/post-raw';
 
@@ -15,7 +15,7 @@ type Svc = Awaited<ReturnType<typeof startService>>;
 let svc: Svc;
 const ROUTER = { name: 'router', apiKeySha256: sha256Hex('router-key'), router: true };
 beforeAll(async () => {
-  svc = await startService({ services: { tenants: [...DEV_TENANTS, ROUTER] } });
+  svc = await startService({ services: { apiKeys: [...DEV_API_KEYS, ROUTER] } });
 });
 afterAll(() => svc.stop());
 

@@ -4,13 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
-import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { startService } from '../support/harness';
 
 let svc: Awaited<ReturnType<typeof startService>>;
 beforeAll(async () => {
   svc = await startService({
-    services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
+    services: { apiKeys: [...DEV_API_KEYS, { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true }] },
     app: { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } },
   });
 });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/security/limits';
-import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { startService } from '../support/harness';
 import { postRaw } from '../support/post-raw';
 
@@ -14,7 +14,7 @@ let svc: Svc;
 const ROUTER = { name: 'gateway', apiKeySha256: sha256Hex('router-key'), router: true };
 beforeAll(async () => {
   svc = await startService({
-    services: { tenants: [...DEV_TENANTS, ROUTER] },
+    services: { apiKeys: [...DEV_API_KEYS, ROUTER] },
     app: { hardening: { limits: DEFAULT_LIMITS, introspection: false, fieldSuggestions: false } },
   });
 });

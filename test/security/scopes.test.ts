@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema';
 import { requirementOf } from '../../src/graphql/scopes';
 import { ALL_SCOPES, SCOPES } from '../../src/services/scopes';
-import { DEV_TENANTS, sha256Hex, type TenantConfig } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex, type ApiKeyConfig } from '../../src/services/callers';
 import { BuyTitleMutation, CreateCaseMutation, TitleQuery, ViewerQuery } from '../support/documents';
 import { authHeader, newKey, serviceForTest } from '../support/harness';
 import { postRaw } from '../support/post-raw';
@@ -79,7 +79,7 @@ describe('the directives on the schema', () => {
 });
 
 /** A key of client-a with only these scopes. */
-const keyWith = (scopes: TenantConfig['scopes']): TenantConfig => ({
+const keyWith = (scopes: ApiKeyConfig['scopes']): ApiKeyConfig => ({
   name: 'limited',
   apiKeySha256: sha256Hex('limited-key'),
   clientId: 'client-a',
@@ -90,7 +90,7 @@ const keyWith = (scopes: TenantConfig['scopes']): TenantConfig => ({
 
 describe('the service enforces them', () => {
   test('each field lacking its scope is refused FORBIDDEN by name, the whole operation before any resolver: nothing is sent', async () => {
-    const svc = await serviceForTest({ services: { tenants: [...DEV_TENANTS, keyWith(['charges:read'])] } });
+    const svc = await serviceForTest({ services: { apiKeys: [...DEV_API_KEYS, keyWith(['charges:read'])] } });
     const response = await postRaw(
       svc.yoga,
       { query: '{ spending { day } title(titleNumber: "MID15313") { status } creditors(query: "bank") { designation } }' },
@@ -108,7 +108,7 @@ describe('the service enforces them', () => {
   });
 
   test('a Title reached through _entities (another subgraph’s reference) needs titles:read too', async () => {
-    const svc = await serviceForTest({ services: { tenants: [...DEV_TENANTS, keyWith(['charges:read'])] } });
+    const svc = await serviceForTest({ services: { apiKeys: [...DEV_API_KEYS, keyWith(['charges:read'])] } });
     const response = await postRaw(
       svc.yoga,
       { query: '{ _entities(representations: [{ __typename: "Title", titleNumber: "MID15313" }]) { ... on Title { status } } }' },
@@ -120,7 +120,7 @@ describe('the service enforces them', () => {
   });
 
   test('createCase needs cases:write; a key without it sends nothing, and reads what it may', async () => {
-    const svc = await serviceForTest({ services: { tenants: [...DEV_TENANTS, keyWith(['titles:read', 'titles:buy'])] } });
+    const svc = await serviceForTest({ services: { apiKeys: [...DEV_API_KEYS, keyWith(['titles:read', 'titles:buy'])] } });
     const refused = await svc.gql(
       CreateCaseMutation,
       {
@@ -142,7 +142,7 @@ describe('the service enforces them', () => {
   });
 
   test('a download by bare path needs titles:read: refused 403 FORBIDDEN, nothing sent', async () => {
-    const svc = await serviceForTest({ services: { tenants: [...DEV_TENANTS, keyWith(['charges:read'])] } });
+    const svc = await serviceForTest({ services: { apiKeys: [...DEV_API_KEYS, keyWith(['charges:read'])] } });
     const response = await svc.get('/downloads/titles/MID15313/documents/some-id', 'limited-key');
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: { code: 'FORBIDDEN', message: expect.stringContaining('titles:read') } });

@@ -12,7 +12,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { londonDate } from '../../src/register/contract/london-day';
 import { serve } from '../../src/server/serve';
-import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { BuyTitleMutation, CallerRecordsQuery, CallerSpendingQuery, StatementPageQuery, ViewerQuery } from '../support/documents';
 import { newKey, type Service, serviceForTest } from '../support/harness';
 import { type TestIssuer, tokenIssuerForTest } from '../support/token-issuer';
@@ -29,7 +29,7 @@ const NO_WAITS = { timing: { jwksCooldownMs: 0, failureBackoffMs: 0 } };
 
 async function serviceTrusting(issuer: TestIssuer, provider: Partial<IdentityProviderConfig> = {}, identity = NO_WAITS) {
   // No keyless caller: a request without credentials is refused, as against a real register.
-  return serviceForTest({ services: { identityProviders: [issuer.provider(provider)], identity, anonymousTenant: undefined } });
+  return serviceForTest({ services: { identityProviders: [issuer.provider(provider)], identity, anonymousKey: undefined } });
 }
 
 /** The request as a browser or gateway sends it, and the whole response (status, headers, body). */
@@ -245,7 +245,7 @@ describe('a signed-in person', () => {
     expect(csv.status).toBe(200);
     const lines = (await csv.text()).trim().split('\r\n');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/,person-1,Alice Conveyancer$/);
+    expect(lines[1]).toMatch(/,person-1,Alice Conveyancer,person:[^,:]+:person-1$/);
     const noScope = await svc.yoga.fetch(`http://titlegraph.test/statements.csv?from=${today()}&to=${today()}`, {
       headers: { authorization: `Bearer ${await issuer.sign({ scope: 'titles:read' })}` },
     });
@@ -301,7 +301,7 @@ test('an API key has the scopes the tenants file gives it: a read-only key may n
     clientSecret: 'secret-a',
     scopes: ['titles:read' as const],
   };
-  const svc = await serviceForTest({ services: { tenants: [...DEV_TENANTS, readOnly] } });
+  const svc = await serviceForTest({ services: { apiKeys: [...DEV_API_KEYS, readOnly] } });
   const refused = await svc.gql(BuyTitleMutation, buy('MID15313'), 'reader-key');
   expect(refused.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN', missingScopes: ['titles:buy'] } });
   expect(svc.emulator.calls.count()).toBe(0);
@@ -311,7 +311,7 @@ test('an API key has the scopes the tenants file gives it: a read-only key may n
 test("a browser's front end reads the refusal: CORS headers on the 401, with WWW-Authenticate exposed", async () => {
   const issuer = await tokenIssuerForTest();
   const svc = await serviceForTest({
-    services: { identityProviders: [issuer.provider()], identity: NO_WAITS, anonymousTenant: undefined },
+    services: { identityProviders: [issuer.provider()], identity: NO_WAITS, anonymousKey: undefined },
     app: { corsOrigins: ['https://app.firm-a.example'] },
   });
   const expired = await issuer.sign({ iat: now() - 900, exp: now() - 600 });

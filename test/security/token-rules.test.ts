@@ -26,7 +26,7 @@ async function serviceTrusting(issuer: TestIssuer, identity: Identity = {}, prov
     services: {
       identityProviders: [issuer.provider(provider)],
       identity: { ...identity, timing: { jwksCooldownMs: 0, failureBackoffMs: 0, ...identity.timing } },
-      anonymousTenant: undefined,
+      anonymousKey: undefined,
     },
   });
 }

@@ -5,7 +5,7 @@
  */
 import { expect, test } from 'vitest';
 import { RegisterTransport } from '../../src/register/client';
-import { sha256Hex, TenantDirectory } from '../../src/services/tenants';
+import { sha256Hex, CallerDirectory } from '../../src/services/callers';
 
 /** Every string reachable from `root` through own properties, Map keys and values, Set and array members. */
 function stringsIn(root: unknown): Set<string> {
@@ -33,12 +33,12 @@ function stringsIn(root: unknown): Set<string> {
 test('after many requests with a key, the directory holds its hash and never the key', async () => {
   const key = 'k3y-0f-a-firm-Zx81';
   const transport = new RegisterTransport({ baseUrl: 'http://127.0.0.1:9/v1' });
-  const directory = new TenantDirectory(transport, [
+  const directory = new CallerDirectory(transport, [
     { name: 'firm-key', apiKeySha256: sha256Hex(key), clientId: 'client-a', clientSecret: 'secret-a' },
   ]);
   for (let i = 0; i < 3; i++) {
     const auth = await directory.authenticate(`Bearer ${key}`);
-    expect(auth.ok && auth.tenant.name).toBe('firm-key');
+    expect(auth.ok && auth.caller.id).toBe('key:firm-key');
   }
   const held = stringsIn(directory);
   expect(held.has(sha256Hex(key))).toBe(true);

@@ -21,15 +21,24 @@ import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-sto
 import { journalRecordOfRow, type JournalRow } from '../../src/storage/idempotency/rows';
 import { statementPageOf } from '../../src/storage/idempotency/statement-pages';
 import type { IdempotencyStore, JournalRecord, StatementPageQuery, StatementPosition } from '../../src/storage/idempotency/store';
-import { DEV_TENANTS, sha256Hex } from '../../src/services/tenants';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { londonDate } from '../../src/register/contract/london-day';
 import { BuyTitleMutation } from '../support/documents';
 import { startService } from '../support/harness';
 
-const A = { id: 'client-a', organisation: 'ORG-A', caller: 'key-a', scopes: keyScopes(undefined, true) };
-const A2 = { id: 'client-a2', organisation: 'ORG-A', caller: 'key-a2', scopes: keyScopes(undefined, false) };
-const B = { id: 'client-b', organisation: 'client-b', caller: 'key-b', scopes: keyScopes(undefined, false) };
-const STRANGER = { id: 'stranger', organisation: 'ORG-Z', caller: 'stranger', scopes: keyScopes(undefined, false) };
+const key = (clientId: string, organisation: string, name: string, accounts = false) => ({
+  id: `key:${name}`,
+  subject: name,
+  ownsLegacyRows: true,
+  clientId,
+  organisation,
+  scopes: keyScopes(undefined, accounts),
+});
+const A = key('client-a', 'ORG-A', 'key-a', true);
+const A2 = key('client-a2', 'ORG-A', 'key-a2');
+const B = key('client-b', 'client-b', 'key-b');
+const STRANGER = key('stranger', 'ORG-Z', 'stranger');
+const own = (name: string) => ({ id: `key:${name}`, subject: name, legacySubject: name });
 
 function control(settings: { clientLimitPence?: number; organisationLimitPence?: number } = {}) {
   return new SpendControl(
@@ -64,11 +73,18 @@ describe('SpendControl', () => {
     expect(spend.organisationScopes(B)).toEqual(['client-b']);
     expect(spend.organisationScopes(STRANGER)).toEqual(['stranger']);
     expect(spend.statementView(A)).toEqual({ scopes: ['client-a', 'client-a2'] });
-    expect(spend.statementView(A, 'someone')).toEqual({ scopes: ['client-a', 'client-a2'], caller: 'someone' });
-    expect(spend.statementView(A2)).toEqual({ scopes: ['client-a2'], caller: 'key-a2' });
-    expect(spend.statementView(A2, 'key-a2')).toEqual({ scopes: ['client-a2'], caller: 'key-a2' });
+    // An accounts key asks by principal, or by a bare name as before (every caller with that subject).
+    expect(spend.statementView(A, 'someone')).toEqual({ scopes: ['client-a', 'client-a2'], caller: { subject: 'someone' } });
+    expect(spend.statementView(A, 'person:idp:ann')).toEqual({
+      scopes: ['client-a', 'client-a2'],
+      caller: { id: 'person:idp:ann', subject: 'ann', legacySubject: 'ann' },
+    });
+    expect(spend.statementView(A2)).toEqual({ scopes: ['client-a2'], caller: own('key-a2') });
+    expect(spend.statementView(A2, 'key-a2')).toEqual({ scopes: ['client-a2'], caller: own('key-a2') });
+    expect(spend.statementView(A2, 'key:key-a2')).toEqual({ scopes: ['client-a2'], caller: own('key-a2') });
     expect(spend.statementView(A2, 'key-a')).toHaveProperty('refused', expect.stringContaining('charges:organisation'));
-    expect(spend.statementView(STRANGER)).toEqual({ scopes: ['stranger'], caller: 'stranger' });
+    expect(spend.statementView(A2, 'person:idp:key-a2')).toHaveProperty('refused', expect.stringContaining('charges:organisation'));
+    expect(spend.statementView(STRANGER)).toEqual({ scopes: ['stranger'], caller: own('stranger') });
   });
 
   test('charging accounts: a listed organisation allows only its own; an unlisted one leaves it to the register', () => {
@@ -88,10 +104,7 @@ describe('SpendControl', () => {
       organisationLimitPence: 1000,
       maxFeePence: 250,
     });
-    expect(control().checkFor({ ...B, callerLimitPence: 700 }, ['PENDING_APPLICATIONS'], undefined)).toHaveProperty(
-      'callerLimitPence',
-      700,
-    );
+    expect(control().checkFor({ ...B, spendLimitPence: 700 }, ['PENDING_APPLICATIONS'], undefined)).toHaveProperty('callerLimitPence', 700);
     expect(control().checkFor(B, ['PENDING_APPLICATIONS'], undefined)).toStrictEqual({
       products: ['PENDING_APPLICATIONS'],
       feesPence: DEFAULT_FEES_PENCE,
@@ -180,6 +193,7 @@ describe('statement paging', () => {
     apiClient: 'client-a',
     reference: null,
     caller: 'dev-key-a',
+    callerId: 'key:dev-key-a',
     callerName: null,
   });
   /** A store whose statement pages are given: records what each read asked for. */
@@ -239,6 +253,7 @@ describe('statement paging', () => {
       day: '2026-03-10',
       recorded_at: String(1000 + id),
       caller: id === 3 ? null : 'dev-key-a',
+      caller_id: id === 3 ? null : 'key:dev-key-a',
       caller_name: null,
     });
     const charge = { productType: 'TITLE_DATA_AND_PLANS', fee: '3.00', transactionNumber: 'T1' } as unknown as Charge;
@@ -260,7 +275,7 @@ describe('GET /statements.csv over HTTP', () => {
   let svc: Awaited<ReturnType<typeof startService>>;
   beforeAll(async () => {
     svc = await startService({
-      services: { tenants: [...DEV_TENANTS, { name: 'gateway', apiKeySha256: sha256Hex('router-key-csv'), router: true }] },
+      services: { apiKeys: [...DEV_API_KEYS, { name: 'gateway', apiKeySha256: sha256Hex('router-key-csv'), router: true }] },
     });
   });
   afterAll(() => svc?.stop());
@@ -311,7 +326,7 @@ describe('GET /statements.csv over HTTP', () => {
     const reader = (await csv(`?from=${day}&to=${day}`)).body!.getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toBe(
-      'day,recorded_at,status,operation,idempotency_key,api_client,fas,title_number,reference,product,fee,transaction_number,caller,caller_name\r\n',
+      'day,recorded_at,status,operation,idempotency_key,api_client,fas,title_number,reference,product,fee,transaction_number,caller,caller_name,caller_id\r\n',
     );
     await reader.cancel();
     const whole = (await (await csv(`?from=${day}&to=${day}`)).text()).trimEnd().split('\r\n');

@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
-import { type IdempotencyStore, PENDING_AT_MOST_MS, type SpendCheck, type StatementPosition } from '../../src/storage/idempotency/store';
+import {
+  type CallerStamp,
+  type IdempotencyStore,
+  PENDING_AT_MOST_MS,
+  type SpendCheck,
+  type StatementPosition,
+} from '../../src/storage/idempotency/store';
 import { createTestDatabase, postgresSuite, type TestDatabase } from '../support/pg';
 
 /** One storage location; open() gives another store on it (another process, in effect). */
@@ -108,7 +114,8 @@ for (const backend of [sqlite, postgres]) {
             state: 'in_progress',
             createdAt: 1_000,
             updatedAt: 1_000,
-            caller: null,
+            callerId: null,
+            callerSubject: null,
           },
         });
       }));
@@ -127,7 +134,16 @@ for (const backend of [sqlite, postgres]) {
         const replay = await store.claim('t1', 'k', 'op', HASH_A);
         expect(replay).toEqual({
           claimed: false,
-          record: { operation: 'op', inputHash: HASH_A, state: 'succeeded', outcome, createdAt: 1_000, updatedAt: 1_500, caller: null },
+          record: {
+            operation: 'op',
+            inputHash: HASH_A,
+            state: 'succeeded',
+            outcome,
+            createdAt: 1_000,
+            updatedAt: 1_500,
+            callerId: null,
+            callerSubject: null,
+          },
         });
         expect(await store.get('t1', 'k')).toEqual(replay.claimed ? undefined : replay.record);
       }));
@@ -160,7 +176,8 @@ for (const backend of [sqlite, postgres]) {
           state: 'in_progress',
           createdAt: 1_000,
           updatedAt: 3_000,
-          caller: null,
+          callerId: null,
+          callerSubject: null,
         });
         // Taken again: a second claim does not win too.
         expect(await store.claim('t1', 'k', 'op', HASH_A)).toMatchObject({ claimed: false, record: { state: 'in_progress' } });
@@ -262,6 +279,7 @@ for (const backend of [sqlite, postgres]) {
             reference: null,
             // An intent without a caller (as written before callers were kept) reads as its API client's.
             caller: 't1',
+            callerId: null,
             callerName: null,
             // An intent that names no products has one entry, for whatever the call charges.
             product: null,
@@ -518,55 +536,107 @@ for (const backend of [sqlite, postgres]) {
       withStorage(async (storage) => {
         let clock = 1_000;
         const store = await storage.open(() => clock);
-        const as = (caller: string, callerName?: string) => ({ caller, ...(callerName ? { callerName } : {}) });
-        const buy = async (key: string, who: { caller: string; callerName?: string }, check = spend()) => {
+        const as = (id: string, name?: string): CallerStamp => ({ id, subject: id.split(':').at(-1)!, name, ownsLegacyRows: true });
+        const own = (stamp: CallerStamp) => ({ id: stamp.id, subject: stamp.subject, legacySubject: stamp.subject });
+        const buy = async (key: string, who: CallerStamp, check = spend()) => {
           clock += 1;
-          const claim = await store.claim('c1', key, 'purchaseTitleDetails', HASH_A, { ...purchase(key, check), ...who }, who.caller);
+          const claim = await store.claim('c1', key, 'purchaseTitleDetails', HASH_A, { ...purchase(key, check), caller: who }, who);
           if (claim.claimed) await store.finish('c1', key, 'succeeded', '"x"', { charges: [chargeOf(key)], day: '2026-03-10' });
           return claim;
         };
-        await buy('BLK1', as('alice-sub', 'Alice Law'));
-        await buy('BLK2', as('bob-sub', 'bob@firm.example'));
-        await buy('BLK3', as('conveyancing-app'));
-        const callers = (records: { caller: string; callerName: string | null }[]) => records.map((r) => [r.caller, r.callerName]);
+        const alice = as('person:idp:alice-sub', 'Alice Law');
+        const bob = as('person:idp:bob-sub', 'bob@firm.example');
+        await buy('BLK1', alice);
+        await buy('BLK2', bob);
+        await buy('BLK3', as('key:conveyancing-app'));
+        const callers = (records: { caller: string; callerId: string | null; callerName: string | null }[]) =>
+          records.map((r) => [r.callerId, r.caller, r.callerName]);
         expect(callers(await store.chargeRecords('c1', '2026-03-10'))).toEqual([
-          ['alice-sub', 'Alice Law'],
-          ['bob-sub', 'bob@firm.example'],
-          ['conveyancing-app', null],
+          ['person:idp:alice-sub', 'alice-sub', 'Alice Law'],
+          ['person:idp:bob-sub', 'bob-sub', 'bob@firm.example'],
+          ['key:conveyancing-app', 'conveyancing-app', null],
         ]);
-        expect(callers(await store.chargeRecords('c1', '2026-03-10', 'bob-sub'))).toEqual([['bob-sub', 'bob@firm.example']]);
+        expect(callers(await store.chargeRecords('c1', '2026-03-10', own(bob)))).toEqual([
+          ['person:idp:bob-sub', 'bob-sub', 'bob@firm.example'],
+        ]);
         const range = { scopes: ['c1'], from: '2026-03-01', to: '2026-03-31' };
-        expect(callers((await store.statementPage({ ...range, caller: 'alice-sub', limit: 10 })).records)).toEqual([
-          ['alice-sub', 'Alice Law'],
+        expect(callers((await store.statementPage({ ...range, caller: own(alice), limit: 10 })).records)).toEqual([
+          ['person:idp:alice-sub', 'alice-sub', 'Alice Law'],
         ]);
         expect(await store.statementSummary(range)).toEqual({ chargedPence: 900, unknownCount: 0 });
-        expect(await store.statementSummary({ ...range, caller: 'alice-sub' })).toEqual({ chargedPence: 300, unknownCount: 0 });
-        expect(await store.spendTotals(['c1'], '2026-03-10', 'bob-sub')).toEqual({ chargedPence: 300, pendingPence: 0 });
+        expect(await store.statementSummary({ ...range, caller: own(alice) })).toEqual({ chargedPence: 300, unknownCount: 0 });
+        expect(await store.spendTotals(['c1'], '2026-03-10', own(bob))).toEqual({ chargedPence: 300, pendingPence: 0 });
         // Alice's own limit of 5.00 has 2.00 left; Bob's spending does not count against it, the client's does not either.
-        expect(await buy('BLK4', as('alice-sub', 'Alice Law'), spend({ callerLimitPence: 500 }))).toMatchObject({
+        expect(await buy('BLK4', alice, spend({ callerLimitPence: 500 }))).toMatchObject({
           refused: { reason: 'caller', limitPence: 500, remainingPence: 200 },
         });
-        expect(await buy('BLK5', as('bob-sub'), spend({ callerLimitPence: 600 }))).toMatchObject({ claimed: true });
+        expect(await buy('BLK5', bob, spend({ callerLimitPence: 600 }))).toMatchObject({ claimed: true });
         // A key is its caller's: the record says whose it is (another caller's claim gets the record back, not the key).
         const held = await store.claim(
           'c1',
           'BLK5',
           'purchaseTitleDetails',
           HASH_A,
-          { ...purchase('BLK5', spend()), ...as('alice-sub') },
-          'alice-sub',
+          { ...purchase('BLK5', spend()), caller: alice },
+          alice,
         );
-        expect(held).toMatchObject({ claimed: false, record: { caller: 'bob-sub' } });
+        expect(held).toMatchObject({ claimed: false, record: { callerId: 'person:idp:bob-sub', callerSubject: 'bob-sub' } });
         // An entry from before callers were kept belongs to every caller of its API client: in each one's page and summary.
         clock += 1;
         await store.claim('c1', 'BLK6', 'purchaseTitleDetails', HASH_A, purchase('BLK6', spend()));
         await store.finish('c1', 'BLK6', 'succeeded', '"x"', { charges: [chargeOf('BLK6')], day: '2026-03-10' });
-        const alices = await store.statementPage({ ...range, caller: 'alice-sub', limit: 10 });
+        const alices = await store.statementPage({ ...range, caller: own(alice), limit: 10 });
         expect(alices.records.map((r) => [r.idempotencyKey, r.caller])).toEqual([
           ['BLK1', 'alice-sub'],
           ['BLK6', 'c1'], // named after its API client
         ]);
-        expect(await store.statementSummary({ ...range, caller: 'alice-sub' })).toEqual({ chargedPence: 600, unknownCount: 0 });
+        expect(await store.statementSummary({ ...range, caller: own(alice) })).toEqual({ chargedPence: 600, unknownCount: 0 });
+      }));
+
+    test('principals: a key `ann` and a person `ann` at each of two providers are three callers: none sees, spends or retakes another’s', () =>
+      withStorage(async (storage) => {
+        let clock = 1_000;
+        const store = await storage.open(() => clock);
+        const ann = (id: string): CallerStamp => ({ id, subject: 'ann', ownsLegacyRows: id.startsWith('key:') });
+        const callers = [ann('key:ann'), ann('person:idp-one:ann'), ann('person:idp-two:ann')];
+        for (const [i, who] of callers.entries()) {
+          clock += 1;
+          const key = `BLK${i + 1}`;
+          expect(
+            await store.claim('c1', key, 'purchaseTitleDetails', HASH_A, { ...purchase(key, spend()), caller: who }, who),
+          ).toMatchObject({
+            claimed: true,
+          });
+          await store.finish('c1', key, 'failed_retryable', '"x"');
+          await store.claim('c1', key, 'purchaseTitleDetails', HASH_A, { ...purchase(key, spend()), caller: who }, who);
+          await store.finish('c1', key, 'succeeded', '"x"', { charges: [chargeOf(key)], day: '2026-03-10' });
+        }
+        const own = (stamp: CallerStamp) => ({
+          id: stamp.id,
+          subject: stamp.subject,
+          ...(stamp.ownsLegacyRows ? { legacySubject: 'ann' } : {}),
+        });
+        const range = { scopes: ['c1'], from: '2026-03-01', to: '2026-03-31' };
+        for (const [i, who] of callers.entries()) {
+          expect((await store.chargeRecords('c1', '2026-03-10', own(who))).map((r) => r.idempotencyKey)).toEqual([`BLK${i + 1}`]);
+          expect((await store.statementPage({ ...range, caller: own(who), limit: 10 })).records.map((r) => r.callerId)).toEqual([who.id]);
+          expect(await store.spendTotals(['c1'], '2026-03-10', own(who))).toEqual({ chargedPence: 300, pendingPence: 0 });
+        }
+        // A retryable failure of one is never retaken by another with the same subject.
+        clock += 1;
+        const [key, personOne, personTwo] = callers as [CallerStamp, CallerStamp, CallerStamp];
+        await store.claim('c1', 'BLK9', 'purchaseTitleDetails', HASH_A, { ...purchase('BLK9', spend()), caller: personOne }, personOne);
+        await store.finish('c1', 'BLK9', 'failed_retryable', '"x"');
+        for (const other of [key, personTwo]) {
+          expect(
+            await store.claim('c1', 'BLK9', 'purchaseTitleDetails', HASH_A, { ...purchase('BLK9', spend()), caller: other }, other),
+          ).toMatchObject({
+            claimed: false,
+            record: { callerId: 'person:idp-one:ann', state: 'failed_retryable' },
+          });
+        }
+        // Asked by the bare subject (as an accounts key may, as before): every caller named `ann`.
+        expect((await store.statementPage({ ...range, caller: { subject: 'ann' }, limit: 10 })).records).toHaveLength(3);
       }));
 
     test('statement: a position from a day before the range starts the page at the range, not after the position', () =>

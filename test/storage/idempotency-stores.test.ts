@@ -317,7 +317,8 @@ describe('the claim protocol both stores share (claimWith)', () => {
     state: 'succeeded',
     createdAt: 1,
     updatedAt: 1,
-    caller: null,
+    callerId: null,
+    callerSubject: null,
   };
 
   test('a key taken reserves its fee; a held key answers its record; a spending refusal is the answer', async () => {

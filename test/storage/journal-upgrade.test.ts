@@ -13,8 +13,11 @@ import pg from 'pg';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
-import type { IdempotencyStore, SpendCheck } from '../../src/storage/idempotency/store';
+import type { CallerStamp, IdempotencyStore, SpendCheck } from '../../src/storage/idempotency/store';
 import { createTestDatabase, postgresSuite } from '../support/pg';
+import { CallerDirectory } from '../../src/services/callers';
+import { IdentityProviders, type IdentityProviderConfig } from '../../src/services/identity';
+import { isOwnRecord, ownRows } from '../../src/storage/idempotency/callers';
 
 /** The previous release's SQL, in `?` placeholders (PostgreSQL's are numbered from them). */
 const PREVIOUS = {
@@ -30,9 +33,19 @@ const PREVIOUS = {
   chargedEntry: `INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence, caller, caller_name)
     VALUES (?, ?, 'CHARGED', ?, ?, ?, ?, '2026-03-10', ?, ?, ?, ?, ?, ?)`,
   unknown: `UPDATE charge_journal SET status = 'OUTCOME_UNKNOWN' WHERE scope = ? AND key = ? AND status = 'PENDING'`,
+  /** A paid purchase as it kept it: the caller by its bare name, no principal. */
+  paidKey: `INSERT INTO idempotency (scope, key, operation, input_hash, state, outcome, created_at, updated_at, caller)
+    VALUES (?, ?, 'purchaseTitleDetails', 'h', 'succeeded', '"paid"', 1, 1, ?)`,
+  paidEntry: `INSERT INTO charge_journal (scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence, caller, caller_name)
+    VALUES (?, ?, 'CHARGED', 'purchaseTitleDetails', '0877', 'BLK1', '{"fee":"3.00"}', '2026-03-10', ?, NULL, 'TITLE_DATA_AND_PLANS', 300, ?, NULL)`,
+  /** Its journal of one caller, and its replay check's read of a key's caller. */
+  callerRecords: `SELECT key FROM charge_journal WHERE scope = ? AND day = ? AND (caller = ? OR caller IS NULL) ORDER BY recorded_at, id`,
+  keyCaller: `SELECT caller FROM idempotency WHERE scope = ? AND key = ?`,
 };
 
 type Row = Record<string, string | number | null>;
+/** The key `alice` (the previous release wrote her bare name). */
+const ALICE: CallerStamp = { id: 'key:alice', subject: 'alice', ownsLegacyRows: true };
 /** The previous release's connection to the same tables. */
 interface Previous {
   run(sql: string, ...values: (string | number | null)[]): Promise<Row[]>;
@@ -169,12 +182,12 @@ for (const backend of [sqlite, postgres]) {
         fas: '0877',
         titleNumber,
         day: '2026-03-10',
-        caller: 'alice',
+        caller: ALICE,
         spend: BOTH,
       });
-      await store.claim('c1', 'charged', 'orderTitleDocument', 'h', purchase('BLK1'), 'alice');
-      await store.claim('c1', 'lost', 'orderTitleDocument', 'h', purchase('BLK2'), 'alice');
-      await store.claim('c1', 'settled', 'orderTitleDocument', 'h', purchase('BLK3'), 'alice');
+      await store.claim('c1', 'charged', 'orderTitleDocument', 'h', purchase('BLK1'), ALICE);
+      await store.claim('c1', 'lost', 'orderTitleDocument', 'h', purchase('BLK2'), ALICE);
+      await store.claim('c1', 'settled', 'orderTitleDocument', 'h', purchase('BLK3'), ALICE);
       await store.finish('c1', 'settled', 'succeeded', '"x"', { charges: [charge('BLK3', 'TITLE_DATA_AND_PLANS')], day: '2026-03-10' });
 
       // Its read: a PENDING entry is a call in flight, which it reads as OUTCOME_UNKNOWN.
@@ -222,6 +235,91 @@ for (const backend of [sqlite, postgres]) {
         ['charged', 'CHARGED', 'PENDING_APPLICATIONS'],
       ]);
       expect(await again.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 900, pendingPence: 600 });
+    });
+  });
+
+  describe.skipIf(!backend.run)(`${backend.name}: callers become principals across the upgrade, and back`, () => {
+    const provider = (name: string, clientId: string): IdentityProviderConfig => ({
+      name,
+      issuer: `https://${name}.example`,
+      audience: 'titlegraph',
+      organisation: 'ORG-A',
+      clientId,
+      clientSecret: 's',
+    });
+    // c1: a key `ann` and one provider; c2: two providers and no key.
+    const directory = new CallerDirectory(
+      undefined as never,
+      [{ name: 'ann', apiKeySha256: 'a'.repeat(64), clientId: 'c1', clientSecret: 's' }],
+      undefined,
+      undefined,
+      new IdentityProviders([provider('idp-one', 'c1'), provider('idp-two', 'c2'), provider('idp-three', 'c2')]),
+    );
+    const stamp = (id: string, subject: string, ownsLegacyRows: boolean): CallerStamp => ({ id, subject, ownsLegacyRows });
+    const keyAnn = stamp('key:ann', 'ann', true);
+    const personAnn = stamp('person:idp-one:ann', 'ann', false);
+    const bob = stamp('person:idp-one:bob', 'bob', true);
+
+    test('upgrade: the previous release’s rows get the principal the rule names; until then, and for rows it writes after, the rule decides', async () => {
+      const { store: open, previous } = await backend.open();
+      await previous.run(PREVIOUS.paidKey, 'c1', 'ann-1', 'ann');
+      await previous.run(PREVIOUS.paidEntry, 'c1', 'ann-1', 1, 'ann');
+      await previous.run(PREVIOUS.paidKey, 'c1', 'bob-1', 'bob');
+      await previous.run(PREVIOUS.paidEntry, 'c1', 'bob-1', 2, 'bob');
+      await previous.run(PREVIOUS.paidKey, 'c2', 'carol-1', 'carol');
+      await previous.run(PREVIOUS.paidEntry, 'c2', 'carol-1', 3, 'carol');
+      const store = await open();
+      const keysOf = async (scope: string, who: CallerStamp) =>
+        (await store.chargeRecords(scope, '2026-03-10', ownRows(who))).map((r) => r.idempotencyKey);
+      // Before adoption the rule decides at read time: the key `ann` (not the person `ann`) owns `ann`'s rows.
+      expect(await keysOf('c1', keyAnn)).toEqual(['ann-1']);
+      expect(await keysOf('c1', personAnn)).toEqual([]);
+      expect(await keysOf('c1', bob)).toEqual(['bob-1']);
+
+      expect(await store.adoptLegacyCallers((scope, subject) => directory.legacyOwner(scope, subject))).toBe(4);
+      const ann1 = (await store.get('c1', 'ann-1'))!;
+      expect([ann1.callerId, ann1.callerSubject]).toEqual(['key:ann', 'ann']);
+      expect((await store.get('c1', 'bob-1'))!.callerId).toBe('person:idp-one:bob');
+      // Two providers act as c2: whose `carol` was cannot be told, so nobody's to replay; the accounts still see it.
+      const carol = (await store.get('c2', 'carol-1'))!;
+      expect(carol.callerId).toBeNull();
+      for (const id of ['person:idp-two:carol', 'person:idp-three:carol'])
+        expect(isOwnRecord(carol, stamp(id, 'carol', false))).toBe(false);
+      expect((await store.chargeRecords('c2', '2026-03-10')).map((r) => [r.idempotencyKey, r.callerId])).toEqual([['carol-1', null]]);
+      expect(isOwnRecord(ann1, keyAnn)).toBe(true);
+      expect(isOwnRecord(ann1, personAnn)).toBe(false);
+
+      // A replica of the previous release still writing during a rolling upgrade: its rows are the rule's at once, adopted later.
+      await previous.run(PREVIOUS.paidKey, 'c1', 'ann-2', 'ann');
+      await previous.run(PREVIOUS.paidEntry, 'c1', 'ann-2', 4, 'ann');
+      expect(await keysOf('c1', keyAnn)).toEqual(['ann-1', 'ann-2']);
+      expect(await keysOf('c1', personAnn)).toEqual([]);
+      expect(isOwnRecord((await store.get('c1', 'ann-2'))!, keyAnn)).toBe(true);
+      expect(await store.adoptLegacyCallers((scope, subject) => directory.legacyOwner(scope, subject))).toBe(2);
+      expect(await store.adoptLegacyCallers((scope, subject) => directory.legacyOwner(scope, subject))).toBe(0);
+    });
+
+    test('rollback: the previous release finds each caller’s rows by the bare name it kept, beside the principal', async () => {
+      const { store: open, previous } = await backend.open();
+      const store = await open();
+      const purchase = (titleNumber: string, caller: CallerStamp) => ({
+        operation: 'purchaseTitleDetails',
+        fas: '0877',
+        titleNumber,
+        day: '2026-03-10',
+        caller,
+        spend: BOTH,
+      });
+      for (const [key, who] of [
+        ['by-key', keyAnn],
+        ['by-person', personAnn],
+      ] as const) {
+        await store.claim('c1', key, 'purchaseTitleDetails', 'h', purchase('BLK1', who), who);
+        await store.finish('c1', key, 'succeeded', '"x"', { charges: [charge('BLK1', 'TITLE_DATA_AND_PLANS')], day: '2026-03-10' });
+        expect(await previous.run(PREVIOUS.keyCaller, 'c1', key)).toEqual([{ caller: 'ann' }]);
+      }
+      // It reads `ann`'s journal as it always did (by the bare name, which could not tell them apart then either).
+      expect((await previous.run(PREVIOUS.callerRecords, 'c1', '2026-03-10', 'ann')).map((r) => r.key)).toEqual(['by-key', 'by-person']);
     });
   });
 }

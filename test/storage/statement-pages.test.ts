@@ -21,6 +21,7 @@ const row = (key: string, day: string, recordedAt: number, id: number, scope = '
   day,
   recorded_at: recordedAt,
   caller: null,
+  caller_id: null,
   caller_name: null,
 });
 const keys = (rows: Row[]) => rows.map((r) => r.key);

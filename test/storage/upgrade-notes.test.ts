@@ -37,8 +37,8 @@ function run(block: string, cwd: string, env: Record<string, string>): void {
 /** The tables as the release before callers made them: today's, less the caller columns and index. */
 const BEFORE_CALLERS = [
   ...tableStatements('idempotency', 'charge_journal', { serial: 'BIGSERIAL PRIMARY KEY', integer: 'BIGINT' }),
-  'ALTER TABLE idempotency DROP COLUMN caller',
-  'ALTER TABLE charge_journal DROP COLUMN caller, DROP COLUMN caller_name',
+  'ALTER TABLE idempotency DROP COLUMN caller, DROP COLUMN caller_id',
+  'ALTER TABLE charge_journal DROP COLUMN caller, DROP COLUMN caller_name, DROP COLUMN caller_id',
 ];
 /** A write as that release made it: it names its columns. */
 const OLD_KEY = `INSERT INTO idempotency (scope, key, operation, input_hash, state, outcome, created_at, updated_at)
@@ -76,7 +76,9 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('upgrading and rolling back, as the 
     const file = join(env.DATA_DIR, 'idempotency.sqlite');
     const old = new DatabaseSync(file);
     old.exec(
-      'DROP INDEX charge_journal_caller; ALTER TABLE idempotency DROP COLUMN caller; ALTER TABLE charge_journal DROP COLUMN caller_name; ALTER TABLE charge_journal DROP COLUMN caller',
+      `DROP INDEX charge_journal_caller; DROP INDEX charge_journal_principal; ALTER TABLE idempotency DROP COLUMN caller;
+       ALTER TABLE idempotency DROP COLUMN caller_id; ALTER TABLE charge_journal DROP COLUMN caller_name;
+       ALTER TABLE charge_journal DROP COLUMN caller; ALTER TABLE charge_journal DROP COLUMN caller_id`,
     );
     old.exec(OLD_KEY.replace('KEY', 'before'));
     old.exec(OLD_CHARGE.replace('KEY', 'before'));
@@ -108,8 +110,8 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('upgrading and rolling back, as the 
     await store.close();
     const sqliteAfter = new SqliteIdempotencyStore(env.DATA_DIR);
     await sqliteAfter.close();
-    expect(await pgColumns()).toEqual([...before.pg, 'caller', 'caller_name'].sort());
-    expect(sqliteColumns()).toEqual([...before.sqlite, 'caller', 'caller_name'].sort());
+    expect(await pgColumns()).toEqual([...before.pg, 'caller', 'caller_id', 'caller_name'].sort());
+    expect(sqliteColumns()).toEqual([...before.sqlite, 'caller', 'caller_id', 'caller_name'].sort());
     const kept = await client.query("SELECT key, caller FROM charge_journal WHERE key = 'before'");
     expect(kept.rows).toEqual([{ key: 'before', caller: null }]);
 

@@ -258,3 +258,15 @@ export const CallerRecordsQuery = graphql(`
     chargeRecords(day: $day) { titleNumber caller callerName apiClient }
   }
 `);
+
+export const PrincipalQuery = graphql(`
+  query Principal {
+    viewer { id kind provider subject callerName }
+  }
+`);
+
+export const PrincipalRecordsQuery = graphql(`
+  query PrincipalRecords($day: Date!) {
+    chargeRecords(day: $day) { titleNumber caller callerId }
+  }
+`);

@@ -5,7 +5,7 @@
  */
 import { type AppConfig, loadConfig } from '../../src/config';
 import type { ServiceOptions } from '../../src/services/create-services';
-import { DEV_ORGANISATIONS, DEV_TENANTS } from '../../src/services/tenants';
+import { DEV_ORGANISATIONS, DEV_API_KEYS } from '../../src/services/callers';
 
 /** The settings sections of the services; a test names only the parts it changes. */
 const SETTINGS_SECTIONS = ['reads', 'quota', 'spend', 'apq', 'downloads'] as const;
@@ -40,9 +40,9 @@ export function serviceOptions(registerBaseUrl: string, dataDir: string, overrid
   return {
     dataDir,
     registerBaseUrl,
-    tenants: DEV_TENANTS,
+    apiKeys: DEV_API_KEYS,
     organisations: DEV_ORGANISATIONS,
-    anonymousTenant: 'dev-key-a',
+    anonymousKey: 'dev-key-a',
     // Tests change the emulator's reference lists between calls: no list is served from memory.
     reads: { ...config.reads, referenceListTtlMs: 0, ...reads },
     quota: { ...config.quota, ...quota },

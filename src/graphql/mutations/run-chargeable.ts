@@ -72,7 +72,7 @@ export async function runChargeable<T extends { charges: readonly Charge[] }>(
   const parsed = check(ChargeRequest, query);
   // A FAS the organisation does not list is refused first, as chargeQuote does: any limit or
   // maxFee check after it would answer a question about an account the caller may not charge.
-  const fasErrors: UserError[] = ctx.services.spend.fasAllowed(ctx.tenant, fas)
+  const fasErrors: UserError[] = ctx.services.spend.fasAllowed(ctx.caller, fas)
     ? []
     : [{ code: 'FAS_NOT_AUTHORISED', message: `fas: ${fas} is not a charging account of your organisation.`, field: ['fas'] }];
   const outcome = await runIdempotent(ctx, {
@@ -103,7 +103,7 @@ export async function runChargeable<T extends { charges: readonly Charge[] }>(
     const chargedPence = value.charges.reduce((sum, c) => sum + (penceOf(c.fee) ?? 0), 0);
     // The register's fee changed since the quote: the charge is shown as ever, and someone is told.
     if (chargedPence > maxFeePence) {
-      ctx.services.events.emit('chargeAboveMaxFee', { tenant: ctx.tenant.id, operation, chargedPence, maxFeePence });
+      ctx.services.events.emit('chargeAboveMaxFee', { tenant: ctx.caller.clientId, operation, chargedPence, maxFeePence });
     }
   }
   return { value, charges: value.charges, userErrors: [] };

@@ -9,7 +9,9 @@ import { createHash } from 'node:crypto';
 import { RegisterError, type RegisterDay, watchChargeAnswers } from '../../register/client';
 import { londonDate } from '../../register/contract/london-day';
 import type { Charge } from '../../register/contract/wire';
+import { isOwnRecord, spendingRows } from '../../storage/idempotency/callers';
 import type {
+  CallerStamp,
   ChargeIntent,
   IdempotencyRecord,
   IdempotencyStore,
@@ -160,11 +162,11 @@ export async function runIdempotent<T>(ctx: Context, run: IdempotentRun<T>, opti
     const replayed = run.effect.chargesOf(outcome.value);
     if (replayed.length > 0) ctx.chargesMade.push({ operation: run.operation, idempotencyKey: run.idempotencyKey, charges: replayed });
   }
-  ctx.services.events.emit('idempotency', { tenant: ctx.tenant.id, operation: run.operation, outcome: kind });
+  ctx.services.events.emit('idempotency', { tenant: ctx.caller.clientId, operation: run.operation, outcome: kind });
   if (charges && charges.length > 0) {
     ctx.services.events.emit('charges', {
-      tenant: ctx.tenant.id,
-      organisation: ctx.tenant.organisation,
+      tenant: ctx.caller.clientId,
+      organisation: ctx.caller.organisation,
       operation: run.operation,
       charges,
     });
@@ -184,7 +186,7 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
   if (inputErrors.length > 0) return { outcome: { ok: false, userErrors: inputErrors }, kind: 'invalid_input' };
 
   const { idempotency: store, inflight } = ctx.services;
-  const scope = ctx.tenant.id;
+  const scope = ctx.caller.clientId;
   const now = options.now ?? Date.now;
   const hash = inputHash(run.operation, run.input);
   const flightKey = `${scope}\u0000${run.idempotencyKey}`;
@@ -203,17 +205,16 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
       operation: run.operation,
       ...run.effect.charges,
       day: registerDay.day,
-      caller: ctx.tenant.caller,
-      callerName: ctx.tenant.callerName ?? undefined,
-      spend: ctx.services.spend.checkFor(ctx.tenant, run.effect.products, run.effect.maxFeePence, chargedOnDay),
+      caller: ctx.caller,
+      spend: ctx.services.spend.checkFor(ctx.caller, run.effect.products, run.effect.maxFeePence, chargedOnDay),
     };
   }
   const deadline = now() + (options.waitMs ?? 30_000);
 
   for (;;) {
-    const claim = await store.claim(scope, run.idempotencyKey, run.operation, hash, intent, ctx.tenant.caller);
+    const claim = await store.claim(scope, run.idempotencyKey, run.operation, hash, intent, ctx.caller);
     if (claim.claimed) {
-      const reserved = { organisation: ctx.tenant.organisation, pence: claim.reservedPence };
+      const reserved = { organisation: ctx.caller.organisation, pence: claim.reservedPence };
       if (reserved.pence > 0) ctx.services.events.emit('spendReserved', reserved);
       const execution = execute(ctx, store, scope, run, intent?.day);
       inflight.set(flightKey, execution);
@@ -226,14 +227,14 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
     }
     if (claim.refused) {
       const reason = claim.refused.reason === 'maxFee' ? 'max_fee' : (`${claim.refused.reason}_limit` as const);
-      ctx.services.events.emit('spendRefused', { tenant: ctx.tenant.id, organisation: ctx.tenant.organisation, reason });
-      const held = await heldByUnknownOutcomes(store, claim.refused, ctx.tenant.id, intent!);
+      ctx.services.events.emit('spendRefused', { tenant: ctx.caller.clientId, organisation: ctx.caller.organisation, reason });
+      const held = await heldByUnknownOutcomes(store, claim.refused, ctx.caller.clientId, intent!);
       return {
         outcome: { ok: false, userErrors: [spendRefusalError(claim.refused, intent!.day, held, nearMidnight)] },
         kind: claim.refused.reason === 'maxFee' ? 'above_max_fee' : 'spend_limit',
       };
     }
-    const replay = await replayOf<T>(store, scope, claim.record, run, hash, now() - (options.staleMs ?? 120_000), ctx.tenant.caller);
+    const replay = await replayOf<T>(store, scope, claim.record, run, hash, now() - (options.staleMs ?? 120_000), ctx.caller);
     if (replay) return replay;
     // In progress elsewhere: wait for it here, or poll the shared store (another replica).
     const local = inflight.get(flightKey);
@@ -281,7 +282,8 @@ async function registerDayBeforeClaim<T>(ctx: Context): Promise<RegisterDay | Ru
 async function heldByUnknownOutcomes(store: IdempotencyStore, refusal: SpendRefusal, scope: string, intent: ChargeIntent): Promise<number> {
   if (refusal.reason === 'maxFee') return 0;
   const scopes = refusal.reason === 'organisation' ? (intent.spend?.organisationScopes ?? [scope]) : [scope];
-  return store.spendTotals(scopes, intent.day, refusal.reason === 'caller' ? intent.caller : undefined).then(
+  const own = refusal.reason === 'caller' && intent.caller ? spendingRows(intent.caller) : undefined;
+  return store.spendTotals(scopes, intent.day, own).then(
     (totals) => totals.pendingPence,
     () => 0,
   );
@@ -294,11 +296,10 @@ async function replayOf<T>(
   run: IdempotentRun<T>,
   hash: string,
   staleBefore: number,
-  caller: string,
+  caller: CallerStamp,
 ): Promise<RunResult<T> | undefined> {
-  // A key is its caller's: another person or key of the same API client never gets its answer
-  // (records from before callers were kept have none, and stay their API client's).
-  if (record.caller !== null && record.caller !== caller) {
+  // A key is its caller's principal's: another person or key of the same API client never gets its answer.
+  if (!isOwnRecord(record, caller)) {
     const userErrors: UserError[] = [
       {
         code: 'IDEMPOTENCY_KEY_REUSED',

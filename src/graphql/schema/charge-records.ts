@@ -1,6 +1,7 @@
 /** The charge journal: what a finance user reconciles with the register's invoice. */
 import { builder } from '../builder';
 import type { JournalRecord } from '../../storage/idempotency/store';
+import { ownRows } from '../../storage/idempotency/callers';
 import { ChargeType } from './charge';
 import { needsScope } from '../scopes';
 
@@ -56,6 +57,11 @@ export const ChargeRecordType = builder.objectRef<JournalRecord>('ChargeRecord')
       nullable: true,
       description: "The signed-in person's name or e-mail as the token gives it; null for an API key.",
     }),
+    callerId: t.exposeString('callerId', {
+      nullable: true,
+      description:
+        'Who made the call, unambiguously: `key:<name>`, or `person:<provider>:<sub>` for a person of the\nidentity provider the tenants file names so (`viewer.id`); null for records written before callers\nwere principals that no caller could be found for.',
+    }),
   }),
 });
 
@@ -69,6 +75,7 @@ builder.queryFields((t) => ({
     description:
       "The caller's journal of chargeable calls for one register day (Europe/London), oldest\nfirst: every charge the register reported, and every chargeable call whose outcome is\nunknown. Free: makes no register call. Records are kept at least 90 days.",
     args: { day: t.arg({ type: 'Date', required: true, description: 'The register day (Europe/London), YYYY-MM-DD.' }) },
-    resolve: (_, { day }, ctx) => ctx.services.idempotency.chargeRecords(ctx.tenant.id, dayOf(day as string | Date), ctx.tenant.caller),
+    resolve: (_, { day }, ctx) =>
+      ctx.services.idempotency.chargeRecords(ctx.caller.clientId, dayOf(day as string | Date), ownRows(ctx.caller)),
   }),
 }));

@@ -20,7 +20,7 @@ function downloadUrlOf(ctx: Context, kind: FileKind, titleNumber: string, id: st
   // register's lead over us, else near midnight a link would die before the file does.
   const registerLeadMs = ctx.services.registerNow().getTime() - Date.now();
   const fileExpiresHere = new Date(Date.parse(expiresAt) - registerLeadMs);
-  return ctx.services.downloadLinks.link(ctx.origin, { tenant: ctx.tenant.id, titleNumber, kind, id }, fileExpiresHere);
+  return ctx.services.downloadLinks.link(ctx.origin, { tenant: ctx.caller.clientId, titleNumber, kind, id }, fileExpiresHere);
 }
 
 /** A downloadable file as the schema shows it: the title it is of, and the end of its day of issue. */

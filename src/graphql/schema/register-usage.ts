@@ -40,7 +40,7 @@ builder.queryFields((t) => ({
       "The register quota use of the caller's organisation today (free: counts no register call; a process that has not heard the register yet asks its clock first, with an uncounted sign-in).",
     resolve: async (_, __, ctx) => {
       const registerDay = await registerDayForAnswer(ctx);
-      const usage = await ctx.services.quota.usage(ctx.tenant.organisation, registerDay.at);
+      const usage = await ctx.services.quota.usage(ctx.caller.organisation, registerDay.at);
       return { ...usage, dayCertainty: registerDay.certainty };
     },
   }),

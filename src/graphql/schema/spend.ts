@@ -160,12 +160,12 @@ builder.queryFields((t) => ({
       products: t.arg({ type: [ChargeableProductEnum], required: true, description: 'The products the purchase would buy.' }),
     },
     resolve: async (_, { fas, titleNumber, products }, ctx) => {
-      if (!ctx.services.spend.fasAllowed(ctx.tenant, fas)) {
+      if (!ctx.services.spend.fasAllowed(ctx.caller, fas)) {
         // The words a purchase on this account gets from the register, and nothing more.
         throw topLevelError('FAS_NOT_AUTHORISED', `fas: ${fas} is not a charging account of your organisation.`, { field: 'fas' });
       }
       const registerDay = await registerDayForAnswer(ctx, true);
-      return ctx.services.spend.quote(ctx.services.idempotency, ctx.tenant, registerDay, fas, titleNumber, products);
+      return ctx.services.spend.quote(ctx.services.idempotency, ctx.caller, registerDay, fas, titleNumber, products);
     },
   }),
   spending: t.field({
@@ -175,7 +175,7 @@ builder.queryFields((t) => ({
       "Today's spending (register day, Europe/London) of the caller's API client and of its\norganisation, against their limits. Free: makes no register call.",
     resolve: async (_, __, ctx) => {
       const registerDay = await registerDayForAnswer(ctx);
-      const spending = await ctx.services.spend.spending(ctx.services.idempotency, ctx.tenant, registerDay.day);
+      const spending = await ctx.services.spend.spending(ctx.services.idempotency, ctx.caller, registerDay.day);
       return {
         day: spending.day,
         dayCertainty: registerDay.certainty,
@@ -196,7 +196,7 @@ builder.queryFields((t) => ({
       reference: t.arg.string({ description: 'Only charges made with this search reference (the matter).' }),
       caller: t.arg.string({
         description:
-          "Only this caller's charges: a person's subject (`sub`) or an API key's name (another caller's need charges:organisation).",
+          "Only this caller's charges: its id (`viewer.id`: `key:<name>` or `person:<provider>:<sub>`), or a\nbare subject or key name as before, which names every caller with that subject (another caller's\nneed charges:organisation).",
       }),
       first: t.arg.int({
         description: `Records on this page: 1 to ${MAX_STATEMENT_PAGE}, default ${DEFAULT_STATEMENT_PAGE}.`,
@@ -218,7 +218,7 @@ builder.queryFields((t) => ({
       if (args.after != null && !after) {
         throw badUserInput("after must be a statement's nextCursor, as this service gave it.", 'after');
       }
-      const view = ctx.services.spend.statementView(ctx.tenant, args.caller);
+      const view = ctx.services.spend.statementView(ctx.caller, args.caller);
       if ('refused' in view) throw topLevelError('FORBIDDEN', view.refused);
       const query = { ...view, from, to, reference: args.reference ?? undefined };
       const store = ctx.services.idempotency;

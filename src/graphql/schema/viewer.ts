@@ -1,6 +1,6 @@
 /** Who the service takes the caller to be: a person signed in at their identity provider, an API key, or a router. */
 import { builder } from '../builder';
-import type { CallerKind, Tenant } from '../../services/tenants';
+import type { CallerKind, Caller } from '../../services/callers';
 import { forAnyCaller } from '../scopes';
 
 const CallerKindEnum = builder.enumType('CallerKind', {
@@ -12,19 +12,27 @@ const CallerKindEnum = builder.enumType('CallerKind', {
   } satisfies Record<CallerKind, { description: string }>,
 });
 
-const ViewerType = builder.objectRef<Tenant>('Viewer').implement({
+const ViewerType = builder.objectRef<Caller>('Viewer').implement({
   description: 'The caller as the service sees it: who, through which register API client, and what it may do.',
   fields: (t) => ({
     kind: t.field({ type: CallerKindEnum, description: 'How the caller proved who it is.', resolve: (v) => v.kind }),
-    caller: t.exposeString('caller', { description: "The person's subject (`sub`), or the API key's name." }),
-    callerName: t.exposeString('callerName', {
+    id: t.exposeString('id', {
+      description:
+        'The caller, unambiguously: `key:<name>` for an API key, `person:<provider>:<sub>` for a person\n(`sub` is unique only at its provider), `router:<name>` for a router. Journal records, statements\nand spending belong to it.',
+    }),
+    provider: t.exposeString('provider', {
+      description: "Who vouches for the caller: the identity provider's name in the tenants file, or `keys` for an API key.",
+    }),
+    subject: t.exposeString('subject', { description: "The person's subject (`sub`) at that provider, or the API key's name." }),
+    caller: t.exposeString('subject', { description: "The person's subject (`sub`), or the API key's name." }),
+    callerName: t.exposeString('name', {
       nullable: true,
       description: "The person's name or e-mail as the token gives it; null for a key.",
     }),
     apiClient: t.string({
       nullable: true,
       description: 'The register API client that calls are made with; null for a router.',
-      resolve: (v) => (v.router ? null : v.id),
+      resolve: (v) => (v.router ? null : v.clientId),
     }),
     organisation: t.string({
       nullable: true,
@@ -43,6 +51,6 @@ builder.queryFields((t) => ({
     ...forAnyCaller(),
     type: ViewerType,
     description: 'Who the service takes the caller to be and what it may do. Free: makes no register call.',
-    resolve: (_, __, ctx) => ctx.tenant,
+    resolve: (_, __, ctx) => ctx.caller,
   }),
 }));

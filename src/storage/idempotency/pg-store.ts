@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import {
   JOURNAL_COLUMNS,
+  RECORD_COLUMNS,
   journalRecordOfRow,
   recordOfRow,
   type IdempotencyRow,
@@ -37,7 +38,19 @@ import { statementPageOf, statementScopeQuery, statementParts, mergeStatementPar
 import { spendReservation } from './spending-decision';
 import { claimWith } from './claim';
 import { tableStatements, ADDED_COLUMNS, callerIndexStatements } from './tables';
+import { type CallerFilter, type CallerStamp, callerCondition, spendingRows } from './callers';
+
 import { PgDatabase, quoteIdent } from '../pg-database';
+
+/** A placeholder writer that appends to `values`: `$n` for the value just added. */
+const pgParam = (values: unknown[]) => (value: string | null) => {
+  values.push(value);
+  return `$${values.length}`;
+};
+
+/** ` AND <the caller's rows>`, its values appended; nothing for every caller's. */
+const whoseRows = (caller: CallerFilter | undefined, values: unknown[]) =>
+  caller ? ` AND ${callerCondition(caller, pgParam(values))}` : '';
 
 export interface PgIdempotencyStoreOptions {
   connectionString: string;
@@ -115,21 +128,37 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return this.db.transaction(work);
   }
 
-  claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent, caller?: string): Promise<ClaimResult> {
+  claim(
+    scope: string,
+    key: string,
+    operation: string,
+    inputHash: string,
+    intent?: ChargeIntent,
+    caller?: CallerStamp,
+  ): Promise<ClaimResult> {
     const take = () => {
       const at = this.now();
       return this.transaction(async (client) => {
         // One statement: insert a new key, or re-take a retryable failure of the same input. Under
         // concurrency PostgreSQL re-checks the WHERE on the latest committed row: one winner.
         const result = await client.query(
-          `INSERT INTO ${this.table} AS t (scope, key, operation, input_hash, state, created_at, updated_at, caller)
-           VALUES ($1, $2, $3, $4, 'in_progress', $5, $5, $6)
+          `INSERT INTO ${this.table} AS t (scope, key, operation, input_hash, state, created_at, updated_at, caller, caller_id)
+           VALUES ($1, $2, $3, $4, 'in_progress', $5, $5, $6, $7)
            ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = EXCLUDED.updated_at,
-             caller = EXCLUDED.caller
+             caller = EXCLUDED.caller, caller_id = EXCLUDED.caller_id
            WHERE t.state = 'failed_retryable' AND t.input_hash = EXCLUDED.input_hash AND t.operation = EXCLUDED.operation
-             AND (t.caller IS NULL OR t.caller IS NOT DISTINCT FROM EXCLUDED.caller)
+             AND (t.caller_id = EXCLUDED.caller_id OR (t.caller_id IS NULL AND (t.caller IS NULL OR t.caller = $8)))
            RETURNING key`,
-          [scope, key, operation, inputHash, at, caller ?? null],
+          [
+            scope,
+            key,
+            operation,
+            inputHash,
+            at,
+            caller?.subject ?? null,
+            caller?.id ?? null,
+            caller?.ownsLegacyRows ? caller.subject : null,
+          ],
         );
         if (result.rowCount !== 1) return undefined;
         if (!intent) return { reservedPence: 0 };
@@ -155,11 +184,13 @@ export class PgIdempotencyStore implements IdempotencyStore {
        AND status = 'CHARGED'`,
       [check.organisationScopes, check.chargedOnDay ?? intent.day, intent.fas, intent.titleNumber],
     );
+    const values: unknown[] = [[...new Set([...check.organisationScopes, scope])], intent.day, scope];
+    const own = intent.caller ? callerCondition(spendingRows(intent.caller), pgParam(values)) : 'caller IS NULL';
     const totals = await client.query<{ client: string | null; organisation: string | null; caller: string | null }>(
       `SELECT SUM(CASE WHEN scope = $3 THEN amount_pence ELSE 0 END) AS client, SUM(amount_pence) AS organisation,
-              SUM(CASE WHEN scope = $3 AND (caller = $4 OR caller IS NULL) THEN amount_pence ELSE 0 END) AS caller
+              SUM(CASE WHEN scope = $3 AND ${own} THEN amount_pence ELSE 0 END) AS caller
        FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2`,
-      [[...new Set([...check.organisationScopes, scope])], intent.day, scope, intent.caller ?? null],
+      values,
     );
     const row = totals.rows[0];
     const pence = (value: string | null | undefined) => Number(value ?? 0);
@@ -214,10 +245,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
   }
 
   private async writeEntry(client: pg.PoolClient, values: EntryValues) {
-    await client.query(
-      `INSERT INTO ${this.journal} (${ENTRY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      values,
-    );
+    await client.query(`INSERT INTO ${this.journal} (${ENTRY_COLUMNS}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`, values);
   }
 
   async settleStale(scope: string, key: string, staleBefore: number, outcome: string): Promise<boolean> {
@@ -235,19 +263,20 @@ export class PgIdempotencyStore implements IdempotencyStore {
   }
 
   async get(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
-    const result = await this.query<IdempotencyRow>(
-      `SELECT operation, input_hash, state, outcome, created_at, updated_at, caller FROM ${this.table} WHERE scope = $1 AND key = $2`,
-      [scope, key],
-    );
+    const result = await this.query<IdempotencyRow>(`SELECT ${RECORD_COLUMNS} FROM ${this.table} WHERE scope = $1 AND key = $2`, [
+      scope,
+      key,
+    ]);
     const row = result.rows[0];
     return row ? recordOfRow(row) : undefined;
   }
 
-  async chargeRecords(scope: string, day: string, caller?: string): Promise<JournalRecord[]> {
+  async chargeRecords(scope: string, day: string, caller?: CallerFilter): Promise<JournalRecord[]> {
+    const values: unknown[] = [scope, day];
     const result = await this.query<JournalRow>(
-      `SELECT ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = $1 AND day = $2 AND ($3::text IS NULL OR caller = $3 OR caller IS NULL)
+      `SELECT ${JOURNAL_COLUMNS} FROM ${this.journal} WHERE scope = $1 AND day = $2${whoseRows(caller, values)}
        ORDER BY recorded_at, id`,
-      [scope, day, caller ?? null],
+      values,
     );
     const pendingFrom = this.now() - PENDING_AT_MOST_MS;
     return result.rows.map((row) => journalRecordOfRow(row, pendingFrom));
@@ -264,12 +293,13 @@ export class PgIdempotencyStore implements IdempotencyStore {
   }
 
   async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {
+    const values: unknown[] = [scopes, from, to, reference ?? null];
     const result = await this.query<{ charged: string | null; unknown: string | null }>(
       `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
               SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE 1 END) AS unknown
        FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day >= $2 AND day <= $3
-       AND ($4::text IS NULL OR reference = $4) AND ($5::text IS NULL OR caller = $5 OR caller IS NULL)`,
-      [scopes, from, to, reference ?? null, caller ?? null],
+       AND ($4::text IS NULL OR reference = $4)${whoseRows(caller, values)}`,
+      values,
     );
     const row = result.rows[0];
     return { chargedPence: Number(row?.charged ?? 0), unknownCount: Number(row?.unknown ?? 0) };
@@ -284,15 +314,37 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return new Set(result.rows.map((r) => r.product));
   }
 
-  async spendTotals(scopes: readonly string[], day: string, caller?: string): Promise<SpendTotals> {
+  async spendTotals(scopes: readonly string[], day: string, caller?: CallerFilter): Promise<SpendTotals> {
+    const values: unknown[] = [scopes, day];
     const result = await this.query<{ charged: string | null; pending: string | null }>(
       `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
               SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE amount_pence END) AS pending
-       FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2 AND ($3::text IS NULL OR caller = $3 OR caller IS NULL)`,
-      [scopes, day, caller ?? null],
+       FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2${whoseRows(caller, values)}`,
+      values,
     );
     const row = result.rows[0];
     return { chargedPence: Number(row?.charged ?? 0), pendingPence: Number(row?.pending ?? 0) };
+  }
+
+  async adoptLegacyCallers(owner: (scope: string, subject: string) => string | undefined): Promise<number> {
+    let adopted = 0;
+    for (const table of [this.table, this.journal]) {
+      const legacy = await this.query<{ scope: string; caller: string }>(
+        `SELECT DISTINCT scope, caller FROM ${table} WHERE caller_id IS NULL AND caller IS NOT NULL`,
+        [],
+      );
+      for (const { scope, caller } of legacy.rows) {
+        const id = owner(scope, caller);
+        if (id === undefined) continue;
+        const changed = await this.query(`UPDATE ${table} SET caller_id = $1 WHERE scope = $2 AND caller = $3 AND caller_id IS NULL`, [
+          id,
+          scope,
+          caller,
+        ]);
+        adopted += changed.rowCount ?? 0;
+      }
+    }
+    return adopted;
   }
 
   async ping(): Promise<void> {

@@ -12,7 +12,11 @@ export interface IdempotencyRow {
   created_at: string | number;
   updated_at: string | number;
   caller: string | null;
+  caller_id: string | null;
 }
+
+/** The columns of an IdempotencyRow. */
+export const RECORD_COLUMNS = 'operation, input_hash, state, outcome, created_at, updated_at, caller, caller_id';
 
 export function recordOfRow(row: IdempotencyRow): IdempotencyRecord {
   return {
@@ -22,7 +26,8 @@ export function recordOfRow(row: IdempotencyRow): IdempotencyRecord {
     ...(row.outcome === null ? {} : { outcome: row.outcome }),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
-    caller: row.caller,
+    callerId: row.caller_id,
+    callerSubject: row.caller,
   };
 }
 
@@ -39,6 +44,7 @@ export interface JournalRow {
   day: string;
   recorded_at: string | number;
   caller: string | null;
+  caller_id: string | null;
   caller_name: string | null;
   /** Absent from rows a caller builds without it: read as null. */
   product?: string | null;
@@ -58,17 +64,18 @@ export function journalRecordOfRow(row: JournalRow, pendingFrom = 0): JournalRec
     apiClient: row.scope,
     reference: row.reference,
     caller: row.caller ?? row.scope,
+    callerId: row.caller_id,
     callerName: row.caller_name,
     product: row.product ?? null,
   };
 }
 
 export const JOURNAL_COLUMNS =
-  'scope, reference, status, operation, key, fas, title_number, charge, day, recorded_at, caller, caller_name, product';
+  'scope, reference, status, operation, key, fas, title_number, charge, day, recorded_at, caller, caller_id, caller_name, product';
 
 /** The columns both SQL backends write a journal entry with, in the order of its values (pendingEntries, settlementOf). */
 export const ENTRY_COLUMNS =
-  'scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence, caller, caller_name';
+  'scope, key, status, operation, fas, title_number, charge, day, recorded_at, reference, product, amount_pence, caller, caller_name, caller_id';
 export type EntryValues = (string | number | null)[];
 
 /**
@@ -84,7 +91,7 @@ export function pendingEntries(
   at: number,
   alreadyCharged: ReadonlySet<string>,
 ): EntryValues[] {
-  const { operation, fas, titleNumber, day, reference, caller, callerName, spend } = intent;
+  const { operation, fas, titleNumber, day, reference, caller, spend } = intent;
   const products: (ChargeableProduct | null)[] = spend && spend.products.length > 0 ? [...new Set(spend.products)] : [null];
   return products.map((product) => [
     scope,
@@ -99,8 +106,9 @@ export function pendingEntries(
     reference ?? null,
     product,
     product === null || alreadyCharged.has(product) ? 0 : spend!.feesPence[product],
-    caller ?? null,
-    callerName ?? null,
+    caller?.subject ?? null,
+    caller?.name ?? null,
+    caller?.id ?? null,
   ]);
 }
 
@@ -116,10 +124,11 @@ export interface OpenEntry {
   reference: string | null;
   caller: string | null;
   caller_name: string | null;
+  caller_id: string | null;
 }
 
 /** The columns of an OpenEntry. */
-export const OPEN_ENTRY_COLUMNS = 'id, product, day, recorded_at, operation, fas, title_number, reference, caller, caller_name';
+export const OPEN_ENTRY_COLUMNS = 'id, product, day, recorded_at, operation, fas, title_number, reference, caller, caller_name, caller_id';
 
 /** The pence of a reported charge's fee (0 for a fee the register wrote oddly: the charge itself is kept). */
 const chargePence = (charge: Charge): number => penceOf(charge.fee) ?? 0;
@@ -190,6 +199,7 @@ export function settlementOf(open: readonly OpenEntry[], reported: ReportedCharg
           pence,
           first.caller,
           first.caller_name,
+          first.caller_id,
         ];
       }),
     removed: free.map((entry) => Number(entry.id)),

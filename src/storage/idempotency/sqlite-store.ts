@@ -3,6 +3,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { type DataFileHealth, dataFileHealth, openDataFile } from '../sqlite-database';
 import {
   JOURNAL_COLUMNS,
+  RECORD_COLUMNS,
   journalRecordOfRow,
   recordOfRow,
   type IdempotencyRow,
@@ -32,6 +33,16 @@ import { statementPageOf, statementScopeQuery, statementParts, mergeStatementPar
 import { spendReservation } from './spending-decision';
 import { claimWith } from './claim';
 import { tableStatements, ADDED_COLUMNS, callerIndexStatements } from './tables';
+import { type CallerFilter, type CallerStamp, callerCondition, spendingRows } from './callers';
+
+/** ` AND <the caller's rows>` with `?` placeholders, its values appended; nothing for every caller's. */
+const whoseRows = (caller: CallerFilter | undefined, values: (string | null)[]) =>
+  caller
+    ? ` AND ${callerCondition(caller, (value) => {
+        values.push(value);
+        return '?';
+      })}`
+    : '';
 
 export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly db: DatabaseSync;
@@ -112,11 +123,12 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     const sum = (sql: string, ...values: (string | null)[]) =>
       Number((this.db.prepare(sql).get(...values) as { total: number | null }).total ?? 0);
     const client = sum(`SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope = ? AND day = ?`, scope, intent.day);
+    const callerValues: (string | null)[] = [scope, intent.day];
     const caller = sum(
-      `SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope = ? AND (caller = ? OR caller IS NULL) AND day = ?`,
-      scope,
-      intent.caller ?? null,
-      intent.day,
+      `SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope = ? AND day = ?${
+        intent.caller ? whoseRows(spendingRows(intent.caller), callerValues) : ' AND caller IS NULL'
+      }`,
+      ...callerValues,
     );
     const organisation = sum(
       `SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ?`,
@@ -127,22 +139,41 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return { reservedPence: spendReservation(check, alreadyCharged, client, organisation, caller), alreadyCharged };
   }
 
-  claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent, caller?: string): Promise<ClaimResult> {
+  claim(
+    scope: string,
+    key: string,
+    operation: string,
+    inputHash: string,
+    intent?: ChargeIntent,
+    caller?: CallerStamp,
+  ): Promise<ClaimResult> {
     const take = async () => {
       const at = this.now();
       return this.transaction(() => {
         // One statement: insert a new key, or re-take a retryable failure of the same input.
         const row = this.db
           .prepare(
-            `INSERT INTO idempotency (scope, key, operation, input_hash, state, created_at, updated_at, caller)
-             VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?)
+            `INSERT INTO idempotency (scope, key, operation, input_hash, state, created_at, updated_at, caller, caller_id)
+             VALUES (?, ?, ?, ?, 'in_progress', ?, ?, ?, ?)
              ON CONFLICT (scope, key) DO UPDATE SET state = 'in_progress', outcome = NULL, updated_at = excluded.updated_at,
-               caller = excluded.caller
+               caller = excluded.caller, caller_id = excluded.caller_id
              WHERE idempotency.state = 'failed_retryable' AND idempotency.input_hash = excluded.input_hash
-               AND idempotency.operation = excluded.operation AND (idempotency.caller IS NULL OR idempotency.caller IS excluded.caller)
+               AND idempotency.operation = excluded.operation
+               AND (idempotency.caller_id = excluded.caller_id
+                 OR (idempotency.caller_id IS NULL AND (idempotency.caller IS NULL OR idempotency.caller = ?)))
              RETURNING key`,
           )
-          .get(scope, key, operation, inputHash, at, at, caller ?? null);
+          .get(
+            scope,
+            key,
+            operation,
+            inputHash,
+            at,
+            at,
+            caller?.subject ?? null,
+            caller?.id ?? null,
+            caller?.ownsLegacyRows ? caller.subject : null,
+          );
         if (!row) return undefined;
         if (!intent) return { reservedPence: 0 };
         // BEGIN IMMEDIATE holds the write lock from the start: no other claim reads the totals in between.
@@ -196,7 +227,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   private writeEntry(values: EntryValues) {
-    this.db.prepare(`INSERT INTO charge_journal (${ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...values);
+    this.db.prepare(`INSERT INTO charge_journal (${ENTRY_COLUMNS}) VALUES (${values.map(() => '?').join(', ')})`).run(...values);
   }
 
   async settleStale(scope: string, key: string, staleBefore: number, outcome: string): Promise<boolean> {
@@ -215,18 +246,19 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   async get(scope: string, key: string): Promise<IdempotencyRecord | undefined> {
-    const row = this.db
-      .prepare(`SELECT operation, input_hash, state, outcome, created_at, updated_at, caller FROM idempotency WHERE scope = ? AND key = ?`)
-      .get(scope, key) as IdempotencyRow | undefined;
+    const row = this.db.prepare(`SELECT ${RECORD_COLUMNS} FROM idempotency WHERE scope = ? AND key = ?`).get(scope, key) as
+      | IdempotencyRow
+      | undefined;
     return row ? recordOfRow(row) : undefined;
   }
 
-  async chargeRecords(scope: string, day: string, caller?: string): Promise<JournalRecord[]> {
+  async chargeRecords(scope: string, day: string, caller?: CallerFilter): Promise<JournalRecord[]> {
+    const values: (string | null)[] = [scope, day];
     const rows = this.db
       .prepare(
-        `SELECT ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope = ? AND day = ? AND (? IS NULL OR caller = ? OR caller IS NULL) ORDER BY recorded_at, id`,
+        `SELECT ${JOURNAL_COLUMNS} FROM charge_journal WHERE scope = ? AND day = ?${whoseRows(caller, values)} ORDER BY recorded_at, id`,
       )
-      .all(scope, day, caller ?? null, caller ?? null) as unknown as JournalRow[];
+      .all(...values) as unknown as JournalRow[];
     const pendingFrom = this.now() - PENDING_AT_MOST_MS;
     return rows.map((row) => journalRecordOfRow(row, pendingFrom));
   }
@@ -247,14 +279,15 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {
+    const values: (string | null)[] = [JSON.stringify(scopes), from, to, reference ?? null, reference ?? null];
     const row = this.db
       .prepare(
         `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
                 SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE 1 END) AS unknown
          FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day >= ? AND day <= ?
-         AND (? IS NULL OR reference = ?) AND (? IS NULL OR caller = ? OR caller IS NULL)`,
+         AND (? IS NULL OR reference = ?)${whoseRows(caller, values)}`,
       )
-      .get(JSON.stringify(scopes), from, to, reference ?? null, reference ?? null, caller ?? null, caller ?? null) as {
+      .get(...values) as {
       charged: number | null;
       unknown: number | null;
     };
@@ -271,15 +304,31 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return new Set(rows.map((r) => r.product));
   }
 
-  async spendTotals(scopes: readonly string[], day: string, caller?: string): Promise<SpendTotals> {
+  async spendTotals(scopes: readonly string[], day: string, caller?: CallerFilter): Promise<SpendTotals> {
+    const values: (string | null)[] = [JSON.stringify(scopes), day];
     const row = this.db
       .prepare(
         `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
                 SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE amount_pence END) AS pending
-         FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ? AND (? IS NULL OR caller = ? OR caller IS NULL)`,
+         FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ?${whoseRows(caller, values)}`,
       )
-      .get(JSON.stringify(scopes), day, caller ?? null, caller ?? null) as { charged: number | null; pending: number | null };
+      .get(...values) as { charged: number | null; pending: number | null };
     return { chargedPence: Number(row.charged ?? 0), pendingPence: Number(row.pending ?? 0) };
+  }
+
+  async adoptLegacyCallers(owner: (scope: string, subject: string) => string | undefined): Promise<number> {
+    let adopted = 0;
+    for (const table of ['idempotency', 'charge_journal']) {
+      const legacy = this.db
+        .prepare(`SELECT DISTINCT scope, caller FROM ${table} WHERE caller_id IS NULL AND caller IS NOT NULL`)
+        .all() as { scope: string; caller: string }[];
+      const adopt = this.db.prepare(`UPDATE ${table} SET caller_id = ? WHERE scope = ? AND caller = ? AND caller_id IS NULL`);
+      for (const { scope, caller } of legacy) {
+        const id = owner(scope, caller);
+        if (id !== undefined) adopted += Number(adopt.run(id, scope, caller).changes);
+      }
+    }
+    return adopted;
   }
 
   async purge(olderThan: number): Promise<number> {

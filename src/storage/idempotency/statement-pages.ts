@@ -1,5 +1,6 @@
 /** Statement pages in either SQL dialect: one index range per API client (and caller), merged in the journal's order. */
 import type { JournalRecord, StatementPageQuery, StatementPosition } from './store';
+import { type CallerFilter, type CallerPart, callerParts } from './callers';
 import { JOURNAL_COLUMNS, type JournalRow, journalRecordOfRow } from './rows';
 
 /**
@@ -12,14 +13,14 @@ export function statementScopeQuery(
   journal: string,
   scope: string,
   { from, to, reference, after, limit }: Omit<StatementPageQuery, 'scopes' | 'caller'>,
-  caller: string | null | undefined,
+  caller: CallerPart | undefined,
   placeholder: (n: number) => string,
   /**
    * SQLite's planner, given the older (scope, day, recorded_at) index as well, reads it with a
    * day range and filters the rest (94 ms a page at 250,000 rows, against under 5 ms): its
    * backend names the index each part must read. PostgreSQL's planner needs no hint.
    */
-  indexHint: (index: 'charge_journal_page' | 'charge_journal_caller') => string = () => '',
+  indexHint: (index: 'charge_journal_page' | CallerPart['index']) => string = () => '',
 ): { text: string; values: (string | number)[] } {
   const values: (string | number)[] = [];
   const param = (value: string | number) => {
@@ -27,8 +28,7 @@ export function statementScopeQuery(
     return placeholder(values.length);
   };
   const conditions = [`scope = ${param(scope)}`];
-  // Entries written before callers were kept belong to every caller of their API client, as they did then.
-  if (caller !== undefined) conditions.push(caller === null ? 'caller IS NULL' : `caller = ${param(caller)}`);
+  if (caller !== undefined) conditions.push(caller.where(param));
   // After a position inside the range, the position alone is the lower bound: one range to read.
   if (after && after.day >= from) {
     conditions.push(`(day, recorded_at, id) > (${param(after.day)}, ${param(after.recordedAt)}, ${param(after.id)})`);
@@ -38,24 +38,15 @@ export function statementScopeQuery(
   conditions.push(`day <= ${param(to)}`);
   if (reference !== undefined) conditions.push(`reference = ${param(reference)}`);
   return {
-    text: `SELECT id, ${JOURNAL_COLUMNS} FROM ${journal}${indexHint(caller === undefined ? 'charge_journal_page' : 'charge_journal_caller')} WHERE ${conditions.join(' AND ')} ORDER BY day, recorded_at, id LIMIT ${param(limit)}`,
+    text: `SELECT id, ${JOURNAL_COLUMNS} FROM ${journal}${indexHint(caller?.index ?? 'charge_journal_page')} WHERE ${conditions.join(' AND ')} ORDER BY day, recorded_at, id LIMIT ${param(limit)}`,
     values,
   };
 }
 
-/**
- * The parts a statement page is read in, one index range each: per API client, and for one
- * caller both its own entries and those from before callers were kept.
- */
-export function statementParts(scopes: readonly string[], caller: string | undefined): [string, string | null | undefined][] {
-  return scopes.flatMap(
-    (scope) =>
-      (caller === undefined
-        ? [[scope, undefined]]
-        : [
-            [scope, caller],
-            [scope, null],
-          ]) as [string, string | null | undefined][],
+/** The parts a statement page is read in, one index range each: per API client, and for one caller per kind of its rows (callers.ts). */
+export function statementParts(scopes: readonly string[], caller: CallerFilter | undefined): [string, CallerPart | undefined][] {
+  return scopes.flatMap((scope): [string, CallerPart | undefined][] =>
+    caller === undefined ? [[scope, undefined]] : callerParts(caller).map((part) => [scope, part]),
   );
 }
 

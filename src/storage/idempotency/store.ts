@@ -11,6 +11,9 @@
  */
 import type { ChargeableProduct } from '../../register/contract/money';
 import type { Charge } from '../../register/contract/wire';
+import type { CallerFilter, CallerStamp } from './callers';
+
+export type { CallerFilter, CallerStamp } from './callers';
 export type IdempotencyState = 'in_progress' | 'succeeded' | 'failed_final' | 'failed_retryable' | 'outcome_unknown';
 
 export interface IdempotencyRecord {
@@ -21,8 +24,10 @@ export interface IdempotencyRecord {
   outcome?: string;
   createdAt: number;
   updatedAt: number;
-  /** Who claimed the key (a person's subject or a key's name); null for records written before callers were kept. */
-  caller: string | null;
+  /** The principal that claimed the key; null for records the previous release wrote. */
+  callerId: string | null;
+  /** Its subject (a person's `sub` or a key's name); null for records written before callers were kept. */
+  callerSubject: string | null;
 }
 
 /** A chargeable call about to be made: what its journal entry says until the outcome is known. */
@@ -34,10 +39,8 @@ export interface ChargeIntent {
   day: string;
   /** The caller's search reference (the matter), kept for statements. */
   reference?: string;
-  /** Who makes the call: a signed-in person's subject, or an API key's name. */
-  caller?: string | undefined;
-  /** The person's name as their token gives it; absent for an API key. */
-  callerName?: string | undefined;
+  /** Who makes the call. */
+  caller?: CallerStamp | undefined;
   /** What the call may charge, reserved against the spending limits in the claim's transaction. */
   spend?: SpendCheck;
 }
@@ -123,8 +126,10 @@ export interface JournalRecord {
   /** The API client (scope) that made the call. */
   apiClient: string;
   reference: string | null;
-  /** Who made the call (a person's subject or a key's name); the API client for entries written before callers were kept. */
+  /** Who made the call: a person's subject or a key's name; the API client for entries written before callers were kept. */
   caller: string;
+  /** The principal that made the call; null for entries the previous release wrote and no principal was found for. */
+  callerId: string | null;
   callerName: string | null;
   /** The product the entry is for: the charge's, or the one the call asked for; null for entries written before spend control. */
   product?: string | null;
@@ -143,10 +148,10 @@ export interface StatementPageQuery {
   to: string;
   reference?: string | undefined;
   /**
-   * Only this caller's calls (a person's subject or a key's name), and those written before
-   * callers were kept (they belong to every caller of their API client, as they did then).
+   * Only this caller's calls, and those written before callers were kept (they belong to every
+   * caller of their API client, as they did then).
    */
-  caller?: string | undefined;
+  caller?: CallerFilter | undefined;
   /** The position of the last record of the previous page; absent for the first page. */
   after?: StatementPosition | undefined;
   limit: number;
@@ -156,9 +161,16 @@ export interface IdempotencyStore {
   /**
    * Claims (scope, key) for one execution. Succeeds for a new key, and for a key whose last
    * attempt failed retryably with the same input (and caller); otherwise returns the existing record.
-   * `caller` (a person's subject or a key's name) is kept on the record: a key is one caller's.
+   * `caller` is kept on the record: a key is one caller's.
    */
-  claim(scope: string, key: string, operation: string, inputHash: string, intent?: ChargeIntent, caller?: string): Promise<ClaimResult>;
+  claim(
+    scope: string,
+    key: string,
+    operation: string,
+    inputHash: string,
+    intent?: ChargeIntent,
+    caller?: CallerStamp,
+  ): Promise<ClaimResult>;
   /**
    * Moves a claimed key to its final state. With `charges` (a success), each charge settles the
    * key's PENDING journal entry of its product in place as CHARGED (entries of products not
@@ -184,7 +196,7 @@ export interface IdempotencyStore {
    * The journal of one API client for one register day, oldest first, of one caller when given.
    * A PENDING entry is a call still at the register.
    */
-  chargeRecords(scope: string, day: string, caller?: string): Promise<JournalRecord[]>;
+  chargeRecords(scope: string, day: string, caller?: CallerFilter): Promise<JournalRecord[]>;
   /**
    * One page of the journal of these API clients for register days `from` to `to` inclusive,
    * optionally of one reference, oldest first (day, then time recorded), after `after` (the position of the last record
@@ -197,7 +209,12 @@ export interface IdempotencyStore {
   /** Products charged on this FAS and title on that day by any of these API clients. */
   chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>>;
   /** What these API clients (of one caller, when given) were charged and have reserved on that day. */
-  spendTotals(scopes: readonly string[], day: string, caller?: string): Promise<SpendTotals>;
+  spendTotals(scopes: readonly string[], day: string, caller?: CallerFilter): Promise<SpendTotals>;
+  /**
+   * Gives rows the previous release wrote (a bare subject, no principal) the principal `owner`
+   * names for their API client and subject, where it names one; returns how many rows changed.
+   */
+  adoptLegacyCallers(owner: (scope: string, subject: string) => string | undefined): Promise<number>;
   /** Rejects when a shared database cannot be reached (readiness); absent for an embedded store. */
   ping?(): Promise<void>;
   /** Deletes idempotency records last touched before the cut-off; returns how many. */

@@ -15,6 +15,7 @@ export function tableStatements(table: string, journal: string, types: { serial:
       created_at ${integer} NOT NULL,
       updated_at ${integer} NOT NULL,
       caller TEXT,
+      caller_id TEXT,
       PRIMARY KEY (scope, key)
     )`,
     `CREATE INDEX IF NOT EXISTS idempotency_updated ON ${table} (updated_at)`,
@@ -33,7 +34,8 @@ export function tableStatements(table: string, journal: string, types: { serial:
       product TEXT,
       amount_pence ${integer},
       caller TEXT,
-      caller_name TEXT
+      caller_name TEXT,
+      caller_id TEXT
     )`,
     `CREATE INDEX IF NOT EXISTS charge_journal_day ON ${journal} (scope, day, recorded_at)`,
     // A statement page's order (day, recorded_at, id) after its client: one index range a page.
@@ -43,16 +45,27 @@ export function tableStatements(table: string, journal: string, types: { serial:
   ];
 }
 
-/** Indexes on the caller columns, made after an older journal has been given those columns. */
+/**
+ * Indexes on the caller columns, made after an older journal has been given those columns: a
+ * principal's statement reads one range of charge_journal_principal (callers.ts); a bare subject's
+ * (and the previous release's) of charge_journal_caller.
+ */
 export function callerIndexStatements(journal: string): string[] {
-  return [`CREATE INDEX IF NOT EXISTS charge_journal_caller ON ${journal} (scope, caller, day, recorded_at, id)`];
+  return [
+    `CREATE INDEX IF NOT EXISTS charge_journal_caller ON ${journal} (scope, caller, day, recorded_at, id)`,
+    `CREATE INDEX IF NOT EXISTS charge_journal_principal ON ${journal} (scope, caller_id, caller, day, recorded_at, id)`,
+  ];
 }
 
 /** Columns added since the first release, in either dialect: an older database gets them on open. */
 export const ADDED_COLUMNS = {
-  idempotency: [['caller', 'TEXT']],
+  idempotency: [
+    ['caller', 'TEXT'],
+    ['caller_id', 'TEXT'],
+  ],
   journal: [
     ['caller', 'TEXT'],
     ['caller_name', 'TEXT'],
+    ['caller_id', 'TEXT'],
   ],
 } as const;
