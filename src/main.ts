@@ -10,7 +10,8 @@ import { serve, shutdownOnSignals, type Serving } from './server/serve';
 import { createLogger, exitProcess, logServiceEvents, type Logger } from './observability/logging';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import type { Emulator } from './emulator';
-import { createServices, StoreOpenError } from './services/create-services';
+import { createServices, type RunningServices, StoreOpenError } from './services/create-services';
+import { reloadOnChange } from './server/reload-on-change';
 import { DEV_ORGANISATIONS, DEV_API_KEYS } from './services/callers';
 import { formatPence, perProduct } from './register/contract/money';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -141,6 +142,7 @@ async function main(config: AppConfig, logger: Logger) {
     organisations: config.register?.organisations ?? DEV_ORGANISATIONS,
     clients: config.register?.clients ?? {},
     identityProviders: config.register?.identityProviders ?? config.emulator.identityProviders,
+    ...(config.register?.file ? { callersVersion: config.register.file.version } : {}),
     // The emulator's keyless caller is a development convenience; in production every caller needs a key.
     ...(config.register || config.env === 'production' ? {} : { anonymousKey: 'dev-key-a' }),
   });
@@ -173,6 +175,8 @@ async function main(config: AppConfig, logger: Logger) {
   if (emulator) logger.info({ event: 'register', register: emulator.url }, `register: embedded emulator at ${emulator.url}`);
   else logger.info({ event: 'register' }, 'register: external (REGISTER_BASE_URL)');
 
+  const stopReloading = config.register?.file && reloadTenantsOnChange(config.register.file.path, services);
+
   shutdownOnSignals({
     serving,
     deadlineMs: config.shutdownDeadlineMs,
@@ -180,9 +184,44 @@ async function main(config: AppConfig, logger: Logger) {
     mustFinish: { inFlight: () => [...services.inflight.values()], maxMs: services.transport.timeouts.deadlineMs },
     logger,
     close: async () => {
+      stopReloading?.();
       await services.close();
       await emulator?.close();
     },
+  });
+}
+
+/**
+ * The tenants file read again on SIGHUP and when it changes: a file that validates replaces the
+ * callers at once (a revoked key is refused on its next request); one that does not changes
+ * nothing, and the log and the metrics say why and which version still runs. The settings are
+ * read again with it (the same environment), so the file is checked exactly as at start.
+ */
+function reloadTenantsOnChange(path: string, services: RunningServices): () => void {
+  return reloadOnChange(path, () => {
+    const running = services.callersVersion?.version ?? 'none';
+    let register: NonNullable<AppConfig['register']>;
+    try {
+      register = loadConfig().register!;
+    } catch (error) {
+      services.events.emit('tenantsFile', { outcome: 'refused', version: running, reason: (error as Error).message });
+      return;
+    }
+    const version = register.file?.version ?? running;
+    if (version === running) {
+      services.events.emit('tenantsFile', { outcome: 'unchanged', version });
+      return;
+    }
+    services.replaceCallers(
+      {
+        apiKeys: register.tenants,
+        organisations: register.organisations,
+        clients: register.clients,
+        identityProviders: register.identityProviders,
+      },
+      version,
+    );
+    services.events.emit('tenantsFile', { outcome: 'applied', version, previous: running });
   });
 }
 

@@ -3,6 +3,7 @@
  * clients with their limits, read and checked at start, or the single tenant of the REGISTER_CLIENT_…
  * settings. A problem is a ConfigError naming the file and the entry.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ClientsConfig, OrganisationsConfig } from '../services/spend';
@@ -18,6 +19,8 @@ export interface RegisterTenants {
   organisations: OrganisationsConfig;
   clients: ClientsConfig;
   identityProviders: IdentityProviderConfig[];
+  /** The tenants file read, and its version (tenantsFileVersion); absent without one. */
+  file?: { path: string; version: string } | undefined;
 }
 
 /**
@@ -204,7 +207,7 @@ const TenantFile = z
   });
 
 /** The tenants file, or a ConfigError naming TITLEGRAPH_TENANTS_FILE and what is wrong with it. */
-function readTenantsFile(path: string): z.infer<typeof TenantFile> {
+function readTenantsFile(path: string): z.infer<typeof TenantFile> & { version: string } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -227,16 +230,21 @@ function readTenantsFile(path: string): z.infer<typeof TenantFile> {
     const problems = file.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'the file'}: ${i.message}`);
     throw new ConfigError(`Invalid configuration: TITLEGRAPH_TENANTS_FILE ${JSON.stringify(path)}: ${problems.join('; ')}.`);
   }
-  return file.data;
+  return { ...file.data, version: tenantsFileVersion(text) };
 }
+
+/** Which tenants file runs, as /ready and the metrics say it: the first 12 hex digits of its content's SHA-256. */
+export const tenantsFileVersion = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
 export function realTenants(e: Settings): RegisterTenants {
   const tenants: ApiKeyConfig[] = [];
   let organisations: OrganisationsConfig = {};
   let clients: ClientsConfig = {};
   let identityProviders: IdentityProviderConfig[] = [];
+  let read: RegisterTenants['file'];
   if (e.TITLEGRAPH_TENANTS_FILE) {
     const file = readTenantsFile(e.TITLEGRAPH_TENANTS_FILE);
+    read = { path: e.TITLEGRAPH_TENANTS_FILE, version: file.version };
     tenants.push(...file.tenants);
     organisations = file.organisations ?? {};
     clients = file.clients ?? {};
@@ -260,5 +268,5 @@ export function realTenants(e: Settings): RegisterTenants {
       'Invalid configuration: REGISTER_BASE_URL is set but no tenant is: set TITLEGRAPH_TENANTS_FILE, or REGISTER_CLIENT_ID, REGISTER_CLIENT_SECRET and TITLEGRAPH_API_KEY_SHA256.',
     );
   }
-  return { tenants, organisations, clients, identityProviders };
+  return { tenants, organisations, clients, identityProviders, ...(read ? { file: read } : {}) };
 }

@@ -25,7 +25,7 @@ import type { RegisterTransport } from '../register/client';
 import type { BreakerCall } from '../register/client/circuit-breaker';
 import { ROUTES } from '../register/contract/routes';
 import type { DownloadLinks } from '../services/downloads/links';
-import type { Services } from '../services/create-services';
+import type { CallersVersion, Services } from '../services/create-services';
 import { useReadOnlyRoute } from './read-only-route';
 import { type DatabaseOutage, DatabaseUnavailableError } from '../storage/database-unavailable';
 
@@ -61,6 +61,8 @@ export interface Readiness {
   database?: { reachable: boolean; error?: DatabaseOutage };
   /** The download link keys (ids only): replicas that show another signingKeyId sign links this one may refuse. */
   downloadLinks?: { signingKeyId: string; keyIds: string[] };
+  /** The tenants file this replica's callers come from (its version) and since when: replicas that show another have not reloaded it yet. */
+  tenantsFile?: { version: string; since: string };
 }
 
 type Transport = Pick<RegisterTransport, 'breakerState' | 'url' | 'closed' | 'breaker'>;
@@ -87,6 +89,8 @@ class ReadinessProbe {
     /** Rejects when the shared database cannot be reached; absent with the embedded store. */
     private readonly database?: () => Promise<void>,
     private readonly downloadLinks?: Pick<DownloadLinks, 'signingKeyId' | 'keyIds'>,
+    /** Read at each check: a reload replaces it. */
+    private readonly callersVersion: () => CallersVersion | undefined = () => undefined,
   ) {
     this.path = options.path ?? '/ready';
     this.timeoutMs = options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
@@ -98,6 +102,7 @@ class ReadinessProbe {
     const breaker = this.transport.breakerState();
     const refusing = breaker !== 'closed' && !this.transport.closed;
     const retryAfterMs = refusing ? this.transport.breaker.retryAfterMs() : 0;
+    const tenants = this.callersVersion();
     return {
       ready: register.reachable && !refusing && (database?.reachable ?? true),
       register: {
@@ -114,6 +119,7 @@ class ReadinessProbe {
       ...(this.downloadLinks
         ? { downloadLinks: { signingKeyId: this.downloadLinks.signingKeyId, keyIds: this.downloadLinks.keyIds } }
         : {}),
+      ...(tenants ? { tenantsFile: { version: tenants.version, since: tenants.since.toISOString() } } : {}),
     };
   }
 
@@ -193,13 +199,13 @@ class ReadinessProbe {
 
 /** GET /ready: whether this replica should take requests (the register through its breaker, the database, the signing keys). */
 export function useReadiness(
-  services: Pick<Services, 'idempotency' | 'downloadLinks'> & { transport?: Transport },
+  services: Pick<Services, 'idempotency' | 'downloadLinks' | 'callersVersion'> & { transport?: Transport },
   options?: ReadinessOptions,
 ): Plugin {
   // Services built without their register transport (some tests') have nothing to probe.
   if (!services.transport) return {};
   const ping = services.idempotency.ping?.bind(services.idempotency);
-  const probe = new ReadinessProbe(services.transport, options, ping, services.downloadLinks);
+  const probe = new ReadinessProbe(services.transport, options, ping, services.downloadLinks, () => services.callersVersion);
   return useReadOnlyRoute({
     path: probe.path,
     answer: async (request) => {

@@ -298,6 +298,18 @@ export function logServiceEvents(events: EventHub, logger: Logger): void {
           `titlegraph: PostgreSQL ${e.database} answers again, after ${Math.round(e.downMs / 1000)} s`,
         ),
   );
+  events.on('tenantsFile', (e) => {
+    if (e.outcome === 'refused') {
+      logger.error({ event: 'tenants', version: e.version }, `tenants file not reloaded, version ${e.version} still runs: ${e.reason}`);
+    } else {
+      logger.info(
+        { event: 'tenants', version: e.version, outcome: e.outcome },
+        e.outcome === 'applied'
+          ? `tenants file reloaded: version ${e.version} serves every new request (was ${e.previous ?? 'none'})`
+          : `tenants file read again: unchanged, version ${e.version} runs`,
+      );
+    }
+  });
   events.on('identityKeys', (e) =>
     e.ok
       ? logger.info({ issuer: e.issuer }, "identity provider's signing keys fetched")

@@ -88,7 +88,7 @@ class ServiceMetrics {
   private readonly counted = new WeakSet<Request>();
 
   constructor(
-    services: Pick<Services, 'events'> & Partial<Pick<Services, 'downloadLinks'>>,
+    services: Pick<Services, 'events'> & Partial<Pick<Services, 'downloadLinks' | 'callersVersion'>>,
     transport?: Pick<RegisterTransport, 'breakerState'>,
     options: MetricsOptions = {},
   ) {
@@ -201,6 +201,21 @@ class ServiceMetrics {
       "Requests that look like a federation gateway's but present no router key in titlegraph-router-key, by sign (subgraph_operation_name, entities, service_sdl, apollo_gateway_client, hive_gateway_accept): titlegraph cannot tell whether the gateway's money rules checked them.",
       ['sign'],
     );
+    gauge(
+      'titlegraph_tenants_file_info',
+      'The tenants file this replica serves, by version (the first 12 hex digits of its SHA-256): 1 for the one that runs. Replicas that show another version have not reloaded it yet.',
+      ['version'],
+      function collect() {
+        this.reset();
+        const running = services.callersVersion;
+        if (running) this.set({ version: running.version }, 1);
+      },
+    );
+    const tenantsReloads = counter(
+      'titlegraph_tenants_file_reloads_total',
+      'Reads of the tenants file after the start (SIGHUP, or the file changed), by outcome: applied, unchanged, or refused (it does not validate; the running set stays, and the log says why).',
+      ['outcome'],
+    );
     if (options.defaultMetrics) {
       collectDefaultMetrics({ register: this.registry });
       for (const name of NOT_PROMETHEUS_NAMES) this.registry.removeSingleMetric(name);
@@ -233,6 +248,7 @@ class ServiceMetrics {
         downloadSeconds.observe({ outcome: event.outcome }, event.durationMs / 1000);
       }),
       services.events.on('downloadLinkUnknownKey', () => unknownKeyLinks.inc()),
+      services.events.on('tenantsFile', (event) => tenantsReloads.inc({ outcome: event.outcome })),
       services.events.on('gatewayWithoutRouterKey', (event) => gatewaysWithoutRouterKey.inc({ sign: event.sign })),
       services.events.on('spendReserved', (event) => spendReserved.inc({ organisation: event.organisation }, event.pence / 100)),
       services.events.on('spendReservationEnded', (event) => spendReserved.dec({ organisation: event.organisation }, event.pence / 100)),

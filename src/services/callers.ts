@@ -114,7 +114,8 @@ export class CallerDirectory {
   private readonly organisations = new Map<string, string>();
   /** Register credentials by API client id: API keys' and identity providers'. */
   private readonly credentials = new Map<string, { clientId: string; clientSecret: string }>();
-  private readonly clients = new Map<string, RegisterClient>();
+  /** Each API client's register client, with the credentials it was made with: a reload keeps those that did not change. */
+  private readonly clients = new Map<string, { register: RegisterClient; secret: string }>();
   private readonly callerByConfig = new Map<ApiKeyConfig, Caller>();
   /** One Caller per verified token (the identity module keeps the token's Person while it is valid). */
   private readonly callerByPerson = new WeakMap<Person, Caller>();
@@ -131,6 +132,8 @@ export class CallerDirectory {
     private readonly clientOptions: (client: ApiClientRef) => RegisterClientOptions = () => ({}),
     /** The identity providers whose people may call with a sign-in token. */
     private readonly identity: IdentityProviders = new IdentityProviders([]),
+    /** The directory this one replaces (the tenants file reloaded): its register clients, and their tokens, are kept where credentials are unchanged. */
+    previous?: CallerDirectory,
   ) {
     for (const k of keys) {
       this.byKeyHash.set(k.apiKeySha256, k);
@@ -144,6 +147,9 @@ export class CallerDirectory {
       if (!this.organisations.has(p.clientId)) this.organisations.set(p.clientId, p.organisation);
       if (!this.credentials.has(p.clientId)) this.credentials.set(p.clientId, { clientId: p.clientId, clientSecret: p.clientSecret });
       this.providersByClient.set(p.clientId, [...(this.providersByClient.get(p.clientId) ?? []), p.name]);
+    }
+    for (const [clientId, kept] of previous?.clients ?? []) {
+      if (this.credentials.get(clientId)?.clientSecret === kept.secret) this.clients.set(clientId, kept);
     }
   }
 
@@ -249,13 +255,12 @@ export class CallerDirectory {
 
   /** The API client's own register client, created on first use and shared by every caller of that client; a router has none. */
   clientFor(client: ApiClientRef): RegisterClient {
-    let register = this.clients.get(client.clientId);
-    if (!register) {
-      const credentials = client.router ? undefined : this.credentials.get(client.clientId);
-      if (!credentials) throw new RouterKeyNotAClient();
-      register = new RegisterClient(this.transport, credentials, this.clientOptions(client));
-      this.clients.set(client.clientId, register);
-    }
+    const kept = this.clients.get(client.clientId);
+    if (kept) return kept.register;
+    const credentials = client.router ? undefined : this.credentials.get(client.clientId);
+    if (!credentials) throw new RouterKeyNotAClient();
+    const register = new RegisterClient(this.transport, credentials, this.clientOptions(client));
+    this.clients.set(client.clientId, { register, secret: credentials.clientSecret });
     return register;
   }
 }

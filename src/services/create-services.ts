@@ -28,7 +28,10 @@ import { type IdentityOptions, type IdentityProviderConfig, IdentityProviders } 
 
 /** Process-wide parts, built once at start by createServices; every request shares them. */
 export interface Services {
+  /** Who may call: replaced whole when the tenants file is reloaded (replaceCallers), so read it per request. */
   callers: CallerDirectory;
+  /** The tenants file the callers come from (a hash of its content), and since when; absent without one. */
+  callersVersion?: CallersVersion | undefined;
   idempotency: IdempotencyStore;
   /** Same-key mutations executing in this process, so concurrent duplicates wait for them. */
   inflight: Map<string, Promise<unknown>>;
@@ -60,7 +63,7 @@ export interface Services {
   apq: ApqStore;
   /** Signed, absolute links to documents and plans. */
   downloadLinks: DownloadLinks;
-  /** List fees, spending limits and statement visibility. */
+  /** List fees, spending limits and statement visibility; replaced with the callers. */
   spend: SpendControl;
   /** Journal writes that failed after the register answered, retried until they land. */
   journalOutbox: JournalOutbox;
@@ -119,9 +122,8 @@ export interface ServiceSettings {
   journalRetentionDays?: number;
 }
 
-/** The settings, the register and its callers, and what tests put in place of the defaults. */
-export interface ServiceOptions extends ServiceSettings {
-  registerBaseUrl: string;
+/** Who may call, as the tenants file says: replaced whole by a reload. */
+export interface CallerSet {
   /** The API keys of the tenants file (`tenants`), or the embedded start's. */
   apiKeys: readonly ApiKeyConfig[];
   /** Per organisation (the tenants file): its spending limit and charging accounts. */
@@ -130,6 +132,19 @@ export interface ServiceOptions extends ServiceSettings {
   clients?: ClientsConfig;
   /** The identity providers whose people call with sign-in tokens (the tenants file's `identityProviders`). */
   identityProviders?: readonly IdentityProviderConfig[];
+}
+
+/** Which tenants file runs: the first 12 hex digits of its content's SHA-256, and when it was taken. */
+export interface CallersVersion {
+  version: string;
+  since: Date;
+}
+
+/** The settings, the register and its callers, and what tests put in place of the defaults. */
+export interface ServiceOptions extends ServiceSettings, CallerSet {
+  registerBaseUrl: string;
+  /** The version of the tenants file the callers come from, when they come from one. */
+  callersVersion?: string;
   /** How providers' keys are fetched and tokens cached (tests shorten the waits). */
   identity?: Omit<IdentityOptions, 'onKeysFetched'>;
   /** The API key a request without credentials acts as (embedded emulator only). */
@@ -152,6 +167,12 @@ export interface RunningServices extends Services {
    * naming the store that cannot be opened, so a start stops before it listens.
    */
   opened(): Promise<void>;
+  /**
+   * Takes a new set of callers (the tenants file reloaded): a request already authenticated keeps
+   * its caller; every later one is judged by the new set. Register clients whose credentials are
+   * unchanged are kept, with their tokens.
+   */
+  replaceCallers(set: CallerSet, version: string): void;
   close(): Promise<void>;
 }
 
@@ -233,30 +254,44 @@ export function createServices(options: ServiceOptions): RunningServices {
       ? new PgQuotaStore({ connectionString: options.databaseUrl, msToMidnight: msToLondonMidnight, maxConnections: pools.quota })
       : new SqliteQuotaStore(options.dataDir, msToLondonMidnight));
   const quota = new QuotaGuard(quotaStore, options.quota, () => transport.registerNow());
-  const identityProviders = options.identityProviders ?? [];
-  const identity = new IdentityProviders(identityProviders, {
-    ...options.identity,
-    onKeysFetched: (outcome) => events.emit('identityKeys', outcome),
-  });
-  const callers = new CallerDirectory(
-    transport,
-    options.apiKeys,
-    options.anonymousKey,
-    (client) => ({ quota: quota.forClient({ id: client.clientId, organisation: client.organisation }) }),
-    identity,
-  );
+  const callersOf = (set: CallerSet, previous?: CallerDirectory) => {
+    const identityProviders = set.identityProviders ?? [];
+    const identity = new IdentityProviders(identityProviders, {
+      ...options.identity,
+      onKeysFetched: (outcome) => events.emit('identityKeys', outcome),
+    });
+    const callers = new CallerDirectory(
+      transport,
+      set.apiKeys,
+      options.anonymousKey,
+      (client) => ({ quota: quota.forClient({ id: client.clientId, organisation: client.organisation }) }),
+      identity,
+      previous,
+    );
+    const spend = new SpendControl(
+      options.spend,
+      [
+        ...set.apiKeys.filter((t): t is ApiKeyConfig & { clientId: string } => !t.router && !!t.clientId),
+        ...identityProviders.map((p) => ({ clientId: p.clientId, organisation: p.organisation })),
+      ],
+      set.organisations,
+      set.clients,
+    );
+    return { callers, spend };
+  };
+  const first = callersOf(options);
   // Rows the previous release wrote (a bare name, no principal) are given their principal at start,
   // and hourly after: a replica of the previous release may write more during a rolling upgrade.
   const adoptLegacyCallers = () =>
-    void idempotency.adoptLegacyCallers((scope, subject) => callers.legacyOwner(scope, subject)).catch(() => undefined);
-  adoptLegacyCallers();
+    void idempotency.adoptLegacyCallers((scope, subject) => running.callers.legacyOwner(scope, subject)).catch(() => undefined);
   const adopter = setInterval(adoptLegacyCallers, 60 * 60 * 1000);
   adopter.unref();
   const inflight = new Map<string, Promise<unknown>>();
   const journalOutbox = new JournalOutbox(events);
-  return {
+  const running: RunningServices = {
     transport,
-    callers,
+    callers: first.callers,
+    callersVersion: options.callersVersion === undefined ? undefined : { version: options.callersVersion, since: new Date() },
     idempotency,
     inflight,
     idempotencyTiming: options.idempotencyTiming ?? {},
@@ -276,21 +311,20 @@ export function createServices(options: ServiceOptions): RunningServices {
     downloadLimits: options.downloads,
     journalOutbox,
     journalRetentionDays,
-    spend: new SpendControl(
-      options.spend,
-      [
-        ...options.apiKeys.filter((t): t is ApiKeyConfig & { clientId: string } => !t.router && !!t.clientId),
-        ...identityProviders.map((p) => ({ clientId: p.clientId, organisation: p.organisation })),
-      ],
-      options.organisations,
-      options.clients,
-    ),
+    spend: first.spend,
     async opened() {
       if (idempotency instanceof PgIdempotencyStore) {
         await idempotency.ready().catch((error: unknown) => {
           throw new StoreOpenError('the idempotency store', error);
         });
       }
+    },
+    replaceCallers(set, version) {
+      const next = callersOf(set, running.callers);
+      running.callers = next.callers;
+      running.spend = next.spend;
+      running.callersVersion = { version, since: new Date() };
+      adoptLegacyCallers();
     },
     async close() {
       clearInterval(purger);
@@ -306,4 +340,6 @@ export function createServices(options: ServiceOptions): RunningServices {
       await apq.close();
     },
   };
+  adoptLegacyCallers();
+  return running;
 }

@@ -50,6 +50,17 @@ export interface ServiceEvents {
   storageOutage: { reason: DatabaseOutage; message: string; dataDir: string };
   /** That episode is over: writes are taken again. */
   storageRecovered: { reason: DatabaseOutage; downMs: number; dataDir: string };
+  /**
+   * The tenants file was read again (SIGHUP, or it changed): `applied` (its callers serve every
+   * later request), `unchanged`, or `refused` (it does not validate: `reason` says why, and
+   * `version` still runs).
+   */
+  tenantsFile: {
+    outcome: 'applied' | 'unchanged' | 'refused';
+    version: string;
+    previous?: string | undefined;
+    reason?: string | undefined;
+  };
   /** An identity provider's discovery document and signing keys were fetched, or could not be. */
   identityKeys: { issuer: string; ok: boolean; reason?: string | undefined };
   /**
