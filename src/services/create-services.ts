@@ -1,5 +1,5 @@
 /** Builds the process-wide services from configuration; tests build them the same way. */
-import type { IdempotencyTiming } from '../storage/idempotency/store';
+import type { IdempotencyRecord, IdempotencyTiming } from '../storage/idempotency/store';
 import { EventHub } from './events';
 import type { DownloadLimits, DownloadSettings } from './downloads/slots';
 import { JournalOutbox } from './journal-outbox';
@@ -35,6 +35,11 @@ export interface Services {
   idempotency: IdempotencyStore;
   /** Same-key mutations executing in this process, so concurrent duplicates wait for them. */
   inflight: Map<string, Promise<unknown>>;
+  /**
+   * Keys whose outcome this process holds but could not write yet (the database was away or its
+   * disk full; the journal outbox retries): a replay is answered from here at once.
+   */
+  unsettled: Map<string, IdempotencyRecord>;
   /** The idempotency runner's waits (tests shorten them). */
   idempotencyTiming: IdempotencyTiming;
   referenceLists: ReferenceListCache;
@@ -294,6 +299,7 @@ export function createServices(options: ServiceOptions): RunningServices {
     callersVersion: options.callersVersion === undefined ? undefined : { version: options.callersVersion, since: new Date() },
     idempotency,
     inflight,
+    unsettled: new Map(),
     idempotencyTiming: options.idempotencyTiming ?? {},
     referenceLists: new ReferenceListCache(options.reads.referenceListTtlMs),
     concurrency: options.reads.concurrency,

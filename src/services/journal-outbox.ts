@@ -27,14 +27,19 @@ export class JournalOutbox {
     return this.writes.size;
   }
 
-  /** Runs `write` now; when it fails, keeps it and retries it until it lands. */
-  async write(write: Write): Promise<void> {
+  /**
+   * Runs `write` now; when it fails, keeps it and retries it until it lands, then calls `landed`.
+   * True when it landed now.
+   */
+  async write(write: Write, landed?: () => void): Promise<boolean> {
     try {
       await write();
+      return true;
     } catch {
-      this.writes.add(write);
+      this.writes.add(landed ? () => write().then(landed) : write);
       this.events.emit('journalDeferred', { waiting: this.writes.size });
       this.schedule();
+      return false;
     }
   }
 

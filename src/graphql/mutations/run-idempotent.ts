@@ -210,13 +210,19 @@ async function claimAndRun<T>(ctx: Context, run: IdempotentRun<T>, options: Idem
     };
   }
   const deadline = now() + (options.waitMs ?? 30_000);
+  // This process holds the key's outcome but could not write it yet: the answer is here, not in the store.
+  const unsettled = ctx.services.unsettled.get(flightKey);
+  if (unsettled && unsettled.state !== 'failed_retryable') {
+    const replay = await replayOf<T>(store, scope, unsettled, run, hash, 0, ctx.caller);
+    if (replay) return replay;
+  }
 
   for (;;) {
     const claim = await store.claim(scope, run.idempotencyKey, run.operation, hash, intent, ctx.caller);
     if (claim.claimed) {
       const reserved = { organisation: ctx.caller.organisation, pence: claim.reservedPence };
       if (reserved.pence > 0) ctx.services.events.emit('spendReserved', reserved);
-      const execution = execute(ctx, store, scope, run, intent?.day);
+      const execution = execute(ctx, store, { scope, flightKey, hash }, run, intent?.day);
       inflight.set(flightKey, execution);
       try {
         return await execution;
@@ -346,14 +352,34 @@ async function replayOf<T>(
 async function execute<T>(
   ctx: Context,
   store: IdempotencyStore,
-  scope: string,
+  { scope, flightKey, hash }: { scope: string; flightKey: string; hash: string },
   run: IdempotentRun<T>,
   claimDay: string | undefined,
 ): Promise<RunResult<T>> {
   const key = run.idempotencyKey;
   // The register has answered (or may have): what it said must not be lost with a journal write
-  // that fails now. The outbox retries the write; the caller hears the outcome either way.
-  const record = (...args: Parameters<IdempotencyStore['finish']>) => ctx.services.journalOutbox.write(() => store.finish(...args));
+  // that fails now. The outbox retries the write, and until it lands a replay is answered from
+  // memory; the caller hears the outcome either way.
+  const { journalOutbox, unsettled } = ctx.services;
+  const record = async (...args: Parameters<IdempotencyStore['finish']>) => {
+    const [, , state, outcome] = args;
+    const landed = await journalOutbox.write(
+      () => store.finish(...args),
+      () => unsettled.delete(flightKey),
+    );
+    if (landed) return;
+    const at = Date.now();
+    unsettled.set(flightKey, {
+      operation: run.operation,
+      inputHash: hash,
+      state,
+      ...(outcome === undefined ? {} : { outcome }),
+      createdAt: at,
+      updatedAt: at,
+      callerId: ctx.caller.id,
+      callerSubject: ctx.caller.subject,
+    });
+  };
   // A charge is on the register's day when it began to answer (its answer's Date header, read
   // before the body), however late the body ends; without an answer, when the request went out.
   const { answers, result } = watchChargeAnswers(run.execute);
