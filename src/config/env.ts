@@ -10,6 +10,7 @@ import { AMOUNT_RULE, CHARGEABLE_PRODUCTS, type ChargeableProduct, penceOf } fro
 import { DEFAULT_CALL_DEADLINE_MS } from '../register/client';
 import { DEFAULT_FEES_PENCE } from '../services/spend';
 import { DEFAULT_IDENTITY_TIMING, DEFAULT_TOKEN_MAX_LIFETIME_SECONDS, issuerProblem } from '../services/identity';
+import { DEFAULT_TOKEN_FAILURES_PER_MINUTE } from '../services/verification-budget';
 import { DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq/store';
 import { DEFAULT_READ_SETTINGS } from '../services/create-services';
 import { DEFAULT_QUOTA_POLICY } from '../services/quota';
@@ -148,6 +149,7 @@ export const Env = z.object({
     .optional(),
   TOKEN_RECHECK_SECONDS: whole(1, 3600).default(DEFAULT_IDENTITY_TIMING.recheckMs / 1000),
   TOKEN_MAX_LIFETIME_SECONDS: whole(60, 86_400).default(DEFAULT_TOKEN_MAX_LIFETIME_SECONDS),
+  TOKEN_FAILURES_PER_MINUTE: whole(1, 100_000).default(DEFAULT_TOKEN_FAILURES_PER_MINUTE),
   GRAPHIQL: bool.optional(),
   SECURITIES_PREFETCH: bool.default(DEFAULT_READ_SETTINGS.prefetchSecurities),
   GRAPHQL_JIT: bool.default(true),

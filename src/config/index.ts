@@ -46,7 +46,7 @@ export interface AppConfig extends ServiceSettings {
   /** Compile documents that keep coming back with graphql-jit, after this many runs (src/server/jit.ts); false: never. */
   jit: false | { compileAfter: number };
   /** How long a verified sign-in token is trusted before it is checked again, and the longest lifetime accepted. */
-  identity: { timing: { recheckMs: number }; maxLifetimeSeconds: number };
+  identity: { timing: { recheckMs: number }; maxLifetimeSeconds: number; failuresPerMinute: number };
   /** The embedded emulator; `identityProviders`: whose sign-in tokens its callers may use (EMULATOR_IDENTITY_ISSUER). */
   emulator: { host: string; port: number; latencyMs: number; identityProviders: IdentityProviderConfig[] };
   graphiql: boolean;
@@ -153,7 +153,11 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
       prefetchSecurities: e.SECURITIES_PREFETCH,
     },
     jit: e.GRAPHQL_JIT && { compileAfter: e.GRAPHQL_JIT_AFTER },
-    identity: { timing: { recheckMs: e.TOKEN_RECHECK_SECONDS * 1000 }, maxLifetimeSeconds: e.TOKEN_MAX_LIFETIME_SECONDS },
+    identity: {
+      timing: { recheckMs: e.TOKEN_RECHECK_SECONDS * 1000 },
+      maxLifetimeSeconds: e.TOKEN_MAX_LIFETIME_SECONDS,
+      failuresPerMinute: e.TOKEN_FAILURES_PER_MINUTE,
+    },
     emulator: {
       host: e.EMULATOR_HOST,
       port: e.EMULATOR_PORT,

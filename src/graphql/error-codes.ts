@@ -35,6 +35,8 @@ export const TOP_LEVEL_ERROR_CODES = {
   UNAUTHENTICATED:
     'no credentials, or an unknown API key or a bad sign-in token, or no router key in `titlegraph-router-key` (HTTP 401); two Authorization headers (HTTP 400)',
   IDENTITY_PROVIDER_UNAVAILABLE: "the sign-in provider's keys cannot be fetched to verify a token (HTTP 503)",
+  TOO_MANY_BAD_TOKENS:
+    'the sender’s address sent more sign-in tokens that failed verification than TOKEN_FAILURES_PER_MINUTE: its new tokens are not checked for `Retry-After` seconds (HTTP 429)',
   FORBIDDEN: 'the caller lacks a scope the field needs (`missingScopes`), or may not see that journal',
   ROUTER_KEY_NOT_A_CLIENT: "a federation router's key, which reads the schema only",
   FAS_NOT_AUTHORISED: "a FAS that is not one of the caller's organisation's charging accounts",

@@ -22,6 +22,8 @@ export interface RequestRecord {
   operation?: { readonly type: OperationTypeNode; readonly name?: string };
   /** Set by the edge once the caller's credentials were accepted (an API key or a sign-in token). */
   authenticated?: boolean;
+  /** The connection's peer (never a header's word, which anyone can write); absent when served without a socket. */
+  address?: string;
 }
 
 const records = new WeakMap<Request, RequestRecord>();
@@ -101,10 +103,12 @@ function recordOperation({ context, result }: ParseDone): void {
 /** Fills each request's record; createApp lists it before the plugins that read the record. */
 export function useRequestRecord(): Plugin {
   return {
-    onRequest({ request, url }) {
+    onRequest({ request, url, serverContext }) {
       const record = requestRecordOf(request);
       record.path = url.pathname;
       record.origin = url.origin;
+      const address = (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress;
+      if (address) record.address = address;
     },
     onParams({ request, params }) {
       if (params.operationName) requestRecordOf(request).operationName = params.operationName;

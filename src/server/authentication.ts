@@ -14,8 +14,8 @@ import { requestRecordOf } from '../observability/request-record';
 import { rememberGateway, ROUTER_KEY_HEADER } from '../security/gateway-mark';
 
 export interface CredentialRefusal {
-  status: 401 | 503;
-  code: 'UNAUTHENTICATED' | 'IDENTITY_PROVIDER_UNAVAILABLE';
+  status: 401 | 429 | 503;
+  code: 'UNAUTHENTICATED' | 'IDENTITY_PROVIDER_UNAVAILABLE' | 'TOO_MANY_BAD_TOKENS';
   message: string;
   headers: Record<string, string>;
 }
@@ -60,6 +60,13 @@ export function credentialRefusal(failure: AuthFailure): CredentialRefusal {
         message: `We could not verify your sign-in now: your identity provider's signing keys cannot be fetched. Retry in ${failure.retryAfterSeconds} s; nothing was done.`,
         headers: { 'retry-after': String(failure.retryAfterSeconds) },
       };
+    case 'too_many_failures':
+      return {
+        status: 429,
+        code: 'TOO_MANY_BAD_TOKENS',
+        message: `Too many sign-in tokens from your address failed verification: new tokens from it are not checked for ${failure.retryAfterSeconds} s. Sign in again to get a valid token; nothing was done.`,
+        headers: { 'retry-after': String(failure.retryAfterSeconds) },
+      };
     case 'misconfigured':
       // No Retry-After: waiting mends nothing until the operator corrects the tenants file or the provider.
       return {
@@ -77,7 +84,7 @@ const UNKNOWN_ROUTER_KEY = `The ${ROUTER_KEY_HEADER} header holds no router key 
 export function useAuthentication(services: Services): Plugin {
   return {
     async onRequestParse({ request }) {
-      const auth = await services.callers.authenticate(request.headers.get('authorization'));
+      const auth = await services.callers.authenticate(request.headers.get('authorization'), requestRecordOf(request).address);
       if (!auth.ok) {
         const refusal = credentialRefusal(auth);
         throw topLevelError(refusal.code, refusal.message, { http: { status: refusal.status, headers: refusal.headers } });

@@ -2,6 +2,7 @@
  * What the routes beside GraphQL (/downloads, /statements.csv) share: their refusals, as JSON
  * `{ error: { code, message } }`, and who the caller is by their credentials.
  */
+import { requestRecordOf } from '../observability/request-record';
 import type { Services } from '../graphql/context';
 import type { Scope } from '../services/scopes';
 import { ROUTER_KEY_MESSAGE, type Caller } from '../services/callers';
@@ -40,7 +41,7 @@ export async function authenticatedCaller(
   request: Request,
   scope: Scope,
 ): Promise<{ caller: Caller } | { refusal: Refusal }> {
-  const auth = await services.callers.authenticate(request.headers.get('authorization'));
+  const auth = await services.callers.authenticate(request.headers.get('authorization'), requestRecordOf(request).address);
   if (!auth.ok) return { refusal: credentialRefusal(auth) };
   if (auth.caller.router) return { refusal: { status: 403, code: 'ROUTER_KEY_NOT_A_CLIENT', message: ROUTER_KEY_MESSAGE } };
   if (!auth.caller.scopes.has(scope)) return { refusal: { status: 403, code: 'FORBIDDEN', message: missingScopeMessage(scope) } };

@@ -98,7 +98,9 @@ export type AuthFailure =
   /** The provider is misconfigured (its discovery document names another issuer): the operator's to mend, not the caller's. */
   | { ok: false; reason: 'misconfigured'; description: string }
   /** The identity provider's keys could not be fetched to verify a token: not the caller's fault. */
-  | { ok: false; reason: 'unavailable'; retryAfterSeconds: number };
+  | { ok: false; reason: 'unavailable'; retryAfterSeconds: number }
+  /** The sender's address sent too many tokens that failed: new ones are not checked for a while. */
+  | { ok: false; reason: 'too_many_failures'; retryAfterSeconds: number };
 
 export type Authentication = { ok: true; caller: Caller } | AuthFailure;
 
@@ -157,7 +159,7 @@ export class CallerDirectory {
    * Who `Authorization: Bearer <credential>` names: an API key, or a person's JWT access token,
    * told apart by shape (a JWT is three base64url segments) and, for a token, by its issuer.
    */
-  async authenticate(authorization: string | null): Promise<Authentication> {
+  async authenticate(authorization: string | null, address = ''): Promise<Authentication> {
     if (!authorization) {
       const fallback = this.anonymous && [...this.byKeyHash.values()].find((k) => k.name === this.anonymous);
       return fallback ? { ok: true, caller: this.keyCallerOf(fallback) } : { ok: false, reason: 'missing' };
@@ -166,7 +168,7 @@ export class CallerDirectory {
     if (!match) return { ok: false, reason: 'malformed' };
     const credential = match[1]!;
     if (looksLikeJwt(credential)) {
-      const checked = await this.identity.verify(credential);
+      const checked = await this.identity.verify(credential, address);
       if (checked.ok) return { ok: true, caller: this.personCaller(checked.person) };
       // An API key may happen to have a JWT's shape: it is still a key.
       const key = this.keyCaller(credential);
@@ -176,7 +178,8 @@ export class CallerDirectory {
         case 'misconfigured':
           return { ok: false, reason: checked.refusal, description: checked.description };
         case 'unavailable':
-          return { ok: false, reason: 'unavailable', retryAfterSeconds: checked.retryAfterSeconds };
+        case 'too_many_failures':
+          return { ok: false, reason: checked.refusal, retryAfterSeconds: checked.retryAfterSeconds };
       }
     }
     const key = this.keyCaller(credential);

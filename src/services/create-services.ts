@@ -25,6 +25,7 @@ import { DEFAULT_JOURNAL_RETENTION_DAYS } from './statements';
 import { type ClientsConfig, type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
 import { type ApiKeyConfig, CallerDirectory } from './callers';
 import { type IdentityOptions, type IdentityProviderConfig, IdentityProviders } from './identity';
+import { VerificationBudget } from './verification-budget';
 
 /** Process-wide parts, built once at start by createServices; every request shares them. */
 export interface Services {
@@ -150,8 +151,8 @@ export interface ServiceOptions extends ServiceSettings, CallerSet {
   registerBaseUrl: string;
   /** The version of the tenants file the callers come from, when they come from one. */
   callersVersion?: string;
-  /** How providers' keys are fetched and tokens cached (tests shorten the waits). */
-  identity?: Omit<IdentityOptions, 'onKeysFetched'>;
+  /** How providers' keys are fetched and tokens cached (tests shorten the waits), and the failed tokens an address may cost (TOKEN_FAILURES_PER_MINUTE). */
+  identity?: Omit<IdentityOptions, 'onKeysFetched' | 'budget'> & { failuresPerMinute?: number };
   /** The API key a request without credentials acts as (embedded emulator only). */
   anonymousKey?: string;
   transport?: Omit<RegisterTransportOptions, 'baseUrl'>;
@@ -259,10 +260,14 @@ export function createServices(options: ServiceOptions): RunningServices {
       ? new PgQuotaStore({ connectionString: options.databaseUrl, msToMidnight: msToLondonMidnight, maxConnections: pools.quota })
       : new SqliteQuotaStore(options.dataDir, msToLondonMidnight));
   const quota = new QuotaGuard(quotaStore, options.quota, () => transport.registerNow());
+  // One budget of failed tokens per address, whatever tenants file runs: a reload gives no address its budget back.
+  const { failuresPerMinute, ...identityOptions } = options.identity ?? {};
+  const budget = new VerificationBudget(failuresPerMinute);
   const callersOf = (set: CallerSet, previous?: CallerDirectory) => {
     const identityProviders = set.identityProviders ?? [];
     const identity = new IdentityProviders(identityProviders, {
-      ...options.identity,
+      ...identityOptions,
+      budget,
       onKeysFetched: (outcome) => events.emit('identityKeys', outcome),
     });
     const callers = new CallerDirectory(

@@ -15,6 +15,7 @@ import {
   IssuerKeys,
 } from './identity-keys';
 import { isScope, type Scope } from './scopes';
+import { VerificationBudget } from './verification-budget';
 
 export { DEFAULT_IDENTITY_TIMING, issuerProblem, type IdentityTiming } from './identity-keys';
 
@@ -84,7 +85,9 @@ export type TokenCheck =
   /** The provider's keys could not be fetched: try again later. */
   | { ok: false; refusal: 'unavailable'; retryAfterSeconds: number }
   /** The provider is misconfigured (its discovery document names another issuer): no retry mends it. */
-  | { ok: false; refusal: 'misconfigured'; description: string };
+  | { ok: false; refusal: 'misconfigured'; description: string }
+  /** The sender's address spent its budget of failed tokens (verification-budget.ts): not checked. */
+  | { ok: false; refusal: 'too_many_failures'; retryAfterSeconds: number };
 
 /** Three base64url segments (the signature may be empty, as in an `alg: none` token): a JWT, not an API key. */
 export const looksLikeJwt = (credential: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(credential);
@@ -193,12 +196,15 @@ export interface IdentityOptions {
   maxLifetimeSeconds?: number;
   /** Told of every fetch of a provider's keys (logs). */
   onKeysFetched?: (outcome: { issuer: string; ok: boolean; reason?: string }) => void;
+  /** Failed tokens each address may cost (kept across reloads of the tenants file); default: DEFAULT_TOKEN_FAILURES_PER_MINUTE. */
+  budget?: VerificationBudget;
 }
 
 export class IdentityProviders {
   private readonly byIssuer = new Map<string, { provider: IdentityProviderConfig; keys: IssuerKeys }>();
   private readonly verified: VerifiedTokens;
   private readonly maxLifetimeSeconds: number;
+  private readonly budget: VerificationBudget;
 
   constructor(
     readonly providers: readonly IdentityProviderConfig[],
@@ -207,24 +213,26 @@ export class IdentityProviders {
     const timing = { ...DEFAULT_IDENTITY_TIMING, ...options.timing };
     this.verified = new VerifiedTokens(options.cacheSize ?? DEFAULT_TOKEN_CACHE_SIZE, timing.recheckMs);
     this.maxLifetimeSeconds = options.maxLifetimeSeconds ?? DEFAULT_TOKEN_MAX_LIFETIME_SECONDS;
+    this.budget = options.budget ?? new VerificationBudget();
     for (const provider of providers) {
       const keys = new IssuerKeys(provider.issuer, timing, options.onKeysFetched, (kids) => this.verified.keepOnly(provider.issuer, kids));
       this.byIssuer.set(provider.issuer, { provider, keys });
     }
   }
 
-  /** The provider whose people call with this register API client. */
-  byClientId(clientId: string): IdentityProviderConfig | undefined {
-    return this.providers.find((p) => p.clientId === clientId);
-  }
-
-  async verify(token: string): Promise<TokenCheck> {
+  /** `address`: the sender's, whose budget of failed tokens a check that fails spends. */
+  async verify(token: string, address = ''): Promise<TokenCheck> {
     const now = Date.now();
     const known = this.verified.get(token, now);
     if (known) return { ok: true, person: known };
+    const waitSeconds = this.budget.waitSeconds(address);
+    if (waitSeconds > 0) return { ok: false, refusal: 'too_many_failures', retryAfterSeconds: waitSeconds };
     const checked = await this.check(token, now);
-    // A token that no longer verifies (its key withdrawn) is forgotten, not served from memory again.
-    if (!checked.ok) this.verified.delete(token);
+    if (!checked.ok) {
+      // A token that no longer verifies (its key withdrawn) is forgotten, not served from memory again.
+      this.verified.delete(token);
+      if (checked.refusal === 'invalid_token') this.budget.failed(address);
+    }
     return checked;
   }
 
