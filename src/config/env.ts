@@ -3,22 +3,27 @@
  * using module's DEFAULT_…) and the small parsers its rules are made of.
  */
 import { z } from 'zod';
-import { DEFAULT_HTTP_LIMITS, DEFAULT_SHUTDOWN_DEADLINE_MS } from '../server/serve';
-import { DEFAULT_COMPILE_AFTER } from '../server/jit';
+import { DEFAULT_COMPILE_AFTER, DEFAULT_HTTP_LIMITS, DEFAULT_SHUTDOWN_DEADLINE_MS } from '../server/settings';
 import { DEFAULT_LIMITS } from '../security/limits';
 import { AMOUNT_RULE, CHARGEABLE_PRODUCTS, type ChargeableProduct, penceOf } from '../register/contract/money';
-import { DEFAULT_CALL_DEADLINE_MS } from '../register/client';
-import { DEFAULT_FEES_PENCE } from '../services/spend';
-import { DEFAULT_IDENTITY_TIMING, DEFAULT_TOKEN_MAX_LIFETIME_SECONDS, issuerProblem } from '../services/identity';
-import { DEFAULT_TOKEN_FAILURES_PER_MINUTE } from '../services/verification-budget';
+import { DEFAULT_CALL_DEADLINE_MS } from '../register/client/settings';
 import { DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq/store';
-import { DEFAULT_READ_SETTINGS } from '../services/create-services';
-import { DEFAULT_QUOTA_POLICY } from '../services/quota';
-import { DEFAULT_JOURNAL_RETENTION_DAYS, MIN_JOURNAL_RETENTION_DAYS, STATEMENT_MAX_DAYS } from '../services/statements';
-import { DEFAULT_DOWNLOAD_SETTINGS } from '../services/downloads/slots';
-import { downloadLinkKeys } from '../services/downloads/links';
-import { DEFAULT_READY_TIMEOUT_MS } from '../observability/health';
-import { DEFAULT_DATABASE_MAX_CONNECTIONS } from '../storage/pg-database';
+import {
+  DEFAULT_DOWNLOAD_SETTINGS,
+  DEFAULT_FEES_PENCE,
+  DEFAULT_IDENTITY_TIMING,
+  DEFAULT_JOURNAL_RETENTION_DAYS,
+  DEFAULT_QUOTA_POLICY,
+  DEFAULT_READ_SETTINGS,
+  DEFAULT_TOKEN_FAILURES_PER_MINUTE,
+  DEFAULT_TOKEN_MAX_LIFETIME_SECONDS,
+  downloadLinkKeys,
+  issuerProblem,
+  MIN_JOURNAL_RETENTION_DAYS,
+  STATEMENT_MAX_DAYS,
+} from '../services/settings';
+import { DEFAULT_READY_TIMEOUT_MS } from '../observability/settings';
+import { DEFAULT_DATABASE_MAX_CONNECTIONS } from '../storage/settings';
 
 /**
  * The rules of the settings, each in words a person reads: the message completes "<SETTING> …",

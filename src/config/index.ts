@@ -3,11 +3,10 @@
  * settings that contradict each other, stop the process with one sentence naming the setting,
  * its rule and the value it got (never a secret's value).
  */
-import { DEFAULT_HTTP_LIMITS, type HttpLimits, SHUTDOWN_MARGIN_MS } from '../server/serve';
-import type { PersistedOperations } from '../server/persisted-operations';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits, type PersistedOperations, SHUTDOWN_MARGIN_MS } from '../server/settings';
 import type { HardeningOptions } from '../security/limits';
 import { perProduct } from '../register/contract/money';
-import { devIdentityProvider } from '../services/callers';
+import { devIdentityProvider } from '../services/settings';
 import type { IdentityProviderConfig } from '../services/identity';
 import type { ApqLimits } from '../storage/apq/store';
 import type { ServiceSettings } from '../services/create-services';

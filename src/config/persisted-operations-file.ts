@@ -1,7 +1,7 @@
 /** The codegen persisted-document files (PERSISTED_OPERATIONS_FILE): id → operation text, each checked at start. */
 import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
-import { normaliseOperationId, PREFIXED_OPERATION_ID, type PersistedOperations } from '../server/persisted-operations';
+import { normaliseOperationId, PREFIXED_OPERATION_ID, type PersistedOperations } from '../server/settings';
 import { ConfigError } from './config-error';
 import type { Settings } from './env';
 

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { ClientsConfig, OrganisationsConfig } from '../services/spend';
 import { ALL_SCOPES, isScope } from '../services/scopes';
 import type { ApiKeyConfig } from '../services/callers';
-import { type IdentityProviderConfig, issuerProblem } from '../services/identity';
+import type { IdentityProviderConfig } from '../services/identity';
+import { issuerProblem } from '../services/settings';
 import { ConfigError } from './config-error';
 import { amount, type Settings } from './env';
 

@@ -28,9 +28,7 @@ import type { DownloadLinks } from '../services/downloads/links';
 import type { CallersVersion, Services } from '../services/create-services';
 import { useReadOnlyRoute } from './read-only-route';
 import { type DatabaseOutage, DatabaseUnavailableError } from '../storage/database-unavailable';
-
-/** How long /ready waits for the register before it says "not ready" (READY_TIMEOUT_MS). */
-export const DEFAULT_READY_TIMEOUT_MS = 2_000;
+import { DEFAULT_READY_TIMEOUT_MS } from './settings';
 
 export interface ReadinessOptions {
   /** Path of the readiness endpoint, default /ready. */

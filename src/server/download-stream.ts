@@ -5,7 +5,7 @@
  * `bodyTimeout` watch the sender (the register), not the reader.
  */
 import type { Readable } from 'node:stream';
-import type { DownloadLimits } from '../services/downloads/slots';
+import type { DownloadLimits } from '../services/settings';
 
 export class DownloadStalled extends Error {
   override name = 'DownloadStalled';

@@ -88,10 +88,6 @@ function settleListItemFailures(): boolean {
   jitRuntime.handleListItemResult = settled;
   return true;
 }
-const LIST_ITEM_FAILURES_SETTLED = settleListItemFailures();
-
-/** How many runs on graphql-js's executor before a document is compiled (GRAPHQL_JIT_AFTER's default). */
-export const DEFAULT_COMPILE_AFTER = 10;
 
 interface Compiled {
   query: CompiledQuery;
@@ -185,6 +181,9 @@ export function useJitExecution(
   /** Told once per document that reached `compileAfter` runs, whichever executor it keeps. */
   onDecided: (outcome: 'compiled' | 'interpreted') => void = () => undefined,
 ): Plugin {
+  // Applied where the compiled executor is built, not on import: importing this module changes
+  // nothing of graphql-jit. Not yet reported upstream; test/server/jit.test.ts holds the reproduction.
+  const listItemFailuresSettled = settleListItemFailures();
   // Keyed by the parsed document, which Yoga caches per query text: a document evicted from
   // its cache takes its compilation with it.
   const compilations = new WeakMap<DocumentNode, Map<string, Compilation>>();
@@ -203,7 +202,7 @@ export function useJitExecution(
       return known + 1;
     }
     let compiled: Compilation = 'interpret';
-    if (LIST_ITEM_FAILURES_SETTLED && !usesIncrementalDelivery(args.document) && !variableInsideScalarLiteral(args.schema, args.document)) {
+    if (listItemFailuresSettled && !usesIncrementalDelivery(args.document) && !variableInsideScalarLiteral(args.schema, args.document)) {
       const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
       if (isCompiledQuery(result)) {
         const operation = getOperationAST(args.document, args.operationName)!;

@@ -16,23 +16,7 @@
 import { topLevelError, type TopLevelErrorCode } from '../graphql/error-codes';
 import { usePersistedOperations as useYogaPersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
-
-export interface PersistedOperations {
-  /** Normalised id (`sha256:<hex>`) → operation text. */
-  store: ReadonlyMap<string, string>;
-  /** Refuse anything that is not a listed operation. */
-  only: boolean;
-}
-
-const HEX_SHA256 = /^[0-9a-f]{64}$/;
-/** An operation id: `<hash function>:<digest>`. */
-export const PREFIXED_OPERATION_ID = /^[a-z0-9]+:[0-9a-zA-Z_-]+$/;
-
-/** `abc…` (bare 64-hex SHA-256, as APQ clients send it) and `sha256:abc…` name the same operation. */
-export function normaliseOperationId(id: string): string {
-  const trimmed = id.trim();
-  return HEX_SHA256.test(trimmed.toLowerCase()) ? `sha256:${trimmed.toLowerCase()}` : trimmed;
-}
+import { normaliseOperationId, type PersistedOperations } from './settings';
 
 /** `documentId` (GraphQL over HTTP), or `doc_id`, the name Relay's persisted queries send. */
 function documentIdOf(params: GraphQLParams): string | null {

@@ -9,30 +9,7 @@
 import { topLevelError } from '../graphql/error-codes';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse, type Server } from 'node:http';
 import { exitProcess, type Logger } from '../observability/logging';
-
-export interface HttpLimits {
-  /** The whole request, headers and body, must arrive within this (ms). */
-  requestTimeoutMs: number;
-  /** The headers must arrive within this (ms); at most requestTimeoutMs. */
-  headersTimeoutMs: number;
-  /** An idle kept-alive connection is closed after this (ms). */
-  keepAliveTimeoutMs: number;
-  /** Open connections at most; more are refused at once. */
-  maxConnections: number;
-  /**
-   * Open connections from one client address at most; more from it are closed at once, so one
-   * client cannot hold every connection (behind a proxy every client has the proxy's address).
-   */
-  maxConnectionsPerAddress: number;
-}
-
-export const DEFAULT_HTTP_LIMITS: HttpLimits = {
-  requestTimeoutMs: 30_000,
-  headersTimeoutMs: 15_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 1_024,
-  maxConnectionsPerAddress: 256,
-};
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './settings';
 
 export function createHttpServer(listener: RequestListener, limits: HttpLimits = DEFAULT_HTTP_LIMITS): Server {
   const server = createServer(
@@ -236,15 +213,6 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
     clearTimeout(timer);
   }
 }
-
-/**
- * SHUTDOWN_DEADLINE_MS is at least the register call deadline plus this: time for a request's
- * work before its register call (credentials, admission) and after it (the journal, the answer).
- */
-export const SHUTDOWN_MARGIN_MS = 5_000;
-
-/** The register call deadline's default (30 s) plus SHUTDOWN_MARGIN_MS. */
-export const DEFAULT_SHUTDOWN_DEADLINE_MS = 35_000;
 
 export interface ShutdownOptions {
   serving: Serving;

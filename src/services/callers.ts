@@ -11,7 +11,7 @@
 import { hash } from 'node:crypto';
 import type { OrganisationsConfig } from './spend';
 import { keyScopes, type Scope } from './scopes';
-import { type IdentityProviderConfig, IdentityProviders, looksLikeJwt, type Person } from './identity';
+import { IdentityProviders, looksLikeJwt, type Person } from './identity';
 import { RegisterClient, type RegisterClientOptions, type RegisterTransport } from '../register/client';
 import { KEYS_PROVIDER, type Principal, principalId } from './principal';
 
@@ -296,17 +296,3 @@ function keyCaller(config: ApiKeyConfig): Caller {
     ownsLegacyRows: !config.router,
   };
 }
-
-/**
- * With the embedded emulator (EMULATOR_IDENTITY_ISSUER): the people of a local OpenID provider
- * act as client-a of ORG-A, each with their own 30.00 a day, asking for the audience `titlegraph`.
- */
-export const devIdentityProvider = (issuer: string): IdentityProviderConfig => ({
-  name: 'local-idp',
-  issuer,
-  audience: 'titlegraph',
-  organisation: 'ORG-A',
-  clientId: 'client-a',
-  clientSecret: 'secret-a',
-  dailySpendLimitPerPerson: 3000,
-});

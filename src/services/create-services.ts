@@ -1,7 +1,7 @@
 /** Builds the process-wide services from configuration; tests build them the same way. */
 import type { IdempotencyRecord, IdempotencyTiming } from '../storage/idempotency/store';
 import { EventHub } from './events';
-import type { DownloadLimits, DownloadSettings } from './downloads/slots';
+import { DEFAULT_JOURNAL_RETENTION_DAYS, type DownloadLimits, type DownloadSettings, type ReadSettings } from './settings';
 import { JournalOutbox } from './journal-outbox';
 import { DownloadSlots } from './downloads/slots';
 import { DownloadLinks } from './downloads/links';
@@ -18,10 +18,10 @@ import { msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
 import type { QuotaStore } from '../storage/quota/store';
 import { SqliteQuotaStore } from '../storage/quota/sqlite-store';
 import { PgQuotaStore } from '../storage/quota/pg-store';
-import { connectionShares, DEFAULT_DATABASE_MAX_CONNECTIONS } from '../storage/pg-database';
-import { DEFAULT_REFERENCE_LIST_TTL_MS, ReferenceListCache } from './reference-lists';
+import { connectionShares } from '../storage/pg-database';
+import { DEFAULT_DATABASE_MAX_CONNECTIONS } from '../storage/settings';
+import { ReferenceListCache } from './reference-lists';
 import { SummaryCaches } from './summary-cache';
-import { DEFAULT_JOURNAL_RETENTION_DAYS } from './statements';
 import { type ClientsConfig, type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
 import { type ApiKeyConfig, CallerDirectory } from './callers';
 import { type IdentityOptions, type IdentityProviderConfig, IdentityProviders } from './identity';
@@ -76,28 +76,6 @@ export interface Services {
   /** Days the charge journal is kept (JOURNAL_RETENTION_DAYS): a statement reaching further back says so. */
   journalRetentionDays: number;
 }
-
-/**
- * How reads reach the register: calls at once per request, how long reference lists and (per
- * tenant) summaries are kept, and whether securities are fetched alongside summaries.
- */
-export interface ReadSettings {
-  /** Register calls one request may have in flight (REGISTER_CONCURRENCY). */
-  concurrency: number;
-  /** REFERENCE_LIST_TTL_MS; see reference-lists.ts. */
-  referenceListTtlMs: number;
-  /** SUMMARY_CACHE_TTL_MS; 0 = off. See summary-cache.ts. */
-  summaryCacheTtlMs: number;
-  /** SECURITIES_PREFETCH: one round of calls rather than two when a query selects securities. */
-  prefetchSecurities: boolean;
-}
-
-export const DEFAULT_READ_SETTINGS: ReadSettings = {
-  concurrency: 16,
-  referenceListTtlMs: DEFAULT_REFERENCE_LIST_TTL_MS,
-  summaryCacheTtlMs: 0,
-  prefetchSecurities: true,
-};
 
 /**
  * The settings createServices takes: sections of `AppConfig` (config/ reads them, with the

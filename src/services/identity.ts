@@ -7,38 +7,12 @@
  * expire, so a token costs a lookup, not a signature check, on every request after its first.
  */
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
-import {
-  DEFAULT_IDENTITY_TIMING,
-  IdentityProviderMisconfigured,
-  IdentityProviderUnreachable,
-  type IdentityTiming,
-  IssuerKeys,
-} from './identity-keys';
+import { IdentityProviderMisconfigured, IdentityProviderUnreachable, IssuerKeys } from './identity-keys';
 import { isScope, type Scope } from './scopes';
+import { DEFAULT_IDENTITY_TIMING, DEFAULT_TOKEN_MAX_LIFETIME_SECONDS, type IdentityProviderConfig, type IdentityTiming } from './settings';
 import { VerificationBudget } from './verification-budget';
 
-export { DEFAULT_IDENTITY_TIMING, issuerProblem, type IdentityTiming } from './identity-keys';
-
-/** One identity provider of the tenants file: whose tokens are accepted, and the register API client its people's calls are made with. */
-export interface IdentityProviderConfig {
-  name: string;
-  /** The `iss` of its tokens, exactly; its discovery document is `<issuer>/.well-known/openid-configuration`. */
-  issuer: string;
-  /** A token's `aud` must contain this. */
-  audience: string;
-  /** The register organisation its people belong to. */
-  organisation: string;
-  /** The register API client its people's calls are made with (all of them share it). */
-  clientId: string;
-  clientSecret: string;
-  /** Each person's own daily spending limit, in pence; none when absent. */
-  dailySpendLimitPerPerson?: number | undefined;
-  /**
-   * Accept tokens typed `JWT` (or untyped) as well as RFC 9068's `at+jwt`, for a provider that
-   * cannot type its access tokens; its ID tokens can then no longer be told from access tokens.
-   */
-  acceptJwtTyp?: boolean | undefined;
-}
+export type { IdentityProviderConfig } from './settings';
 
 /** Signature algorithms accepted: asymmetric only (never `none`, never an HMAC whose secret could be a public key). */
 export const TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
@@ -48,8 +22,6 @@ export const TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
  */
 const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt']);
 const PLAIN_JWT_TYPES = new Set(['jwt', 'application/jwt', undefined]);
-/** The longest lifetime (`exp - iat`) a token may have, in seconds (TOKEN_MAX_LIFETIME_SECONDS). */
-export const DEFAULT_TOKEN_MAX_LIFETIME_SECONDS = 3600;
 /** An `exp` past this (the year 5138 in seconds) can only be milliseconds, which RFC 7519 does not allow. */
 const LARGEST_EXP_IN_SECONDS = 1e11;
 /** C0 and C1 control characters (NUL included): never part of a subject or a name written to the journal. */

@@ -14,19 +14,9 @@ import { endOfLondonDay, londonDate, secondsUntilLondonMidnight } from '../regis
 import type { RouteDef } from '../register/contract/routes';
 import type { Admission, AdmitRequest, QuotaStore } from '../storage/quota/store';
 import { decide } from '../storage/quota/admission-decision';
+import type { QuotaPolicy } from './settings';
 
-export interface QuotaPolicy {
-  /** The register's calls per organisation per day (2,000). */
-  dailyQuota: number;
-  /** Share of the day's calls that free reads may use (default 0.9); the rest is for paid work. */
-  freeShare: number;
-  /** Each API client's bucket: at most this many calls in a burst (0: no bucket). */
-  clientBurst: number;
-  /** …refilled at this many calls a minute. */
-  clientPerMinute: number;
-}
-
-export const DEFAULT_QUOTA_POLICY: QuotaPolicy = { dailyQuota: 2_000, freeShare: 0.9, clientBurst: 500, clientPerMinute: 120 };
+export { DEFAULT_QUOTA_POLICY, type QuotaPolicy } from './settings';
 
 export interface QuotaUsage {
   /** Register day (YYYY-MM-DD, Europe/London). */

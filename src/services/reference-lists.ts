@@ -8,7 +8,6 @@ import { LIST_PATH_PATTERN } from '../register/contract/rules';
 import type { DetailedList } from '../register/contract/wire';
 
 /** How long a reference list is served before it is revalidated (REFERENCE_LIST_TTL_MS). */
-export const DEFAULT_REFERENCE_LIST_TTL_MS = 60_000;
 
 interface Entry<T> {
   value: T;

@@ -9,7 +9,7 @@ import { expectedFeePence } from '../storage/idempotency/spending-decision';
 import type { CallerFilter, CallerStamp, IdempotencyStore, SpendCheck } from '../storage/idempotency/store';
 import { ownRows, spendingRows } from '../storage/idempotency/callers';
 import { parsePrincipalId } from './principal';
-import { type ChargeableProduct, formatPence, perProduct } from '../register/contract/money';
+import { type ChargeableProduct, formatPence } from '../register/contract/money';
 import type { RegisterDay, RegisterDayCertainty } from '../register/client';
 import type { Scope } from './scopes';
 
@@ -41,9 +41,6 @@ export interface StatementView {
 export type OrganisationsConfig = Readonly<
   Record<string, { dailySpendLimit?: number | undefined; fasAccounts?: readonly string[] | undefined }>
 >;
-
-/** The register's list fees, before VAT, in pence (FEE_<product> settings): 3.00 each. */
-export const DEFAULT_FEES_PENCE: Readonly<Record<ChargeableProduct, number>> = perProduct(() => 300);
 
 export interface SpendSettings {
   feesPence: Readonly<Record<ChargeableProduct, number>>;

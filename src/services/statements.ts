@@ -6,18 +6,7 @@
 import { londonDate } from '../register/contract/london-day';
 import type { IdempotencyStore, JournalRecord, StatementPosition } from '../storage/idempotency/store';
 import type { StatementView } from './spend';
-
-/** Register days a statement may cover at most. */
-export const STATEMENT_MAX_DAYS = 366;
-
-/**
- * Days the charge journal is kept (JOURNAL_RETENTION_DAYS): longer than the longest statement,
- * so that a statement of the last 366 days is whole, and finance can reconcile a year with the
- * register's invoices with some margin.
- */
-export const DEFAULT_JOURNAL_RETENTION_DAYS = 400;
-/** Shorter, and a statement the service accepts would miss days it once held. */
-export const MIN_JOURNAL_RETENTION_DAYS = STATEMENT_MAX_DAYS + 1;
+import { STATEMENT_MAX_DAYS } from './settings';
 
 const DAY_MS = 86_400_000;
 

@@ -11,9 +11,8 @@
  * stores and clocks of their own this does not need (one replica's memory is the right scope:
  * the cost it bounds is this replica's CPU).
  */
+import { DEFAULT_TOKEN_FAILURES_PER_MINUTE } from './settings';
 
-/** Failures a minute one address may cost (TOKEN_FAILURES_PER_MINUTE). */
-export const DEFAULT_TOKEN_FAILURES_PER_MINUTE = 60;
 /** Addresses remembered at most; the one heard from longest ago goes first (it has its whole budget back by then, or nearly). */
 const MAX_ADDRESSES = 10_000;
 

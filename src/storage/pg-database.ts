@@ -16,13 +16,6 @@ import { type OutageEvent, OutageEpisodes } from './outage-episodes';
 
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/**
- * DATABASE_MAX_CONNECTIONS: the most connections one replica opens to PostgreSQL, its three
- * stores together (the idempotency store and charge journal, the quota ledger, the persisted
- * queries). Replicas × this must stay under the server's max_connections, less what others use.
- */
-export const DEFAULT_DATABASE_MAX_CONNECTIONS = 24;
-
 /** Each store's pool, out of a replica's `total` connections (24: 10, 10 and 4). */
 export function connectionShares(total: number): { idempotency: number; quota: number; apq: number } {
   // Persisted queries are read once per new document per replica (then remembered): a sixth.

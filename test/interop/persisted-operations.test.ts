@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app';
 import { ConfigError, loadConfig } from '../../src/config';
 import { loadPersistedOperations } from '../../src/config';
-import type { PersistedOperations } from '../../src/server/persisted-operations';
+import type { PersistedOperations } from '../../src/server/settings';
 import { newKey, startService } from '../support/harness';
 import { OrderTitleDocumentMutation, TitleQuery } from '../support/documents';
 import { postRaw } from '../support/post-raw';

@@ -22,6 +22,36 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => relative(SRC, resolve(dirname(file), m[1]!)));
 }
 
+/**
+ * Each import of a file whose values are used (not `import type`), as a path under src/ for our
+ * own modules and as the package name for others: what loading the file runs.
+ */
+function valueImportsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const statements = text.matchAll(/^(?:import|export)\s+(type\s+)?([\s\S]*?)\s*from\s*['"]([^'"]+)['"];?/gm);
+  return [...statements]
+    .filter(([, typeOnly, names]) => !typeOnly && !/^\{\s*(?:type\s+\w+(?:\s+as\s+\w+)?\s*,?\s*)+\}$/.test(names!.trim()))
+    .map(([, , , from]) => (from!.startsWith('.') ? relative(SRC, resolve(dirname(file), from!)).replace(/\.ts$/, '') : from!));
+}
+
+/**
+ * Packages src/config may load: zod reads the settings, and graphql's parse checks each
+ * persisted operation at start (neither runs anything on import).
+ */
+const PACKAGES_CONFIG_MAY_USE = new Set(['zod', 'graphql']);
+
+/** A module whose loading runs nothing of ours but other leaves, and no package but Node's own. */
+function isLeaf(target: string, seen = new Set<string>()): boolean {
+  if (target.startsWith('node:')) return true;
+  if (!/^[a-z]/.test(target) || !target.includes('/')) return false;
+  if (seen.has(target)) return true;
+  seen.add(target);
+  const file = join(SRC, `${target}.ts`);
+  const index = join(SRC, target, 'index.ts');
+  const path = statSync(file, { throwIfNoEntry: false }) ? file : statSync(index, { throwIfNoEntry: false }) ? index : undefined;
+  return path !== undefined && valueImportsOf(path).every((next) => isLeaf(next, seen));
+}
+
 describe('dependency direction', () => {
   test.each([
     ['src/register/contract', ['register/contract']],
@@ -30,6 +60,15 @@ describe('dependency direction', () => {
     const offending = filesUnder(join(SRC, folder.replace(/^src\//, ''))).flatMap((file) =>
       importsOf(file)
         .filter((target) => !allowed.some((prefix) => target === prefix || target.startsWith(`${prefix}/`)))
+        .map((target) => `${relative(SRC, file)} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  test('the settings stand on the ground floor: src/config imports only side-effect-free leaves, zod and graphql', () => {
+    const offending = filesUnder(join(SRC, 'config')).flatMap((file) =>
+      valueImportsOf(file)
+        .filter((target) => !(target.startsWith('config/') || PACKAGES_CONFIG_MAY_USE.has(target) || isLeaf(target)))
         .map((target) => `${relative(SRC, file)} → ${target}`),
     );
     expect(offending).toEqual([]);

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, onTestFinished, test, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
-import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../src/server/serve';
+import { createHttpServer } from '../../src/server/serve';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../src/server/settings';
 import { EMBEDDED_ENV, spawnTs } from '../support/processes';
 import { startService } from '../support/harness';
 

@@ -9,7 +9,7 @@
 import { buildSchema, execute, parse } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_COMPILE_AFTER } from '../../src/server/jit';
+import { DEFAULT_COMPILE_AFTER } from '../../src/server/settings';
 import { parseMetrics, sum } from '../support/prometheus';
 import { serviceForTest, startService, type Service } from '../support/harness';
 import { postRaw } from '../support/post-raw';

@@ -8,15 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Charge } from '../../src/register/contract/wire';
-import { DEFAULT_FEES_PENCE, SpendControl } from '../../src/services/spend';
+import { SpendControl } from '../../src/services/spend';
+import { DEFAULT_FEES_PENCE, STATEMENT_MAX_DAYS } from '../../src/services/settings';
 import { keyScopes } from '../../src/services/scopes';
-import {
-  decodeStatementCursor,
-  encodeStatementCursor,
-  STATEMENT_MAX_DAYS,
-  statementRangeProblem,
-  statementRecords,
-} from '../../src/services/statements';
+import { decodeStatementCursor, encodeStatementCursor, statementRangeProblem, statementRecords } from '../../src/services/statements';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import { journalRecordOfRow, type JournalRow } from '../../src/storage/idempotency/rows';
 import { statementPageOf } from '../../src/storage/idempotency/statement-pages';

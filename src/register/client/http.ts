@@ -11,6 +11,7 @@ import { londonDate, oneLondonDay } from '../contract/london-day';
 import { buildPath, type RouteDef } from '../contract/routes';
 import { CircuitBreaker, DEFAULT_BREAKER, type BreakerState } from './circuit-breaker';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
+import { DEFAULT_CALL_DEADLINE_MS } from './settings';
 
 export interface RegisterCallEvent {
   route: string;
@@ -109,7 +110,6 @@ export interface ResolvedTimeouts {
  * OUTCOME_UNKNOWN. The shutdown deadline is kept above it (config/index.ts), so that a deploy waits for
  * such a call rather than cutting it.
  */
-export const DEFAULT_CALL_DEADLINE_MS = 30_000;
 
 /** How long close() waits for in-flight requests before destroying the sockets. */
 const CLOSE_GRACE_MS = 1_000;

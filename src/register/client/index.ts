@@ -1,6 +1,5 @@
 /** The register REST client: HTTP only, nothing of GraphQL. */
 export {
-  DEFAULT_CALL_DEADLINE_MS,
   RegisterTransport,
   type RegisterTransportOptions,
   type RegisterCallEvent,

@@ -14,6 +14,7 @@
  * A link without `kid` (made before keys had ids) is checked with every key.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { downloadLinkKeys } from '../settings';
 
 export type FileKind = 'documents' | 'plans';
 
@@ -30,14 +31,6 @@ export const LINK_VALIDITY_MS = 15 * 60 * 1000;
 export type LinkCheck =
   | { ok: true; tenant: string }
   | { ok: false; code: 'DOWNLOAD_LINK_INVALID' | 'DOWNLOAD_LINK_EXPIRED' | 'DOCUMENT_EXPIRED'; message: string };
-
-/** The keys of a DOWNLOAD_LINK_SECRET setting: comma-separated, the first signs; blanks around them ignored. */
-export function downloadLinkKeys(setting: string): string[] {
-  return setting
-    .split(',')
-    .map((key) => key.trim())
-    .filter((key) => key !== '');
-}
 
 /** A key's public name: 8 hex digits of an HMAC keyed by it, so equal keys have equal ids and the id reveals nothing. */
 function keyIdOf(key: Buffer): string {

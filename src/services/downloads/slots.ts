@@ -27,18 +27,3 @@ export class DownloadSlots {
     return this.active.get(tenant) ?? 0;
   }
 }
-
-/** When a download is closed: its caller stopped reading for `idleMs`, or it ran `maxMs` in all. */
-export interface DownloadLimits {
-  /** Close when the caller has read nothing for this long while bytes wait for it. */
-  idleMs: number;
-  /** Close after this long in all. */
-  maxMs: number;
-}
-
-/** Downloads at once per tenant on this replica, and when one is closed (DOWNLOADS_PER_TENANT, DOWNLOAD_*). */
-export interface DownloadSettings extends DownloadLimits {
-  perTenant: number;
-}
-
-export const DEFAULT_DOWNLOAD_SETTINGS: DownloadSettings = { perTenant: 4, idleMs: 30_000, maxMs: 10 * 60_000 };
