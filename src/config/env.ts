@@ -180,6 +180,8 @@ export const Env = z.object({
   REGISTER_FREE_SHARE: decimal(0, 1).default(DEFAULT_QUOTA_POLICY.freeShare),
   CLIENT_BUDGET_BURST: whole(0).default(DEFAULT_QUOTA_POLICY.clientBurst),
   CLIENT_BUDGET_PER_MINUTE: decimal(0.001).default(DEFAULT_QUOTA_POLICY.clientPerMinute),
+  QUOTA_LEASE_MS: whole(0, 10_000).default(DEFAULT_QUOTA_POLICY.leaseMs),
+  QUOTA_LEASE_CALLS: whole(1, 1_000).optional(),
   DOWNLOADS_PER_TENANT: whole(1, 64).default(DEFAULT_DOWNLOAD_SETTINGS.perTenant),
   DOWNLOAD_IDLE_TIMEOUT_MS: whole(100).default(DEFAULT_DOWNLOAD_SETTINGS.idleMs),
   DOWNLOAD_MAX_MS: whole(1_000).default(DEFAULT_DOWNLOAD_SETTINGS.maxMs),

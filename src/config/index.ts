@@ -190,6 +190,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): AppConfig {
       freeShare: e.REGISTER_FREE_SHARE,
       clientBurst: e.CLIENT_BUDGET_BURST,
       clientPerMinute: e.CLIENT_BUDGET_PER_MINUTE,
+      leaseMs: e.QUOTA_LEASE_MS,
+      ...(e.QUOTA_LEASE_CALLS !== undefined ? { leaseCalls: e.QUOTA_LEASE_CALLS } : {}),
     },
     downloads: { perTenant: e.DOWNLOADS_PER_TENANT, idleMs: e.DOWNLOAD_IDLE_TIMEOUT_MS, maxMs: e.DOWNLOAD_MAX_MS },
     http: {

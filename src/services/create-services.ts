@@ -323,6 +323,7 @@ export function createServices(options: ServiceOptions): RunningServices {
       // store closes, so its key is not left "in progress".
       await Promise.allSettled([...inflight.values()]);
       await journalOutbox.close();
+      await quota.close();
       await transport.close();
       await idempotency.close();
       await quotaStore.close();

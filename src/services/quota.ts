@@ -14,6 +14,8 @@ import { endOfLondonDay, londonDate, secondsUntilLondonMidnight } from '../regis
 import type { RouteDef } from '../register/contract/routes';
 import type { Admission, AdmitRequest, QuotaStore } from '../storage/quota/store';
 import { decide } from '../storage/quota/admission-decision';
+import { ROUTES } from '../register/contract/routes';
+import { QuotaLeases } from './quota-leases';
 import type { QuotaPolicy } from './settings';
 
 export { DEFAULT_QUOTA_POLICY, type QuotaPolicy } from './settings';
@@ -21,8 +23,10 @@ export { DEFAULT_QUOTA_POLICY, type QuotaPolicy } from './settings';
 export interface QuotaUsage {
   /** Register day (YYYY-MM-DD, Europe/London). */
   day: string;
-  /** Register calls of the caller's organisation that day, all its API clients and replicas together (token fetches excluded). */
+  /** Register calls of the caller's organisation that day, all its API clients and replicas together (token fetches excluded), those counted ahead in leases included. */
   calls: number;
+  /** Of `calls`, those counted in other replicas' leases still open: at most this many are not made yet; absent when none. */
+  leased?: number;
   /** While every call is refused here (the register's 429, or the day's calls used up): until when. */
   blockedUntil?: Date;
   /** While free reads are refused here (their share of the day used up, or every call refused): until when. */
@@ -62,12 +66,21 @@ export interface QuotaClient {
 }
 
 export class QuotaGuard {
+  private readonly leases: QuotaLeases;
+
   constructor(
     private readonly store: QuotaStore,
     private readonly policy: QuotaPolicy,
     /** The register's clock: its day is the quota's day. */
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.leases = new QuotaLeases(store, { leaseMs: policy.leaseMs ?? 0, leaseCalls: policy.leaseCalls });
+  }
+
+  /** At shutdown: the calls of leases in hand that were not used are given back. */
+  close(): Promise<void> {
+    return this.leases.close();
+  }
 
   /** What one API client's register client tells the quota, and asks of it (see QuotaHooks). */
   forClient(client: QuotaClient): QuotaHooks {
@@ -83,7 +96,9 @@ export class QuotaGuard {
   private settled(client: QuotaClient, call: RegisterCallEvent): void {
     // Not counted by the register: never sent, refused by our breaker, unauthenticated or rate-limited.
     if (call.outcome === 'not_sent' || call.outcome === 'circuit_open' || call.status === 401 || call.status === 429) {
-      void this.store.uncount(client.organisation, londonDate(this.now())).catch(() => undefined);
+      const now = this.now();
+      if (this.leased(call.route) && this.leases.giveBack(client.organisation, client.id, now.getTime())) return;
+      void this.store.uncount(client.organisation, londonDate(now)).catch(() => undefined);
     }
   }
 
@@ -95,6 +110,8 @@ export class QuotaGuard {
     // Without a Retry-After the register's own day boundary is the only sure answer: wait a minute.
     const seconds = retryAfterSeconds ?? 60;
     await this.store.block(client.organisation, this.now().getTime() + seconds * 1000);
+    // This replica's leases end at once; the others' on the store's notice (PostgreSQL), else at their end.
+    await this.leases.endAll(client.organisation);
     return seconds;
   }
 
@@ -106,6 +123,8 @@ export class QuotaGuard {
    */
   async usage(organisation: string, now: Date = this.now()): Promise<QuotaUsage> {
     const day = londonDate(now);
+    // This replica's leases end first: its own count is then exact, and `leased` is the others'.
+    await this.leases.endAll(organisation);
     const usage = await this.store.usage(organisation, day, now.getTime());
     const { dailyQuota, freeShare } = this.policy;
     const midnight = endOfLondonDay(now).getTime();
@@ -114,6 +133,7 @@ export class QuotaGuard {
     return {
       day,
       calls: usage.calls,
+      ...(usage.leased ? { leased: usage.leased } : {}),
       ...(blocked > 0 ? { blockedUntil: new Date(blocked) } : {}),
       ...(freeBlocked > 0 ? { freeReadsBlockedUntil: new Date(freeBlocked) } : {}),
     };
@@ -122,7 +142,9 @@ export class QuotaGuard {
   /** Admits one attempt of a register call for this client, or throws RATE_LIMITED (no request made). */
   private async admit(client: QuotaClient, route: RouteDef): Promise<void> {
     const now = this.now();
-    const admission = await this.store.admit(this.admitRequest(client, route.effect === 'none', now)).catch((error: unknown) => {
+    const request = this.admitRequest(client, route.effect === 'none', now);
+    const admitting = this.leased(route.name) ? this.leases.admit(request) : this.store.admit(request);
+    const admission = await admitting.catch((error: unknown) => {
       if (!(error instanceof DatabaseUnavailableError)) throw error;
       // Nothing was sent: a refusal that says so, not an unknown outcome.
       throw new RegisterError({
@@ -133,7 +155,12 @@ export class QuotaGuard {
         cause: error,
       });
     });
-    if (!admission.admitted) throw this.refusal(admission, route.name, now);
+    if (admission && !admission.admitted) throw this.refusal(admission, route.name, now);
+  }
+
+  /** Whether calls of this route are admitted from leases: free reads, while leasing is on. */
+  private leased(route: string): boolean {
+    return this.leases.on && ROUTES[route as keyof typeof ROUTES]?.effect === 'none';
   }
 
   /**
@@ -145,6 +172,8 @@ export class QuotaGuard {
    */
   private async refuseIfHeld(client: QuotaClient, call: HeldCheck): Promise<void> {
     const now = this.now();
+    // A lease in hand admits the call: the look is the lease's.
+    if (call.free && this.leases.on && this.leases.admits(client.organisation, client.id, now.getTime())) return;
     const request = { ...this.admitRequest(client, call.free, now), burst: 0 };
     const usage = await this.store.usage(client.organisation, request.day, request.now).catch(() => undefined);
     if (!usage) return;

@@ -167,6 +167,16 @@ export interface QuotaPolicy {
   clientBurst: number;
   /** …refilled at this many calls a minute. */
   clientPerMinute: number;
+  /** A lease's lifetime, ms (QUOTA_LEASE_MS; services/quota-leases.ts); 0: every call admitted on its own. */
+  leaseMs: number;
+  /** A lease's size, fixed (QUOTA_LEASE_CALLS); absent: adaptive. */
+  leaseCalls?: number | undefined;
 }
 
-export const DEFAULT_QUOTA_POLICY: QuotaPolicy = { dailyQuota: 2_000, freeShare: 0.9, clientBurst: 500, clientPerMinute: 120 };
+export const DEFAULT_QUOTA_POLICY: QuotaPolicy = {
+  dailyQuota: 2_000,
+  freeShare: 0.9,
+  clientBurst: 500,
+  clientPerMinute: 120,
+  leaseMs: 250,
+};

@@ -56,8 +56,8 @@ async function refusal(run: Promise<unknown>): Promise<QuotaRefusal> {
 }
 
 describe('admission', () => {
-  test('the defaults: 2,000 calls a day, 90% for free reads, a bucket of 500 refilled at 120 a minute', () => {
-    expect(DEFAULT_QUOTA_POLICY).toEqual({ dailyQuota: 2_000, freeShare: 0.9, clientBurst: 500, clientPerMinute: 120 });
+  test('the defaults: 2,000 calls a day, 90% for free reads, a bucket of 500 refilled at 120 a minute, leases of 250 ms', () => {
+    expect(DEFAULT_QUOTA_POLICY).toEqual({ dailyQuota: 2_000, freeShare: 0.9, clientBurst: 500, clientPerMinute: 120, leaseMs: 250 });
   });
 
   test('past the day’s calls, a paid call is refused until London midnight, in whole seconds rounded up', async () => {

@@ -15,6 +15,11 @@ const RegisterUsageType = builder.objectRef<QuotaUsage & { dayCertainty: Registe
       description: "Whether `day` is known to be the register's day now (see RegisterDayCertainty).",
     }),
     calls: t.exposeInt('calls', { description: "Register calls of the caller's organisation that day (token fetches excluded)." }),
+    leased: t.int({
+      resolve: (u) => u.leased ?? 0,
+      description:
+        "Of `calls`, those counted ahead in leases other replicas hold now (a replica takes a block of free reads from the shared count in one write and gives back what it does not use; this replica's own are given back before it answers): at most this many of `calls` are not made yet.",
+    }),
     blockedUntil: t.field({
       type: 'DateTime',
       nullable: true,

@@ -18,5 +18,20 @@ export function decide(
   if (state.calls >= request.dailyLimit) return refuse('daily', msToMidnight);
   if (request.free && state.calls >= request.freeLimit) return refuse('reserve', msToMidnight);
   if (request.burst > 0 && refill < 1) return refuse('budget', (1 - refill) / request.perMs);
-  return { admission: { admitted: true, calls: state.calls + 1 }, tokens: request.burst > 0 ? refill - 1 : 0 };
+  const granted = grantOf(request, state.calls, refill);
+  const admission = { admitted: true as const, calls: state.calls + granted, ...(request.lease ? { granted } : {}) };
+  return { admission, tokens: request.burst > 0 ? refill - granted : 0 };
+}
+
+/**
+ * How many calls an admission grants: one, or for a lease what it wants, but never more than a
+ * quarter of what is left before the next limit (the free reads' share for a free read, the day's
+ * for the rest), so that leases shrink as a limit nears and its last calls go one at a time; and
+ * never more than the client's bucket holds.
+ */
+function grantOf(request: AdmitRequest, calls: number, refill: number): number {
+  if (!request.lease) return 1;
+  const left = (request.free ? request.freeLimit : request.dailyLimit) - calls;
+  const bucket = request.burst > 0 ? Math.floor(refill) : Number.POSITIVE_INFINITY;
+  return Math.max(1, Math.min(Math.floor(request.lease.wanted), Math.floor(left / 4), bucket));
 }

@@ -5,7 +5,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openDataFile } from '../sqlite-database';
 import { decide } from './admission-decision';
-import type { Admission, AdmitRequest, QuotaStore, QuotaUsageRecord } from './store';
+import type { Admission, AdmitRequest, LeaseReturn, QuotaStore, QuotaUsageRecord } from './store';
 
 interface PendingAdmission {
   request: AdmitRequest;
@@ -17,7 +17,20 @@ export class SqliteQuotaStore implements QuotaStore {
   private readonly db: DatabaseSync;
   /** Prepared once: compiling the SQL on every register call cost more than running it. */
   private readonly sql: Record<
-    'begin' | 'commit' | 'rollback' | 'state' | 'usage' | 'block' | 'saveBudget' | 'count' | 'uncount' | 'setBlock',
+    | 'begin'
+    | 'commit'
+    | 'rollback'
+    | 'state'
+    | 'usage'
+    | 'block'
+    | 'saveBudget'
+    | 'count'
+    | 'uncount'
+    | 'setBlock'
+    | 'openLease'
+    | 'closeLease'
+    | 'leased'
+    | 'returnTokens',
     StatementSync
   >;
   /** Admissions asked for during this turn of the event loop, committed together (see admit). */
@@ -36,6 +49,7 @@ export class SqliteQuotaStore implements QuotaStore {
       CREATE TABLE IF NOT EXISTS quota_usage (organisation TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (organisation, day));
       CREATE TABLE IF NOT EXISTS quota_block (organisation TEXT PRIMARY KEY, blocked_until INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS client_budget (client TEXT PRIMARY KEY, tokens REAL NOT NULL, updated_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS quota_lease (id TEXT PRIMARY KEY, organisation TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, expires_at INTEGER NOT NULL);
     `,
       { synchronous: 'NORMAL' },
     );
@@ -57,10 +71,16 @@ export class SqliteQuotaStore implements QuotaStore {
          ON CONFLICT (client) DO UPDATE SET tokens = excluded.tokens, updated_at = excluded.updated_at`,
       ),
       count: this.db.prepare(
-        `INSERT INTO quota_usage (organisation, day, calls) VALUES (?, ?, 1)
-         ON CONFLICT (organisation, day) DO UPDATE SET calls = calls + 1`,
+        `INSERT INTO quota_usage (organisation, day, calls) VALUES (?1, ?2, ?3)
+         ON CONFLICT (organisation, day) DO UPDATE SET calls = calls + ?3`,
       ),
-      uncount: this.db.prepare('UPDATE quota_usage SET calls = MAX(0, calls - 1) WHERE organisation = ? AND day = ?'),
+      uncount: this.db.prepare('UPDATE quota_usage SET calls = MAX(0, calls - ?3) WHERE organisation = ?1 AND day = ?2'),
+      openLease: this.db.prepare('INSERT INTO quota_lease (id, organisation, day, calls, expires_at) VALUES (?, ?, ?, ?, ?)'),
+      closeLease: this.db.prepare('DELETE FROM quota_lease WHERE id = ? RETURNING id'),
+      leased: this.db.prepare(
+        'SELECT COALESCE(SUM(calls), 0) AS calls FROM quota_lease WHERE organisation = ? AND day = ? AND expires_at > ?',
+      ),
+      returnTokens: this.db.prepare('UPDATE client_budget SET tokens = MIN(?2, tokens + ?3) WHERE client = ?1'),
       setBlock: this.db.prepare(
         `INSERT INTO quota_block (organisation, blocked_until) VALUES (?, ?)
          ON CONFLICT (organisation) DO UPDATE SET blocked_until = MAX(blocked_until, excluded.blocked_until)`,
@@ -101,7 +121,12 @@ export class SqliteQuotaStore implements QuotaStore {
             continue;
           }
           if (request.burst > 0) this.sql.saveBudget.run(request.client, decided.tokens, request.now);
-          if (decided.admission.admitted) this.sql.count.run(request.organisation, request.day);
+          if (decided.admission.admitted) {
+            const granted = decided.admission.granted ?? 1;
+            this.sql.count.run(request.organisation, request.day, granted);
+            const { lease } = request;
+            if (lease) this.sql.openLease.run(lease.id, request.organisation, request.day, granted, lease.expiresAt);
+          }
           outcomes.push({ admission: decided.admission });
         }
         this.sql.commit.run();
@@ -140,7 +165,22 @@ export class SqliteQuotaStore implements QuotaStore {
   }
 
   async uncount(organisation: string, day: string): Promise<void> {
-    this.sql.uncount.run(organisation, day);
+    this.sql.uncount.run(organisation, day, 1);
+  }
+
+  async endLease({ organisation, client, day, id, unused, burst }: LeaseReturn): Promise<void> {
+    this.sql.begin.run();
+    try {
+      // Once only: a lease given back twice would uncount calls that were made.
+      if (this.sql.closeLease.get(id) && unused > 0) {
+        this.sql.uncount.run(organisation, day, unused);
+        if (burst > 0) this.sql.returnTokens.run(client, burst, unused);
+      }
+      this.sql.commit.run();
+    } catch (error) {
+      this.sql.rollback.run();
+      throw error;
+    }
   }
 
   async block(organisation: string, until: number): Promise<void> {
@@ -150,7 +190,12 @@ export class SqliteQuotaStore implements QuotaStore {
   async usage(organisation: string, day: string, now: number): Promise<QuotaUsageRecord> {
     const usage = this.sql.usage.get(organisation, day) as { calls: number } | undefined;
     const block = this.sql.block.get(organisation) as { blocked_until: number } | undefined;
-    return { calls: usage?.calls ?? 0, ...(block && block.blocked_until > now ? { blockedUntil: block.blocked_until } : {}) };
+    const leased = (this.sql.leased.get(organisation, day, now) as { calls: number }).calls;
+    return {
+      calls: usage?.calls ?? 0,
+      ...(leased > 0 ? { leased } : {}),
+      ...(block && block.blocked_until > now ? { blockedUntil: block.blocked_until } : {}),
+    };
   }
 
   async close(): Promise<void> {

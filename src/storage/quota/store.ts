@@ -18,14 +18,34 @@ export interface AdmitRequest {
   /** The client's bucket: at most `burst` calls at once, refilled at `perMs` calls a millisecond. 0 burst = no bucket. */
   burst: number;
   perMs: number;
+  /**
+   * A lease (services/quota.ts): up to this many calls at once, counted now, for a replica to
+   * admit from in memory; never more than a quarter of what is left before the next limit, nor
+   * than the client's bucket holds. Absent: one call.
+   */
+  lease?: { id: string; wanted: number; expiresAt: number };
+}
+
+/** What a lease did not use, given back when it ends: its calls uncounted, its client's tokens returned. */
+export interface LeaseReturn {
+  organisation: string;
+  client: string;
+  day: string;
+  id: string;
+  unused: number;
+  /** The client's bucket size (0: no bucket): returned tokens never fill it past this. */
+  burst: number;
 }
 
 export type Admission =
-  | { admitted: true; calls: number }
+  /** `granted`: a lease's calls (absent for one call). */
+  | { admitted: true; calls: number; granted?: number }
   | { admitted: false; reason: 'blocked' | 'daily' | 'reserve' | 'budget'; retryAfterMs: number };
 
 export interface QuotaUsageRecord {
   calls: number;
+  /** Calls counted in leases still open, every replica's (at most this many of `calls` not made yet); absent when none. */
+  leased?: number;
   /** Epoch ms until which the register's 429 blocks the organisation, when it is later than now. */
   blockedUntil?: number;
 }
@@ -37,6 +57,14 @@ export interface QuotaStore {
   uncount(organisation: string, day: string): Promise<void>;
   /** The register answered 429: block the organisation, on every replica, until then. */
   block(organisation: string, until: number): Promise<void>;
+  /** A lease ends: its unused calls are uncounted and its client's tokens returned. */
+  endLease(lease: LeaseReturn): Promise<void>;
+  /**
+   * Told when another replica blocks an organisation (PostgreSQL's NOTIFY), so that leases in
+   * hand end at once rather than at their expiry; returns the unsubscribe. Absent where one
+   * process holds the ledger (SQLite): its own block is the only one.
+   */
+  onBlocked?(listener: (organisation: string) => void): () => void;
   usage(organisation: string, day: string, now: number): Promise<QuotaUsageRecord>;
   close(): Promise<void>;
 }

@@ -1,0 +1,169 @@
+/**
+ * Leases of the quota ledger: rather than a durable write before every free read, a replica takes
+ * a block of calls from the shared ledger in one write (counted in full when taken), admits calls
+ * from it in memory, and gives back what it did not use when the lease ends. The count is written
+ * ahead of the calls, never behind them, so the ledger's count is never below the calls the
+ * register has seen: a replica that dies with a lease in hand leaves its unused calls counted.
+ *
+ * A lease ends at the first of: its lifetime (QUOTA_LEASE_MS), its register day's end, its calls
+ * used up, a 429 from the register (this replica's, at once; another replica's on PostgreSQL at
+ * once through NOTIFY, else at the lease's end), or the replica's shutdown. Its size follows what
+ * this replica used in the last lease's lifetime (twice that, at least 1, at most
+ * QUOTA_LEASE_CALLS' bound), and the ledger grants no more than a quarter of what is left before
+ * the next limit, nor than the client's bucket holds (admission-decision.ts): near a limit leases
+ * shrink to one call, admitted as without leases.
+ *
+ * Calls that charge or create are not leased: they are few, each is admitted on its own.
+ * Hand-written: a lease is the ledger's own rule (its limits and buckets), which no rate-limit
+ * library models; the pattern is YouTube's Doorman and Envoy's rate-limit quota service.
+ */
+import { randomUUID } from 'node:crypto';
+import { endOfLondonDay } from '../register/contract/london-day';
+import type { Admission, AdmitRequest, QuotaStore } from '../storage/quota/store';
+
+/** Why the ledger refused a call: the refusal admission gives. */
+type Refusal = Extract<Admission, { admitted: false }>;
+
+/** The bound on a lease's size when QUOTA_LEASE_CALLS is not set (the adaptive size's ceiling). */
+export const MAX_ADAPTIVE_LEASE_CALLS = 50;
+
+export interface LeaseSettings {
+  /** A lease's lifetime (QUOTA_LEASE_MS); 0 turns leasing off: every call is admitted on its own. */
+  leaseMs: number;
+  /** A lease's size, fixed (QUOTA_LEASE_CALLS); absent: adaptive, at most MAX_ADAPTIVE_LEASE_CALLS. */
+  leaseCalls?: number | undefined;
+}
+
+interface Lease {
+  id: string;
+  organisation: string;
+  client: string;
+  burst: number;
+  day: string;
+  /** Its lifetime's end or its register day's, whichever comes first (by the register's clock). */
+  endsAt: number;
+  /** Calls granted, and those of them admitted so far. */
+  granted: number;
+  used: number;
+  timer: NodeJS.Timeout;
+}
+
+export class QuotaLeases {
+  /** The lease in hand of each (organisation, client): one at a time. */
+  private readonly held = new Map<string, Lease>();
+  /** A lease being taken: callers that need one meanwhile wait for it rather than take their own. */
+  private readonly taking = new Map<string, Promise<Admission>>();
+  /** Calls used in each key's last lease: the next lease's size follows it. */
+  private readonly lastUsed = new Map<string, number>();
+  private readonly unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly store: QuotaStore,
+    private readonly settings: LeaseSettings,
+  ) {
+    this.unsubscribe = store.onBlocked?.((organisation) => this.endAll(organisation));
+  }
+
+  get on(): boolean {
+    return this.settings.leaseMs > 0;
+  }
+
+  /**
+   * Admits one free read of `request`'s client from its lease, taking a new lease when it has
+   * none (or its lease is spent or over): undefined when admitted, else the ledger's refusal.
+   */
+  async admit(request: AdmitRequest): Promise<Refusal | undefined> {
+    const key = keyOf(request.organisation, request.client);
+    for (;;) {
+      const lease = this.current(key, request.now);
+      if (lease && lease.used < lease.granted) {
+        lease.used++;
+        if (lease.used === lease.granted) void this.end(key, lease);
+        return undefined;
+      }
+      let taking = this.taking.get(key);
+      if (!taking) {
+        taking = this.take(key, request).finally(() => this.taking.delete(key));
+        this.taking.set(key, taking);
+      }
+      const taken = await taking;
+      if (!taken.admitted) return taken;
+    }
+  }
+
+  /** Whether a free read of this client would be admitted from its lease now (the look before a sign-in). */
+  admits(organisation: string, client: string, now: number): boolean {
+    const lease = this.current(keyOf(organisation, client), now);
+    return lease !== undefined && lease.used < lease.granted;
+  }
+
+  /** Gives back one admitted call that never reached the register; false when its lease is over (the ledger then takes it back). */
+  giveBack(organisation: string, client: string, now: number): boolean {
+    const lease = this.current(keyOf(organisation, client), now);
+    if (!lease || lease.used === 0) return false;
+    lease.used--;
+    return true;
+  }
+
+  /** The register's 429, or a shutdown: every lease of the organisation (or every lease) ends now. */
+  async endAll(organisation?: string): Promise<void> {
+    const ending = [...this.held].filter(([, lease]) => organisation === undefined || lease.organisation === organisation);
+    await Promise.all(ending.map(([key, lease]) => this.end(key, lease)));
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    await this.endAll();
+  }
+
+  /** The key's lease, if it is still good now: its register day, before its expiry. */
+  private current(key: string, now: number): Lease | undefined {
+    const lease = this.held.get(key);
+    if (!lease) return undefined;
+    if (now < lease.endsAt) return lease;
+    void this.end(key, lease);
+    return undefined;
+  }
+
+  private async take(key: string, request: AdmitRequest): Promise<Admission> {
+    const id = randomUUID();
+    const expiresAt = request.now + this.settings.leaseMs;
+    const admission = await this.store.admit({ ...request, lease: { id, wanted: this.sizeFor(key), expiresAt } });
+    if (admission.admitted) {
+      // Its lifetime is on this replica's clock: the register's clock (request.now) may stand apart.
+      const timer = setTimeout(() => void this.end(key, lease), this.settings.leaseMs);
+      timer.unref();
+      const lease: Lease = {
+        id,
+        organisation: request.organisation,
+        client: request.client,
+        burst: request.burst,
+        day: request.day,
+        endsAt: Math.min(expiresAt, endOfLondonDay(new Date(request.now)).getTime()),
+        granted: admission.granted ?? 1,
+        used: 0,
+        timer,
+      };
+      this.held.set(key, lease);
+    }
+    return admission;
+  }
+
+  /** Twice what the last lease's lifetime used, at least one, at most the bound; or the fixed size. */
+  private sizeFor(key: string): number {
+    if (this.settings.leaseCalls !== undefined) return this.settings.leaseCalls;
+    return Math.min(MAX_ADAPTIVE_LEASE_CALLS, Math.max(1, 2 * (this.lastUsed.get(key) ?? 0)));
+  }
+
+  private async end(key: string, lease: Lease): Promise<void> {
+    if (this.held.get(key) !== lease) return;
+    this.held.delete(key);
+    clearTimeout(lease.timer);
+    this.lastUsed.set(key, lease.used);
+    const { organisation, client, day, id, burst } = lease;
+    // A give-back that fails leaves the calls counted: above the register's count, never below.
+    await this.store.endLease({ organisation, client, day, id, unused: lease.granted - lease.used, burst }).catch(() => undefined);
+  }
+}
+
+const keyOf = (organisation: string, client: string) => `${organisation}\u0000${client}`;
