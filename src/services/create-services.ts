@@ -235,7 +235,13 @@ export function createServices(options: ServiceOptions): RunningServices {
   const quotaStore =
     options.quotaStore ??
     (options.databaseUrl
-      ? new PgQuotaStore({ connectionString: options.databaseUrl, msToMidnight: msToLondonMidnight, maxConnections: pools.quota })
+      ? new PgQuotaStore({
+          connectionString: options.databaseUrl,
+          msToMidnight: msToLondonMidnight,
+          // The connection that hears other replicas' blocks (NOTIFY) is one of the ledger's share.
+          maxConnections: Math.max(1, pools.quota - 1),
+          notices: pools.quota > 1,
+        })
       : new SqliteQuotaStore(options.dataDir, msToLondonMidnight));
   const quota = new QuotaGuard(quotaStore, options.quota, () => transport.registerNow());
   // One budget of failed tokens per address, whatever tenants file runs: a reload gives no address its budget back.
@@ -268,8 +274,9 @@ export function createServices(options: ServiceOptions): RunningServices {
     return { callers, spend };
   };
   const first = callersOf(options);
-  // Rows the previous release wrote (a bare name, no principal) are given their principal at start,
-  // and hourly after: a replica of the previous release may write more during a rolling upgrade.
+  // Rows the previous release wrote (a bare name, no principal) are given their principal once the
+  // stores are open (opened), and hourly after: a replica of the previous release may write more
+  // during a rolling upgrade. Until then the same rule decides at each read.
   const adoptLegacyCallers = () =>
     void idempotency.adoptLegacyCallers((scope, subject) => running.callers.legacyOwner(scope, subject)).catch(() => undefined);
   const adopter = setInterval(adoptLegacyCallers, 60 * 60 * 1000);
@@ -307,6 +314,7 @@ export function createServices(options: ServiceOptions): RunningServices {
           throw new StoreOpenError('the idempotency store', error);
         });
       }
+      adoptLegacyCallers();
     },
     replaceCallers(set, version) {
       const next = callersOf(set, running.callers);
@@ -330,6 +338,5 @@ export function createServices(options: ServiceOptions): RunningServices {
       await apq.close();
     },
   };
-  adoptLegacyCallers();
   return running;
 }

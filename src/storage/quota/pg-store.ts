@@ -16,6 +16,8 @@ export interface PgQuotaStoreOptions {
   schema?: string;
   maxConnections?: number;
   msToMidnight: (now: number) => number;
+  /** Hear other replicas' blocks on a connection of its own (default true); without it, leases end at their expiry. */
+  notices?: boolean;
 }
 
 export class PgQuotaStore implements QuotaStore {
@@ -180,10 +182,11 @@ export class PgQuotaStore implements QuotaStore {
 
   /**
    * Other replicas' blocks, as PostgreSQL's NOTIFY tells them, on a connection of its own kept
-   * open while anyone listens (one more than DATABASE_MAX_CONNECTIONS' pools). A lost connection
+   * open while anyone listens (create-services.ts takes it from the ledger's share). A lost connection
    * is opened again a second later; meanwhile leases end at their expiry, as on SQLite.
    */
   onBlocked(listener: (organisation: string) => void): () => void {
+    if (this.options.notices === false) return () => undefined;
     this.blockListeners.add(listener);
     if (!this.listening) this.listen();
     return () => {
