@@ -57,7 +57,7 @@ function cachedSummaries(
 /**
  * At most `concurrency` loads at a time. The first load starts at once, outside any queue: most
  * requests load one title, and making a p-limit costs more than the request's own GraphQL work
- * (~8 µs, bench/RESULTS.md). A p-limit is made when a load comes while that first one runs,
+ * (~8 µs, docs/performance.md). A p-limit is made when a load comes while that first one runs,
  * with the slots it leaves; once it ends, the queue has them all. A class, not closures: two are
  * made per request, and under tsx each named closure costs a defineProperty (keepNames).
  */

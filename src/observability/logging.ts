@@ -108,7 +108,7 @@ function traceIds(): { trace_id?: string; span_id?: string } {
 /**
  * Bytes of log lines gathered before a write to stdout, and the longest a line waits for company.
  * 16 KB (just under sonic-boom's largest write, 16 KiB) took about 3 % of a `title`'s CPU off
- * 4 KB, side by side (bench/RESULTS.md); 64 KB writes gained nothing more.
+ * 4 KB, side by side (docs/performance.md); 64 KB writes gained nothing more.
  */
 const LOG_WRITE_BYTES = 16_000;
 const LOG_WRITE_AFTER_MS = 25;
@@ -116,7 +116,7 @@ const LOG_WRITE_AFTER_MS = 25;
 /**
  * stdout written asynchronously and in 16 KB writes (sonic-boom's minLength, as pino's docs advise
  * in production): written a line at a time, each request's line cost a system call on the
- * thread pool, about 3 % of a small request's CPU under load (bench/RESULTS.md). A line waits at
+ * thread pool, about 3 % of a small request's CPU under load (docs/performance.md). A line waits at
  * most LOG_WRITE_AFTER_MS for others (a timer writes what gathered; sonic-boom's own would write
  * even when nothing did), and exitProcess writes the rest on the way out.
  */

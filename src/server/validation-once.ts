@@ -3,7 +3,7 @@
  * after every plugin's onValidate hook has run again for it: eight here (armor's three limits,
  * which build their rule afresh on each call, @defer's rules, our money rules, the introspection
  * limits, the input wording), each handed its own set of closures by envelop, and the cache's key
- * rebuilt from every rule's name. That was about 20 µs of a `title`'s CPU (bench/RESULTS.md),
+ * rebuilt from every rule's name. That was about 20 µs of a `title`'s CPU (docs/performance.md),
  * for a verdict that cannot change. Here those hooks run once per schema and document; their
  * verdict, after their after-hooks, is kept, and Yoga's own validation cache is switched off
  * (app.ts), since it would only repeat this one.

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { TOP_LEVEL_ERROR_CODES, topLevelError } from '../../src/graphql/error-codes';
+import { docPage } from '../support/docs';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CODES = Object.keys(TOP_LEVEL_ERROR_CODES);
@@ -79,7 +80,7 @@ describe('top-level error codes', () => {
   });
 
   test("the README's table lists exactly the codes of the list, each with its description", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = docPage('errors');
     const section = readme.split('### Every top-level error code')[1]!.split(/\n## /)[0]!;
     const rows = [...section.matchAll(/^\| `([A-Z_]+)` \| (.*) \|$/gm)].map((m) => [m[1]!, m[2]!.replaceAll('\\|', '|')]);
     expect(rows).toEqual(Object.entries(TOP_LEVEL_ERROR_CODES));

@@ -8,9 +8,10 @@ import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
 import { expect, test } from 'vitest';
 import { printSchema } from '../../src/graphql/schema';
+import { docPage } from '../support/docs';
 
 const ROOT = new URL('../../', import.meta.url);
-const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
+const readme = docPage('federation');
 const section = readme.slice(readme.indexOf('## Federation'), readme.indexOf('\n## ', readme.indexOf('## Federation') + 1));
 const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, text: m[2]! }));
 

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { ROOT } from '../support/processes';
+import { docPage } from '../support/docs';
 
 // Inside the repository (test-artifacts/ is ignored by git), so that `npx` finds this project's relay-compiler.
 mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
@@ -16,7 +17,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The sh block that follows the README's words on the persisted-queries file. */
 function readmeCommands(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = docPage('typed-clients');
   const at = readme.indexOf('`relay-compiler` refuses to run until that file exists');
   expect(at, 'the README says the file must exist first').toBeGreaterThan(0);
   const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at));

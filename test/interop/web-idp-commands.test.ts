@@ -15,8 +15,9 @@ import { PEOPLE } from '../../scripts/idp/people';
 import { type Child, EMBEDDED_ENV, ROOT, spawnTs } from '../support/processes';
 import { authHeader } from '../support/harness';
 import { postRaw } from '../support/post-raw';
+import { docPage } from '../support/docs';
 
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const readme = docPage('authentication');
 const heading = '### Try it locally: npm run idp';
 const start = readme.indexOf(heading);
 const rest = readme.slice(start + heading.length);

@@ -17,6 +17,7 @@ import { type Emulator, startEmulator } from '../../src/emulator';
 import { DockerfileBuild, inStage, sizeOf, type Stage } from '../support/dockerfile-steps';
 import { closeServer, listen } from '../support/http-service';
 import { type Child, spawnNode } from '../support/processes';
+import { documentation } from '../support/docs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
@@ -256,7 +257,7 @@ test('the telemetry target: the SDK in /otel beside the service packages, not in
 }, 90_000);
 
 test("the README's recipe outside a container: the SDK in a folder of its own, preloaded into the compiled service's production install", async () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = documentation();
   const block = /Outside a container, do what the image does[^`]*```sh\n([\s\S]*?)```/.exec(readme)![1]!;
   const folder = join(work, 'titlegraph-otel');
   const lines = block

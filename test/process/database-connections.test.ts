@@ -3,7 +3,7 @@
  * connections than the setting allows, its three stores together, however hard it is pushed.
  * The README's "PostgreSQL connections" passage gives the same numbers.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -11,8 +11,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { connectionShares } from '../../src/storage/pg-database';
 import { DEFAULT_DATABASE_MAX_CONNECTIONS } from '../../src/storage/settings';
 import { createTestDatabase, postgresSuite } from '../support/pg';
-import { EMBEDDED_ENV, PURCHASE_DETAILS, ROOT, spawnTs } from '../support/processes';
+import { EMBEDDED_ENV, PURCHASE_DETAILS, spawnTs } from '../support/processes';
 import { postRaw } from '../support/post-raw';
+import { documentation } from '../support/docs';
 
 const pgSuite = await postgresSuite();
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -45,7 +46,7 @@ describe('the split of a replica’s connections', () => {
       expect(shares.reduce((a, b) => a + b)).toBe(total);
       expect(Math.min(...shares)).toBeGreaterThanOrEqual(1);
     }
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = documentation();
     expect(readme).toMatch(/\| `DATABASE_MAX_CONNECTIONS` \| `24` \|/);
     expect(readme).toContain('`DATABASE_MAX_CONNECTIONS=6`\n  gives 3, 2 and 1');
   });

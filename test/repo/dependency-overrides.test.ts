@@ -2,7 +2,7 @@
  * package.json `overrides` give graphql-yoga and @whatwg-node/server (Yoga's HTTP layer) the 2.x
  * line of @whatwg-node/promise-helpers, whose sync path calls a hook straight away instead of
  * wrapping every step of every plugin hook in fake promises (3 objects and their closures each):
- * about 5 % of the service's CPU per request (bench/RESULTS.md). Both still declare ^1.3.2, and
+ * about 5 % of the service's CPU per request (docs/performance.md). Both still declare ^1.3.2, and
  * 2.x dropped `mapMaybePromise`, which @envelop/core 5 and @graphql-tools/utils 11 re-export: those
  * two are held on 1.x. An install that loses either half fails here, not in production.
  */

@@ -1,14 +1,9 @@
-/**
- * The README's configuration table and the settings schema are one list: every setting the
- * service reads has a row, every row is a setting it reads, and the default a row states is the
- * one the schema really gives (read back through the same schema, so "3.00" means 300 pence).
- */
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import type { ZodType } from 'zod';
 import { Env } from '../../src/config';
+import { docPage } from '../support/docs';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const README = docPage('configuration');
 
 /** The rows of the table under "| setting | default | meaning |", each with its settings and its default cell. */
 function configurationRows(): { settings: string[]; defaults: string }[] {

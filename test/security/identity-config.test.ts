@@ -4,12 +4,13 @@
  * naming it (an http issuer off loopback, in every mode, production included).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { configFailure } from '../support/config-failure';
+import { docPage } from '../support/docs';
 
 const REGISTER = { REGISTER_BASE_URL: 'https://register.example/v1' };
 const PROVIDER = {
@@ -38,7 +39,7 @@ describe('identityProviders in the tenants file', () => {
   });
 
   test("the README's example file is read as it stands", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = docPage('authentication');
     const section = readme.slice(readme.indexOf('## Sign-in and scopes'));
     const example = /```json\n([\s\S]*?)```/.exec(section)![1]!;
     const config = loadConfig({ ...REGISTER, TITLEGRAPH_TENANTS_FILE: tenantsFile(JSON.parse(example)) });

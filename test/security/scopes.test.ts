@@ -1,10 +1,3 @@
-/**
- * Each field's scope is declared once, on the field, as the federation directives routers read
- * (`@requiresScopes`, `@authenticated`); the service enforces them from the same directives. The
- * table below is the issue's; every root field declares something, so a new field cannot be added
- * without deciding who may call it. Refusals are judged on the emulator's call log.
- */
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema';
 import { requirementOf } from '../../src/graphql/scopes';
@@ -13,6 +6,7 @@ import { DEV_API_KEYS, sha256Hex, type ApiKeyConfig } from '../../src/services/c
 import { BuyTitleMutation, CreateCaseMutation, TitleQuery, ViewerQuery } from '../support/documents';
 import { authHeader, newKey, serviceForTest } from '../support/harness';
 import { postRaw } from '../support/post-raw';
+import { docPage } from '../support/docs';
 
 /** Who may call what: the issue's table, field by field. */
 const EXPECTED: Record<string, string[]> = {
@@ -60,7 +54,7 @@ describe('the directives on the schema', () => {
   });
 
   test("the README's scope table is services/scopes.ts's list, in its words, naming each scope's fields", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = docPage('authentication');
     const section = readme.slice(
       readme.indexOf('## Sign-in and scopes'),
       readme.indexOf('\n## ', readme.indexOf('## Sign-in and scopes') + 5),

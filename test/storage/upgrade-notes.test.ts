@@ -6,7 +6,7 @@
  * and the restore, which gives back the tables as they were.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -16,13 +16,13 @@ import { PgIdempotencyStore } from '../../src/storage/idempotency/pg-store';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import { tableStatements } from '../../src/storage/idempotency/tables';
 import { createTestDatabase, postgresSuite } from '../support/pg';
-import { ROOT } from '../support/processes';
+import { docPage } from '../support/docs';
 
 const pgSuite = await postgresSuite();
 
 /** The README's sh blocks of the section, in order: [backup, restore]. */
 function readmeBlocks(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = docPage('operations');
   const start = readme.indexOf('## Upgrading and rolling back');
   const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.replace(/^ {3}/gm, ''));

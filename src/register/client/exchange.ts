@@ -129,7 +129,7 @@ type Credentials = Awaited<ReturnType<AuthProvider['authorize']>>;
  * One call's cancellation: its deadline or, for a free call, its caller going away. undici takes
  * an EventEmitter as its `signal`, and so does the wait for a pool slot: an AbortSignal is made
  * only when something asks for one (a token fetch, a back-off wait). Node's AbortSignal costs
- * ~3 µs to create and a composite one (`AbortSignal.any`) far more, on every call (bench/RESULTS.md).
+ * ~3 µs to create and a composite one (`AbortSignal.any`) far more, on every call (docs/performance.md).
  */
 class CallAbort extends EventEmitter {
   aborted = false;
