@@ -1,3 +1,19 @@
+/**
+ * One identity provider's signing keys: found through its OpenID discovery document
+ * (`<issuer>/.well-known/openid-configuration` → `jwks_uri`), kept in memory, and fetched again
+ * when a token names a key (`kid`) we do not hold, at most once per cooldown: a provider's key
+ * rotation is picked up without a restart, and a flood of made-up `kid`s costs the provider one
+ * fetch per cooldown. Keys are chosen and imported by jose (createLocalJWKSet); nothing here
+ * touches cryptography.
+ *
+ * Not jose's createRemoteJWKSet, which fetches a key set by its address with the same cooldown and
+ * age defaults: it knows no discovery document (so no check that the document names this issuer,
+ * which a misconfigured provider fails: 'misconfigured', never "retry"), replaces the keys it holds
+ * with whatever answer comes (a set with no usable key included, which here never replaces them),
+ * and tells no caller to come back when a new `kid` arrives within its cooldown (503 with
+ * Retry-After here). Each of these is a test of test/security/token-rules.test.ts that fails with
+ * it. The keys themselves are jose's: createLocalJWKSet picks and imports them.
+ */
 import { createLocalJWKSet, errors, type FlattenedJWSInput, type JSONWebKeySet, type JWSHeaderParameters } from 'jose';
 import { type IdentityTiming, issuerProblem } from './settings';
 

@@ -1,3 +1,8 @@
+/**
+ * The configuration table (docs/configuration.md) and the settings schema are one list: every setting the
+ * service reads has a row, every row is a setting it reads, and the default a row states is the
+ * one the schema really gives (read back through the same schema, so "3.00" means 300 pence).
+ */
 import { describe, expect, test } from 'vitest';
 import type { ZodType } from 'zod';
 import { Env } from '../../src/config';

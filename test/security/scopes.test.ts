@@ -1,3 +1,9 @@
+/**
+ * Each field's scope is declared once, on the field, as the federation directives routers read
+ * (`@requiresScopes`, `@authenticated`); the service enforces them from the same directives. The
+ * table below is the issue's; every root field declares something, so a new field cannot be added
+ * without deciding who may call it. Refusals are judged on the emulator's call log.
+ */
 import { describe, expect, test } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema';
 import { requirementOf } from '../../src/graphql/scopes';

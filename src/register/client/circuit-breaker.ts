@@ -21,6 +21,13 @@
  *
  * Results of calls admitted before the breaker opened are ignored once it is open, so a
  * straggler's success cannot close it behind the trial's back.
+ *
+ * Not cockatiel's CircuitBreakerPolicy: its half-open state lets any call be the trial and closes
+ * on that call's success, and it has no slow attempt that counts before its own timeout, nor any
+ * notion of which route failed. Those are this breaker's decisions (a trial must prove the route
+ * that failed; a call that charges is never sent again as a trial), which test/register/
+ * breaker-trials.test.ts and test/server/data-route-hang.test.ts hold; a breaker that closes on
+ * any success fails them (a register whose sign-in answers while its data routes hang).
  */
 
 import { ROUTES } from '../contract/routes';

@@ -1,6 +1,13 @@
 /**
  * The tables both SQL backends keep and their indexes, in either dialect: `serial` declares the
  * journal's auto-increment id, `integer` the (64-bit) type of times and amounts.
+ *
+ * Written by hand rather than through Kysely and its migrator: the statements differ between the
+ * two dialects only in placeholders and these two types, and an upgrade here only ever adds
+ * nullable columns and indexes on start, so that the previous release runs on the upgraded tables
+ * (a rollback without a restore, test/storage/journal-upgrade.test.ts and upgrade-notes.test.ts on
+ * both databases). A migrator's table of applied steps is one the previous release does not know;
+ * it is the tool to adopt the day a change must rewrite or drop what a running release reads.
  */
 export function tableStatements(table: string, journal: string, types: { serial: string; integer: string }): string[] {
   const { serial, integer } = types;
