@@ -92,9 +92,10 @@ describe('loadConfig', () => {
 });
 
 describe('quota and download settings', () => {
-  test('defaults: 2,000 calls, 90% for free reads, 500 at once then 120 a minute; 4 downloads, 30 s idle, 10 min in all', () => {
+  test('defaults: 2,000 calls, 90% for free reads, 500 at once then 120 a minute, leases of 250 ms; 4 downloads, 30 s idle, 10 min in all', () => {
     const config = loadConfig({});
-    expect(config.quota).toEqual({ dailyQuota: 2000, freeShare: 0.9, clientBurst: 500, clientPerMinute: 120 });
+    expect(config.quota).toEqual({ dailyQuota: 2000, freeShare: 0.9, clientBurst: 500, clientPerMinute: 120, leaseMs: 250 });
+    expect(loadConfig({ QUOTA_LEASE_MS: '0', QUOTA_LEASE_CALLS: '8' }).quota).toMatchObject({ leaseMs: 0, leaseCalls: 8 });
     expect(config.downloads).toEqual({ perTenant: 4, idleMs: 30_000, maxMs: 600_000 });
     expect(config.http).toEqual({
       requestTimeoutMs: 30_000,
