@@ -10,7 +10,7 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { useRouterKeyScope } from './router-key';
-import { useScopes } from './scopes';
+import { useScopes } from './scope-checks';
 import { knownOperationTypeRule } from './operation-types';
 import {
   type ASTNode,

@@ -6,7 +6,7 @@ import { requestRecordOf } from '../observability/request-record';
 import type { Services } from '../graphql/context';
 import type { Scope } from '../services/scopes';
 import { ROUTER_KEY_MESSAGE, type Caller } from '../services/callers';
-import { missingScopeMessage } from '../graphql/scopes';
+import { missingScopeMessage } from '../graphql/field-scopes';
 import { credentialRefusal } from './authentication';
 import { READ_ONLY_ALLOW } from '../observability/read-only-route';
 

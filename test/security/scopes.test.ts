@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema';
-import { requirementOf } from '../../src/graphql/scopes';
+import { requirementOf } from '../../src/graphql/field-scopes';
 import { ALL_SCOPES, SCOPES } from '../../src/services/scopes';
 import { DEV_API_KEYS, sha256Hex, type ApiKeyConfig } from '../../src/services/callers';
 import { BuyTitleMutation, CreateCaseMutation, TitleQuery, ViewerQuery } from '../support/documents';

@@ -6,7 +6,7 @@ import { runIdempotent } from '../mutations/run-idempotent';
 import { CreateCaseRequest } from '../../register/contract/wire';
 import { check, dottedFieldMapper, emailErrors, userErrorsOf, type FieldMapper } from '../mutations/input-rules';
 import { createdPayloadType } from './payloads';
-import { needsScope } from '../scopes';
+import { needsScope } from '../field-scopes';
 
 interface CreatedCase {
   id: string;

@@ -3,7 +3,7 @@ import { builder } from '../builder';
 import type { JournalRecord } from '../../storage/idempotency/store';
 import { ownRows } from '../../storage/idempotency/callers';
 import { ChargeType } from './charge';
-import { needsScope } from '../scopes';
+import { needsScope } from '../field-scopes';
 
 const ChargeRecordStatusEnum = builder.enumType('ChargeRecordStatus', {
   description: 'Whether the register reported the charge, the call is still at the register, or it may have charged without an answer.',

@@ -14,7 +14,7 @@ import { callsRegister } from '../register-calls';
 import { ChargeType, PurchaseTitleInput } from './charge';
 import { withoutExpiredFiles } from './download-links';
 import { mutationPayload } from './payloads';
-import { needsScope } from '../scopes';
+import { needsScope } from '../field-scopes';
 
 type Types = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;
 

@@ -4,7 +4,7 @@ import { builder } from '../builder';
 import { badUserInput } from '../mutations/user-errors';
 import type { Creditor } from '../../register/contract/wire';
 import { CreditorQuery } from '../../register/contract/wire';
-import { needsScope } from '../scopes';
+import { needsScope } from '../field-scopes';
 
 const CreditorType = builder.objectRef<Creditor>('Creditor').implement({
   description: 'A known creditor (lender) of the register: its code is what a standard security names as its creditor applicant.',

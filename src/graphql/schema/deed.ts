@@ -7,7 +7,7 @@ import { AddDeedRequest, type DeedParty } from '../../register/contract/wire';
 import { check, dottedFieldMapper, emailErrors, userErrorsOf, type FieldMapper } from '../mutations/input-rules';
 import { createdPayloadType } from './payloads';
 import { invalidInput, type UserError } from '../mutations/user-errors';
-import { needsScope } from '../scopes';
+import { needsScope } from '../field-scopes';
 
 const WIRE_DEED_TYPE = { DISCHARGE_OF_STANDARD_SECURITY: '1', DISPOSITION: '11', STANDARD_SECURITY: '20' } as const;
 type DeedTypeName = keyof typeof WIRE_DEED_TYPE;

@@ -2,7 +2,7 @@
 import { callsRegister } from '../register-calls';
 import { builder } from '../builder';
 import type { DetailedList, DetailedListItem } from '../../register/contract/wire';
-import { needsScope } from '../scopes';
+import { needsScope } from '../field-scopes';
 
 interface ReferenceListModel {
   path: string;

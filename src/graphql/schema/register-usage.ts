@@ -1,7 +1,7 @@
 /** The caller's use of the register's daily quota, as counted by this service. */
 import { builder } from '../builder';
 import type { QuotaUsage } from '../../services/quota';
-import { forAnyCaller } from '../scopes';
+import { forAnyCaller } from '../field-scopes';
 import type { RegisterDayCertainty } from '../../register/client';
 import { RegisterDayCertaintyEnum, registerDayForAnswer } from './register-day';
 

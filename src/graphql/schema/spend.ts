@@ -19,7 +19,7 @@ import {
 } from '../../services/statements';
 import { badUserInput } from '../mutations/user-errors';
 import { ChargeRecordType, dayOf } from './charge-records';
-import { needsScope } from '../scopes';
+import { needsScope } from '../field-scopes';
 import { RegisterDayCertaintyEnum, registerDayForAnswer } from './register-day';
 
 const PRODUCT_DESCRIPTIONS: Record<ChargeableProduct, string> = {

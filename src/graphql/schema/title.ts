@@ -9,7 +9,7 @@ import { badUserInput } from '../mutations/user-errors';
 import type { TitleSummary } from '../../register/contract/wire';
 import { AddressType, CodeLabelType, ConsiderationEntryType } from './common';
 import { NodeInterface, titleGlobalId, titleNumberOfGlobalId } from './node';
-import { needsScope } from '../scopes';
+import { needsScope } from '../field-scopes';
 
 export const TitleStatusEnum = builder.enumType('TitleStatus', {
   description: 'Status of a title in the register.',

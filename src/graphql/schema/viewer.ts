@@ -1,7 +1,7 @@
 /** Who the service takes the caller to be: a person signed in at their identity provider, an API key, or a router. */
 import { builder } from '../builder';
 import type { CallerKind, Caller } from '../../services/callers';
-import { forAnyCaller } from '../scopes';
+import { forAnyCaller } from '../field-scopes';
 
 const CallerKindEnum = builder.enumType('CallerKind', {
   description: 'How the caller proved who it is.',

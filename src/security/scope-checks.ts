@@ -1,6 +1,6 @@
 /**
  * Scopes, enforced by the service from the schema's own `@requiresScopes` (the directives
- * routers read; graphql/scopes.ts puts them on the fields): before any resolver runs, an
+ * routers read; graphql/field-scopes.ts puts them on the fields): before any resolver runs, an
  * operation selecting a field whose scope its caller lacks is refused whole, FORBIDDEN, naming
  * the scope, so a chargeable mutation refused so sends nothing. What each operation of a document
  * needs is worked out once; each request then compares its caller's scopes with that list.
@@ -22,7 +22,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import { operationToRun, perOperation } from '../observability/request-record';
 import type { Context } from '../graphql/context';
-import { meets, missingScopeMessage, requirementOf, type ScopeRequirement } from '../graphql/scopes';
+import { meets, missingScopeMessage, requirementOf, type ScopeRequirement } from '../graphql/field-scopes';
 import { fieldsOf, fragmentsOf, type FragmentLookup } from '../graphql/selections';
 
 /** A field of the operation with what it (or the type it returns) requires. */

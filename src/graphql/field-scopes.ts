@@ -1,7 +1,7 @@
 /**
  * What a field asks of its caller, published on it as the federation directives
  * `@authenticated` and `@requiresScopes(scopes: [["titles:buy"]])`: a router enforces the same
- * rules from the supergraph as the service does (security/scopes.ts reads these directives back
+ * rules from the supergraph as the service does (security/scope-checks.ts reads these directives back
  * from the schema). One source, as `@cost` is for prices (register-calls.ts).
  */
 import type { Scope } from '../services/scopes';
