@@ -33,7 +33,7 @@ export type ClientsConfig = Readonly<Record<string, { dailySpendLimit?: number |
 
 /** Whose journal a caller may read: these API clients, and only its own calls unless it may see the organisation's. */
 export interface StatementView {
-  scopes: string[];
+  clients: string[];
   caller?: CallerFilter | undefined;
 }
 
@@ -74,7 +74,7 @@ export interface SpendingAccountFigures {
 }
 
 export class SpendControl {
-  private readonly scopesByOrganisation = new Map<string, string[]>();
+  private readonly clientsByOrganisation = new Map<string, string[]>();
 
   constructor(
     private readonly settings: SpendSettings,
@@ -84,9 +84,9 @@ export class SpendControl {
   ) {
     for (const t of tenants) {
       const organisation = t.organisation ?? t.clientId;
-      const scopes = this.scopesByOrganisation.get(organisation) ?? [];
-      if (!scopes.includes(t.clientId)) scopes.push(t.clientId);
-      this.scopesByOrganisation.set(organisation, scopes);
+      const clients = this.clientsByOrganisation.get(organisation) ?? [];
+      if (!clients.includes(t.clientId)) clients.push(t.clientId);
+      this.clientsByOrganisation.set(organisation, clients);
     }
   }
 
@@ -95,8 +95,8 @@ export class SpendControl {
   }
 
   /** Every API client of the caller's organisation (its own included). */
-  organisationScopes(caller: Caller): string[] {
-    return this.scopesByOrganisation.get(caller.organisation) ?? [caller.clientId];
+  organisationClients(caller: Caller): string[] {
+    return this.clientsByOrganisation.get(caller.organisation) ?? [caller.clientId];
   }
 
   clientLimitPence(caller: Caller): number | undefined {
@@ -114,14 +114,14 @@ export class SpendControl {
    */
   statementView(caller: Caller, asked?: string | null): StatementView | { refused: string } {
     if (caller.scopes.has('charges:organisation')) {
-      return { scopes: this.organisationScopes(caller), ...(asked ? { caller: askedFilter(asked) } : {}) };
+      return { clients: this.organisationClients(caller), ...(asked ? { caller: askedFilter(asked) } : {}) };
     }
     if (asked && asked !== caller.id && asked !== caller.subject) {
       return {
         refused: `You may see only your own calls (caller ${JSON.stringify(caller.id)}); another caller's need the charges:organisation scope.`,
       };
     }
-    return { scopes: [caller.clientId], caller: ownRows(caller) };
+    return { clients: [caller.clientId], caller: ownRows(caller) };
   }
 
   /**
@@ -144,7 +144,7 @@ export class SpendControl {
       products,
       feesPence: this.settings.feesPence,
       organisation: caller.organisation,
-      organisationScopes: this.organisationScopes(caller),
+      organisationClients: this.organisationClients(caller),
       ...(clientLimitPence !== undefined ? { clientLimitPence } : {}),
       ...(organisationLimitPence !== undefined ? { organisationLimitPence } : {}),
       ...(caller.spendLimitPence !== undefined ? { callerLimitPence: caller.spendLimitPence } : {}),
@@ -172,7 +172,7 @@ export class SpendControl {
     const charged =
       registerDay.certainty === 'MACHINE_CLOCK'
         ? new Set<string>()
-        : await store.chargedProducts(this.organisationScopes(caller), day, fas, titleNumber);
+        : await store.chargedProducts(this.organisationClients(caller), day, fas, titleNumber);
     const unique = [...new Set(products)];
     const lines: QuoteLine[] = unique.map((product) => {
       const alreadyChargedToday = charged.has(product);
@@ -196,7 +196,7 @@ export class SpendControl {
     const [own, client, organisation] = await Promise.all([
       store.spendTotals([caller.clientId], day, spendingRows(caller)),
       store.spendTotals([caller.clientId], day),
-      store.spendTotals(this.organisationScopes(caller), day),
+      store.spendTotals(this.organisationClients(caller), day),
     ]);
     const account = (totals: { chargedPence: number; pendingPence: number }, limitPence: number | undefined) => {
       const remainingPence = limitPence === undefined ? undefined : Math.max(0, limitPence - totals.chargedPence - totals.pendingPence);

@@ -64,22 +64,22 @@ describe('SpendControl', () => {
 
   test('scopes: the organisation has its clients once; an accounts key sees them all, another key itself', () => {
     const spend = control();
-    expect(spend.organisationScopes(A)).toEqual(['client-a', 'client-a2']);
-    expect(spend.organisationScopes(B)).toEqual(['client-b']);
-    expect(spend.organisationScopes(STRANGER)).toEqual(['stranger']);
-    expect(spend.statementView(A)).toEqual({ scopes: ['client-a', 'client-a2'] });
+    expect(spend.organisationClients(A)).toEqual(['client-a', 'client-a2']);
+    expect(spend.organisationClients(B)).toEqual(['client-b']);
+    expect(spend.organisationClients(STRANGER)).toEqual(['stranger']);
+    expect(spend.statementView(A)).toEqual({ clients: ['client-a', 'client-a2'] });
     // An accounts key asks by principal, or by a bare name as before (every caller with that subject).
-    expect(spend.statementView(A, 'someone')).toEqual({ scopes: ['client-a', 'client-a2'], caller: { subject: 'someone' } });
+    expect(spend.statementView(A, 'someone')).toEqual({ clients: ['client-a', 'client-a2'], caller: { subject: 'someone' } });
     expect(spend.statementView(A, 'person:idp:ann')).toEqual({
-      scopes: ['client-a', 'client-a2'],
+      clients: ['client-a', 'client-a2'],
       caller: { id: 'person:idp:ann', subject: 'ann', legacySubject: 'ann' },
     });
-    expect(spend.statementView(A2)).toEqual({ scopes: ['client-a2'], caller: own('key-a2') });
-    expect(spend.statementView(A2, 'key-a2')).toEqual({ scopes: ['client-a2'], caller: own('key-a2') });
-    expect(spend.statementView(A2, 'key:key-a2')).toEqual({ scopes: ['client-a2'], caller: own('key-a2') });
+    expect(spend.statementView(A2)).toEqual({ clients: ['client-a2'], caller: own('key-a2') });
+    expect(spend.statementView(A2, 'key-a2')).toEqual({ clients: ['client-a2'], caller: own('key-a2') });
+    expect(spend.statementView(A2, 'key:key-a2')).toEqual({ clients: ['client-a2'], caller: own('key-a2') });
     expect(spend.statementView(A2, 'key-a')).toHaveProperty('refused', expect.stringContaining('charges:organisation'));
     expect(spend.statementView(A2, 'person:idp:key-a2')).toHaveProperty('refused', expect.stringContaining('charges:organisation'));
-    expect(spend.statementView(STRANGER)).toEqual({ scopes: ['stranger'], caller: own('stranger') });
+    expect(spend.statementView(STRANGER)).toEqual({ clients: ['stranger'], caller: own('stranger') });
   });
 
   test('charging accounts: a listed organisation allows only its own; an unlisted one leaves it to the register', () => {
@@ -94,7 +94,7 @@ describe('SpendControl', () => {
       products: ['TITLE_DATA_AND_PLANS'],
       feesPence: DEFAULT_FEES_PENCE,
       organisation: 'ORG-A',
-      organisationScopes: ['client-a', 'client-a2'],
+      organisationClients: ['client-a', 'client-a2'],
       clientLimitPence: 300,
       organisationLimitPence: 1000,
       maxFeePence: 250,
@@ -104,7 +104,7 @@ describe('SpendControl', () => {
       products: ['PENDING_APPLICATIONS'],
       feesPence: DEFAULT_FEES_PENCE,
       organisation: 'client-b',
-      organisationScopes: ['client-b'],
+      organisationClients: ['client-b'],
     });
   });
 
@@ -211,7 +211,7 @@ describe('statement paging', () => {
       { records: [record(500)], last: { ...end, id: 500 } },
     ]);
     const all: JournalRecord[] = [];
-    for await (const r of statementRecords(store, { scopes: ['client-a'] }, '2026-03-10', '2026-03-10')) all.push(r);
+    for await (const r of statementRecords(store, { clients: ['client-a'] }, '2026-03-10', '2026-03-10')) all.push(r);
     expect(all).toHaveLength(501);
     expect(asked).toEqual([undefined, end]);
   });
@@ -229,7 +229,7 @@ describe('statement paging', () => {
   test('a full page without a position ends the statement', async () => {
     const { store, asked } = pagedStore([{ records: Array.from({ length: 500 }, (_, i) => record(i)) }]);
     const all: JournalRecord[] = [];
-    for await (const r of statementRecords(store, { scopes: ['client-a'] }, '2026-03-10', '2026-03-10')) all.push(r);
+    for await (const r of statementRecords(store, { clients: ['client-a'] }, '2026-03-10', '2026-03-10')) all.push(r);
     expect(all).toHaveLength(500);
     expect(asked).toEqual([undefined]);
   });

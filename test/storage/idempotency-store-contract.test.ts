@@ -383,7 +383,7 @@ for (const backend of [sqlite, postgres]) {
       products: ['TITLE_DATA_AND_PLANS'],
       feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 },
       organisation: 'ORG-A',
-      organisationScopes: ['c1', 'c2'],
+      organisationClients: ['c1', 'c2'],
       ...over,
     });
     const purchase = (titleNumber: string, check: SpendCheck, reference?: string) => ({
@@ -493,13 +493,13 @@ for (const backend of [sqlite, postgres]) {
         await buy('c1', 'BLK4', '2026-03-12', 'MATTER-1');
         await buy('other', 'BLK5', '2026-03-10', 'MATTER-1');
         const keys = (records: { idempotencyKey: string }[]) => records.map((r) => r.idempotencyKey);
-        const statement = async (scopes: string[], from: string, to: string, reference?: string) =>
-          (await store.statementPage({ scopes, from, to, reference, limit: 100 })).records;
+        const statement = async (clients: string[], from: string, to: string, reference?: string) =>
+          (await store.statementPage({ clients, from, to, reference, limit: 100 })).records;
         expect(keys(await statement(['c1', 'c2'], '2026-03-09', '2026-03-11'))).toEqual(['BLK1', 'BLK2', 'BLK3']);
         expect(keys(await statement(['c1'], '2026-03-09', '2026-03-12'))).toEqual(['BLK1', 'BLK3', 'BLK4']);
         expect(keys(await statement(['c1', 'c2'], '2026-03-01', '2026-03-31', 'MATTER-1'))).toEqual(['BLK1', 'BLK2', 'BLK4']);
         // pages of two, each after the last one's position, give the whole in order and end empty
-        const march = { scopes: ['c1', 'c2'], from: '2026-03-01', to: '2026-03-31', limit: 2 };
+        const march = { clients: ['c1', 'c2'], from: '2026-03-01', to: '2026-03-31', limit: 2 };
         const first2 = await store.statementPage(march);
         const next2 = await store.statementPage({ ...march, after: first2.last });
         const rest = await store.statementPage({ ...march, after: next2.last });
@@ -514,7 +514,7 @@ for (const backend of [sqlite, postgres]) {
           clock = instant - 1;
           await buy('c1', key, '2026-03-20');
         }
-        const day20 = { scopes: ['c1'], from: '2026-03-20', to: '2026-03-20', limit: 1 };
+        const day20 = { clients: ['c1'], from: '2026-03-20', to: '2026-03-20', limit: 1 };
         const pages: string[][] = [];
         let after: StatementPosition | undefined;
         do {
@@ -526,7 +526,7 @@ for (const backend of [sqlite, postgres]) {
         // The summary over the same choices: charged in pence, and the outcomes still unknown counted apart.
         await store.claim('c1', 'BLK9', 'purchaseTitleDetails', HASH_A, { ...purchase('BLK9', spend(), 'MATTER-1'), day: '2026-03-11' });
         await store.finish('c1', 'BLK9', 'outcome_unknown', '"x"', { charges: [], day: '2026-03-11' });
-        const whole = { scopes: ['c1', 'c2'], from: '2026-03-01', to: '2026-03-31' };
+        const whole = { clients: ['c1', 'c2'], from: '2026-03-01', to: '2026-03-31' };
         expect(await store.statementSummary(whole)).toEqual({ chargedPence: 2100, unknownCount: 1 });
         expect(await store.statementSummary({ ...whole, reference: 'MATTER-1' })).toEqual({ chargedPence: 900, unknownCount: 1 });
         expect(await store.statementSummary({ ...whole, reference: 'MATTER-2' })).toEqual({ chargedPence: 0, unknownCount: 0 });
@@ -559,7 +559,7 @@ for (const backend of [sqlite, postgres]) {
         expect(callers(await store.chargeRecords('c1', '2026-03-10', own(bob)))).toEqual([
           ['person:idp:bob-sub', 'bob-sub', 'bob@firm.example'],
         ]);
-        const range = { scopes: ['c1'], from: '2026-03-01', to: '2026-03-31' };
+        const range = { clients: ['c1'], from: '2026-03-01', to: '2026-03-31' };
         expect(callers((await store.statementPage({ ...range, caller: own(alice), limit: 10 })).records)).toEqual([
           ['person:idp:alice-sub', 'alice-sub', 'Alice Law'],
         ]);
@@ -616,7 +616,7 @@ for (const backend of [sqlite, postgres]) {
           subject: stamp.subject,
           ...(stamp.ownsLegacyRows ? { legacySubject: 'ann' } : {}),
         });
-        const range = { scopes: ['c1'], from: '2026-03-01', to: '2026-03-31' };
+        const range = { clients: ['c1'], from: '2026-03-01', to: '2026-03-31' };
         for (const [i, who] of callers.entries()) {
           expect((await store.chargeRecords('c1', '2026-03-10', own(who))).map((r) => r.idempotencyKey)).toEqual([`BLK${i + 1}`]);
           expect((await store.statementPage({ ...range, caller: own(who), limit: 10 })).records.map((r) => r.callerId)).toEqual([who.id]);
@@ -652,8 +652,8 @@ for (const backend of [sqlite, postgres]) {
           await store.claim('c1', key, 'purchaseTitleDetails', HASH_A, { ...purchase(key, spend()), day });
           await store.finish('c1', key, 'succeeded', '"x"', { charges: [chargeOf(key)], day });
         }
-        const first = await store.statementPage({ scopes: ['c1'], from: '2026-03-09', to: '2026-03-11', limit: 1 });
-        const page = await store.statementPage({ scopes: ['c1'], from: '2026-03-11', to: '2026-03-11', after: first.last, limit: 10 });
+        const first = await store.statementPage({ clients: ['c1'], from: '2026-03-09', to: '2026-03-11', limit: 1 });
+        const page = await store.statementPage({ clients: ['c1'], from: '2026-03-11', to: '2026-03-11', after: first.last, limit: 10 });
         expect(page.records.map((r) => r.idempotencyKey)).toEqual(['BLK3']);
       }));
 
@@ -679,18 +679,18 @@ for (const backend of [sqlite, postgres]) {
         ]);
         // Pending entries count as spent, as unknown outcomes do.
         expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 600 });
-        expect(await store.statementSummary({ scopes: ['c1'], from: '2026-03-10', to: '2026-03-10' })).toEqual({
+        expect(await store.statementSummary({ clients: ['c1'], from: '2026-03-10', to: '2026-03-10' })).toEqual({
           chargedPence: 0,
           unknownCount: 2,
         });
-        const before = await store.statementPage({ scopes: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: 10 });
+        const before = await store.statementPage({ clients: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: 10 });
         clock = 5_000;
         // Reported in the other order: each charge takes its product's entry.
         await store.finish('c1', 'k', 'succeeded', '"x"', {
           charges: [chargeFor('BLK1', 'PENDING_APPLICATIONS'), chargeFor('BLK1', 'TITLE_DATA_AND_PLANS')],
           day: '2026-03-10',
         });
-        const after = await store.statementPage({ scopes: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: 10 });
+        const after = await store.statementPage({ clients: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: 10 });
         expect(after.records.map((r) => [r.status, r.charge?.productType, r.recordedAt])).toEqual([
           ['CHARGED', 'TITLE_DATA_AND_PLANS', 1_000],
           ['CHARGED', 'PENDING_APPLICATIONS', 1_000],
@@ -704,7 +704,7 @@ for (const backend of [sqlite, postgres]) {
         let clock = 1_000;
         const store = await storage.open(() => clock);
         await store.claim('c1', 'dead', 'purchaseTitleDetails', HASH_A, purchase('BLK1', spend()));
-        const range = { scopes: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: 10 };
+        const range = { clients: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: 10 };
         clock += PENDING_AT_MOST_MS;
         expect((await store.statementPage(range)).records.map((r) => r.status)).toEqual(['PENDING']);
         clock += 1;
@@ -758,7 +758,7 @@ for (const backend of [sqlite, postgres]) {
             ['MULTI', () => settle('MULTI', ['TITLE_DATA_AND_PLANS', 'PENDING_APPLICATIONS'])],
             ['LOST', () => store.finish('c1', 'LOST', 'outcome_unknown', '"lost"', { charges: [], day: '2026-03-10' })],
           ]);
-          const range = { scopes: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: first };
+          const range = { clients: ['c1'], from: '2026-03-10', to: '2026-03-10', limit: first };
           const seen: string[] = [];
           let after: StatementPosition | undefined;
           for (let pages = 0; pages < 20; pages++) {

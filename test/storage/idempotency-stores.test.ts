@@ -154,7 +154,7 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('PostgreSQL store, the spending lock
       products: ['TITLE_DATA_AND_PLANS'],
       feesPence: { TITLE_DATA_AND_PLANS: 300 } as SpendCheck['feesPence'],
       organisation: 'org-locked',
-      organisationScopes: ['t-locked'],
+      organisationClients: ['t-locked'],
       clientLimitPence: 1_000,
     };
     await holder.query('BEGIN');
@@ -227,7 +227,7 @@ async function expectUpgraded(store: IdempotencyStore) {
   expect((await store.spendTotals(['c1'], DAY)).chargedPence).toBe(450);
   expect([...(await store.chargedProducts(['c1'], DAY, '0877', 'MID1'))]).toEqual(['TITLE_DATA_AND_PLANS']);
   expect([...(await store.chargedProducts(['c1'], DAY, '0877', 'MID2'))]).toEqual(['PENDING_APPLICATIONS']);
-  const page = await store.statementPage({ scopes: ['c1'], from: DAY, to: DAY, limit: 10 });
+  const page = await store.statementPage({ clients: ['c1'], from: DAY, to: DAY, limit: 10 });
   expect(page.records.map((r) => [r.idempotencyKey, r.status])).toEqual([
     ['k1', 'CHARGED'],
     ['k2', 'CHARGED'],
@@ -380,7 +380,7 @@ describe('the spending decision (spendReservation)', () => {
     products: ['TITLE_DATA_AND_PLANS'],
     feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 150 },
     organisation: 'ORG-A',
-    organisationScopes: ['c1'],
+    organisationClients: ['c1'],
     ...over,
   });
 

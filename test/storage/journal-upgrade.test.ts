@@ -123,7 +123,7 @@ const BOTH: SpendCheck = {
   products: ['TITLE_DATA_AND_PLANS', 'PENDING_APPLICATIONS'],
   feesPence: { TITLE_DATA_AND_PLANS: 300, PENDING_APPLICATIONS: 300 },
   organisation: 'ORG-A',
-  organisationScopes: ['c1'],
+  organisationClients: ['c1'],
 };
 const charge = (titleNumber: string, productType: string) => ({
   status: 'NEW',
@@ -151,7 +151,7 @@ for (const backend of [sqlite, postgres]) {
         ['lost', 'PENDING', null, at + 100],
       ]);
       expect(await store.spendTotals(['c1'], '2026-03-10')).toEqual({ chargedPence: 0, pendingPence: 1_200 });
-      const range = { scopes: ['c1'], from: '2026-03-10', to: '2026-03-10' };
+      const range = { clients: ['c1'], from: '2026-03-10', to: '2026-03-10' };
       const firstPage = await store.statementPage({ ...range, limit: 1 });
 
       await store.finish('c1', 'inflight', 'succeeded', '"x"', {

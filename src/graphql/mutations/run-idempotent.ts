@@ -284,9 +284,9 @@ async function registerDayBeforeClaim<T>(ctx: Context): Promise<RegisterDay | Ru
  */
 async function heldByUnknownOutcomes(store: IdempotencyStore, refusal: SpendRefusal, scope: string, intent: ChargeIntent): Promise<number> {
   if (refusal.reason === 'maxFee') return 0;
-  const scopes = refusal.reason === 'organisation' ? (intent.spend?.organisationScopes ?? [scope]) : [scope];
+  const clients = refusal.reason === 'organisation' ? (intent.spend?.organisationClients ?? [scope]) : [scope];
   const own = refusal.reason === 'caller' && intent.caller ? spendingRows(intent.caller) : undefined;
-  return store.spendTotals(scopes, intent.day, own).then(
+  return store.spendTotals(clients, intent.day, own).then(
     (totals) => totals.pendingPence,
     () => 0,
   );

@@ -182,9 +182,9 @@ export class PgIdempotencyStore implements IdempotencyStore {
     const charged = await client.query<{ product: string }>(
       `SELECT DISTINCT product FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2 AND fas = $3 AND title_number = $4
        AND status = 'CHARGED'`,
-      [check.organisationScopes, check.chargedOnDay ?? intent.day, intent.fas, intent.titleNumber],
+      [check.organisationClients, check.chargedOnDay ?? intent.day, intent.fas, intent.titleNumber],
     );
-    const values: unknown[] = [[...new Set([...check.organisationScopes, scope])], intent.day, scope];
+    const values: unknown[] = [[...new Set([...check.organisationClients, scope])], intent.day, scope];
     const own = intent.caller ? callerCondition(spendingRows(intent.caller), pgParam(values)) : 'caller IS NULL';
     const totals = await client.query<{ client: string | null; organisation: string | null; caller: string | null }>(
       `SELECT SUM(CASE WHEN scope = $3 THEN amount_pence ELSE 0 END) AS client, SUM(amount_pence) AS organisation,
@@ -282,9 +282,9 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return result.rows.map((row) => journalRecordOfRow(row, pendingFrom));
   }
 
-  async statementPage({ scopes, caller, ...query }: StatementPageQuery) {
+  async statementPage({ clients, caller, ...query }: StatementPageQuery) {
     const parts = await Promise.all(
-      statementParts(scopes, caller).map(async ([scope, partCaller]) => {
+      statementParts(clients, caller).map(async ([scope, partCaller]) => {
         const { text, values } = statementScopeQuery(this.journal, scope, query, partCaller, (n) => `$${n}`);
         return (await this.query<JournalRow & { id: string }>(text, values)).rows;
       }),
@@ -292,8 +292,8 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return statementPageOf(mergeStatementParts(parts, query.limit), this.now() - PENDING_AT_MOST_MS);
   }
 
-  async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {
-    const values: unknown[] = [scopes, from, to, reference ?? null];
+  async statementSummary({ clients, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {
+    const values: unknown[] = [clients, from, to, reference ?? null];
     const result = await this.query<{ charged: string | null; unknown: string | null }>(
       `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
               SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE 1 END) AS unknown
@@ -305,17 +305,17 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return { chargedPence: Number(row?.charged ?? 0), unknownCount: Number(row?.unknown ?? 0) };
   }
 
-  async chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>> {
+  async chargedProducts(clients: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>> {
     const result = await this.query<{ product: string }>(
       `SELECT DISTINCT product FROM ${this.journal} WHERE scope = ANY($1::text[]) AND day = $2 AND fas = $3 AND title_number = $4
        AND status = 'CHARGED'`,
-      [scopes, day, fas, titleNumber],
+      [clients, day, fas, titleNumber],
     );
     return new Set(result.rows.map((r) => r.product));
   }
 
-  async spendTotals(scopes: readonly string[], day: string, caller?: CallerFilter): Promise<SpendTotals> {
-    const values: unknown[] = [scopes, day];
+  async spendTotals(clients: readonly string[], day: string, caller?: CallerFilter): Promise<SpendTotals> {
+    const values: unknown[] = [clients, day];
     const result = await this.query<{ charged: string | null; pending: string | null }>(
       `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
               SUM(CASE WHEN status = 'CHARGED' THEN 0 ELSE amount_pence END) AS pending

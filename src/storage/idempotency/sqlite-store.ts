@@ -113,13 +113,13 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   private reserveSpend(scope: string, intent: ChargeIntent, check: SpendCheck) {
-    const scopes = JSON.stringify(check.organisationScopes);
+    const clients = JSON.stringify(check.organisationClients);
     const charged = this.db
       .prepare(
         `SELECT DISTINCT product FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ? AND fas = ?
          AND title_number = ? AND status = 'CHARGED'`,
       )
-      .all(scopes, check.chargedOnDay ?? intent.day, intent.fas, intent.titleNumber) as { product: string }[];
+      .all(clients, check.chargedOnDay ?? intent.day, intent.fas, intent.titleNumber) as { product: string }[];
     const sum = (sql: string, ...values: (string | null)[]) =>
       Number((this.db.prepare(sql).get(...values) as { total: number | null }).total ?? 0);
     const client = sum(`SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope = ? AND day = ?`, scope, intent.day);
@@ -132,7 +132,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     );
     const organisation = sum(
       `SELECT SUM(amount_pence) AS total FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ?`,
-      scopes,
+      clients,
       intent.day,
     );
     const alreadyCharged = new Set(charged.map((c) => c.product));
@@ -263,8 +263,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return rows.map((row) => journalRecordOfRow(row, pendingFrom));
   }
 
-  async statementPage({ scopes, caller, ...query }: StatementPageQuery) {
-    const parts = statementParts(scopes, caller).map(([scope, partCaller]) => {
+  async statementPage({ clients, caller, ...query }: StatementPageQuery) {
+    const parts = statementParts(clients, caller).map(([scope, partCaller]) => {
       const { text, values } = statementScopeQuery(
         'charge_journal',
         scope,
@@ -278,8 +278,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return statementPageOf(mergeStatementParts(parts, query.limit), this.now() - PENDING_AT_MOST_MS);
   }
 
-  async statementSummary({ scopes, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {
-    const values: (string | null)[] = [JSON.stringify(scopes), from, to, reference ?? null, reference ?? null];
+  async statementSummary({ clients, from, to, reference, caller }: Omit<StatementPageQuery, 'after' | 'limit'>) {
+    const values: (string | null)[] = [JSON.stringify(clients), from, to, reference ?? null, reference ?? null];
     const row = this.db
       .prepare(
         `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,
@@ -294,18 +294,18 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return { chargedPence: Number(row.charged ?? 0), unknownCount: Number(row.unknown ?? 0) };
   }
 
-  async chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>> {
+  async chargedProducts(clients: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>> {
     const rows = this.db
       .prepare(
         `SELECT DISTINCT product FROM charge_journal WHERE scope IN (SELECT value FROM json_each(?)) AND day = ? AND fas = ?
          AND title_number = ? AND status = 'CHARGED'`,
       )
-      .all(JSON.stringify(scopes), day, fas, titleNumber) as { product: string }[];
+      .all(JSON.stringify(clients), day, fas, titleNumber) as { product: string }[];
     return new Set(rows.map((r) => r.product));
   }
 
-  async spendTotals(scopes: readonly string[], day: string, caller?: CallerFilter): Promise<SpendTotals> {
-    const values: (string | null)[] = [JSON.stringify(scopes), day];
+  async spendTotals(clients: readonly string[], day: string, caller?: CallerFilter): Promise<SpendTotals> {
+    const values: (string | null)[] = [JSON.stringify(clients), day];
     const row = this.db
       .prepare(
         `SELECT SUM(CASE WHEN status = 'CHARGED' THEN amount_pence ELSE 0 END) AS charged,

@@ -12,7 +12,7 @@ import { JOURNAL_COLUMNS, type JournalRow, journalRecordOfRow } from './rows';
 export function statementScopeQuery(
   journal: string,
   scope: string,
-  { from, to, reference, after, limit }: Omit<StatementPageQuery, 'scopes' | 'caller'>,
+  { from, to, reference, after, limit }: Omit<StatementPageQuery, 'clients' | 'caller'>,
   caller: CallerPart | undefined,
   placeholder: (n: number) => string,
   /**
@@ -44,8 +44,8 @@ export function statementScopeQuery(
 }
 
 /** The parts a statement page is read in, one index range each: per API client, and for one caller per kind of its rows (callers.ts). */
-export function statementParts(scopes: readonly string[], caller: CallerFilter | undefined): [string, CallerPart | undefined][] {
-  return scopes.flatMap((scope): [string, CallerPart | undefined][] =>
+export function statementParts(clients: readonly string[], caller: CallerFilter | undefined): [string, CallerPart | undefined][] {
+  return clients.flatMap((scope): [string, CallerPart | undefined][] =>
     caller === undefined ? [[scope, undefined]] : callerParts(caller).map((part) => [scope, part]),
   );
 }

@@ -1,5 +1,7 @@
 /**
- * Durable idempotency records and the charge journal, scoped per tenant. A key is claimed
+ * Durable idempotency records and the charge journal, per register API client: the `client` of
+ * each method below (the tables' `scope` column, a name kept so that the previous release finds
+ * its rows; "scope" elsewhere means an OAuth scope). A key is claimed
  * atomically before any register call; its record then moves to exactly one final state.
  * Backends: embedded SQLite (default) and PostgreSQL (several replicas) share these semantics.
  *
@@ -56,7 +58,7 @@ export interface SpendCheck {
   feesPence: Readonly<Record<ChargeableProduct, number>>;
   organisation: string;
   /** Every API client (scope) of the caller's organisation, the caller's own included. */
-  organisationScopes: readonly string[];
+  organisationClients: readonly string[];
   clientLimitPence?: number;
   organisationLimitPence?: number;
   /** The calling person's or key's own daily limit. */
@@ -143,7 +145,7 @@ export type ClaimResult =
 
 /** Which page of a statement: whose journal, which register days (inclusive), which reference, from where. */
 export interface StatementPageQuery {
-  scopes: readonly string[];
+  clients: readonly string[];
   from: string;
   to: string;
   reference?: string | undefined;
@@ -159,12 +161,12 @@ export interface StatementPageQuery {
 
 export interface IdempotencyStore {
   /**
-   * Claims (scope, key) for one execution. Succeeds for a new key, and for a key whose last
+   * Claims (client, key) for one execution. Succeeds for a new key, and for a key whose last
    * attempt failed retryably with the same input (and caller); otherwise returns the existing record.
    * `caller` is kept on the record: a key is one caller's.
    */
   claim(
-    scope: string,
+    client: string,
     key: string,
     operation: string,
     inputHash: string,
@@ -179,7 +181,7 @@ export interface IdempotencyStore {
    * register did nothing chargeable).
    */
   finish(
-    scope: string,
+    client: string,
     key: string,
     state: Exclude<IdempotencyState, 'in_progress'>,
     outcome?: string,
@@ -190,13 +192,13 @@ export interface IdempotencyStore {
    * outcome_unknown with this outcome, its journal entry too. False when it is not (or no
    * longer) such a key: another request settled it first.
    */
-  settleStale(scope: string, key: string, staleBefore: number, outcome: string): Promise<boolean>;
-  get(scope: string, key: string): Promise<IdempotencyRecord | undefined>;
+  settleStale(client: string, key: string, staleBefore: number, outcome: string): Promise<boolean>;
+  get(client: string, key: string): Promise<IdempotencyRecord | undefined>;
   /**
    * The journal of one API client for one register day, oldest first, of one caller when given.
    * A PENDING entry is a call still at the register.
    */
-  chargeRecords(scope: string, day: string, caller?: CallerFilter): Promise<JournalRecord[]>;
+  chargeRecords(client: string, day: string, caller?: CallerFilter): Promise<JournalRecord[]>;
   /**
    * One page of the journal of these API clients for register days `from` to `to` inclusive,
    * optionally of one reference, oldest first (day, then time recorded), after `after` (the position of the last record
@@ -207,14 +209,14 @@ export interface IdempotencyStore {
   /** The charged total and the count of unknown outcomes of a whole statement (every page), computed by the database. */
   statementSummary(query: Omit<StatementPageQuery, 'after' | 'limit'>): Promise<StatementSummary>;
   /** Products charged on this FAS and title on that day by any of these API clients. */
-  chargedProducts(scopes: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>>;
+  chargedProducts(clients: readonly string[], day: string, fas: string, titleNumber: string): Promise<Set<string>>;
   /** What these API clients (of one caller, when given) were charged and have reserved on that day. */
-  spendTotals(scopes: readonly string[], day: string, caller?: CallerFilter): Promise<SpendTotals>;
+  spendTotals(clients: readonly string[], day: string, caller?: CallerFilter): Promise<SpendTotals>;
   /**
    * Gives rows the previous release wrote (a bare subject, no principal) the principal `owner`
    * names for their API client and subject, where it names one; returns how many rows changed.
    */
-  adoptLegacyCallers(owner: (scope: string, subject: string) => string | undefined): Promise<number>;
+  adoptLegacyCallers(owner: (client: string, subject: string) => string | undefined): Promise<number>;
   /** Rejects when a shared database cannot be reached (readiness); absent for an embedded store. */
   ping?(): Promise<void>;
   /** Deletes idempotency records last touched before the cut-off; returns how many. */
