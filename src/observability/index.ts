@@ -19,7 +19,7 @@ export interface ObservabilityOptions {
 }
 
 /** The request's span named after its operation, an execute span, and a span per register call. */
-export function useTracing(services: Services & { transport?: RegisterTransport }): Plugin {
+export function useTracing(services: Pick<Services, 'events'> & { transport?: RegisterTransport }): Plugin {
   if (services.transport) traceRegisterCalls(services.transport, services.events);
   return useOperationSpans();
 }

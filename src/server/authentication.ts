@@ -81,7 +81,7 @@ export function credentialRefusal(failure: AuthFailure): CredentialRefusal {
 const UNKNOWN_ROUTER_KEY = `The ${ROUTER_KEY_HEADER} header holds no router key of this service: send your gateway's router key there (a tenants-file entry with router: true), or leave the header out. Nothing was run.`;
 
 /** Authenticates every GraphQL request before its body is parsed; the caller is then the context's, and a gateway's router key is checked. */
-export function useAuthentication(services: Services): Plugin {
+export function useAuthentication(services: Pick<Services, 'callers'>): Plugin {
   return {
     async onRequestParse({ request }) {
       const auth = await services.callers.authenticate(request.headers.get('authorization'), requestRecordOf(request).address);

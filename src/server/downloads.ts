@@ -16,6 +16,9 @@ import type { FileKind } from '../services/downloads/links';
 import { watchedDownload } from './download-stream';
 import { registerRefusal } from '../graphql/errors';
 
+/** What the download route uses of the services. */
+type DownloadServices = Pick<Services, 'callers' | 'downloadLinks' | 'downloadSlots' | 'downloadLimits' | 'events'>;
+
 const DOWNLOAD_PATH = /^\/downloads\/titles\/([^/]+)\/(documents|plans)\/([^/]+)$/;
 const DOWNLOADS_PREFIX = '/downloads/';
 
@@ -38,7 +41,7 @@ function registerProblem(error: RegisterError): Refusal {
 }
 
 export async function handleDownload(
-  services: Services,
+  services: DownloadServices,
   request: Request,
   pathname: string,
   ResponseImpl: typeof Response = Response,
@@ -138,7 +141,7 @@ export async function handleDownload(
 
 /** A request under /downloads/, answered here (or left to Yoga when it is no download link). */
 async function serveDownload(
-  services: Services,
+  services: DownloadServices,
   { request, url, endResponse, fetchAPI, serverContext }: Parameters<NonNullable<Plugin['onRequest']>>[0],
 ): Promise<void> {
   const res = (serverContext as { res?: ServerResponse } | undefined)?.res;
@@ -154,7 +157,7 @@ async function serveDownload(
   if (response) endResponse(response);
 }
 
-export function useDownloads(services: Services): Plugin {
+export function useDownloads(services: DownloadServices): Plugin {
   return {
     // Synchronous for every other path: a promise here would cost every GraphQL request a turn.
     onRequest(payload) {

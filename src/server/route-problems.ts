@@ -37,7 +37,7 @@ export const methodNotAllowed = (what: string): Refusal => ({
  * (403), or a caller without `scope` (403).
  */
 export async function authenticatedCaller(
-  services: Services,
+  services: Pick<Services, 'callers'>,
   request: Request,
   scope: Scope,
 ): Promise<{ caller: Caller } | { refusal: Refusal }> {

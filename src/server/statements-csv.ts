@@ -72,7 +72,10 @@ const rowOf = (r: JournalRecord) =>
   ]);
 
 /** A GET or HEAD of the statement (useReadOnlyRoute refuses other methods). */
-async function handleStatementsCsv(services: Services, request: Request): Promise<Response> {
+/** What the CSV route uses of the services. */
+type StatementServices = Pick<Services, 'callers' | 'spend' | 'idempotency' | 'journalRetentionDays'>;
+
+async function handleStatementsCsv(services: StatementServices, request: Request): Promise<Response> {
   const caller = await authenticatedCaller(services, request, 'charges:read');
   if ('refusal' in caller) return problemResponse(caller.refusal);
   const params = new URL(request.url).searchParams;
@@ -111,7 +114,7 @@ async function handleStatementsCsv(services: Services, request: Request): Promis
   return new Response(body, { status: 200, headers });
 }
 
-export function useStatementsCsv(services: Services): Plugin {
+export function useStatementsCsv(services: StatementServices): Plugin {
   return useReadOnlyRoute({
     path: STATEMENTS_CSV_PATH,
     answer: (request) => handleStatementsCsv(services, request),
