@@ -53,7 +53,7 @@ export const GROUPS = {
     tests: ['test/storage/idempotency-store-contract.test.ts', 'test/money/idempotency-runner.test.ts', 'test/storage/idempotency-stores.test.ts'],
   },
   security: {
-    mutate: ['src/security/cost.ts', 'src/security/one-chargeable-mutation.ts', 'src/security/entities.ts'],
+    mutate: ['src/security/cost.ts', 'src/security/gateway-rules.ts', 'src/security/entities.ts'],
     tests: [
       'test/security/limits.test.ts',
       'test/security/limit-refusals.test.ts',

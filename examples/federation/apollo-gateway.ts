@@ -7,7 +7,7 @@
  */
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { GraphQLError, Kind, parse, print, visit } from 'graphql';
-import { checkedByRules, RULES_MARK, RULES_MARK_HEADER } from './chargeable-rules';
+import { checkedByRules, RULES_MARK, RULES_MARK_HEADER } from 'titlegraph/gateway-rules';
 
 /** The federation security directives: Apollo Router and Hive Gateway enforce them; @apollo/gateway cannot. */
 const SECURITY_DIRECTIVES = new Set(['authenticated', 'requiresScopes', 'policy']);

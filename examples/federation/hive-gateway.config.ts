@@ -10,7 +10,7 @@
 import type { GatewayConfigBase } from '@graphql-hive/gateway-runtime';
 import { GraphQLError } from 'graphql';
 import { maskError } from 'graphql-yoga';
-import { useChargeableMutationRules } from './chargeable-rules';
+import { useChargeableMutationRules } from 'titlegraph/gateway-rules';
 
 /** The subgraph name titlegraph has in the supergraph (supergraph.yaml, or the composition call). */
 export const TITLEGRAPH = 'titlegraph';

@@ -1,7 +1,7 @@
 /**
  * A gateway titlegraph knows, and the mark of its money rules. A gateway splits a client operation
  * into subgraph requests, so titlegraph's own one-chargeable rule never sees a purchase's siblings:
- * only the gateway's rules (examples/federation/chargeable-rules.ts) can, and they mark each
+ * only the gateway's rules (src/security/gateway-rules.ts) can, and they mark each
  * request of an operation they checked with `titlegraph-rules: chargeable/2`. A gateway that
  * presents its router key in `titlegraph-router-key` (beside the caller's own Authorization, which
  * still names who is calling) is a known one: a chargeable mutation it sends without that mark is
@@ -17,12 +17,11 @@ import { fieldsOf, fragmentsOf } from '../graphql/selections';
 import { operationToRun, perOperation, requestIdOf } from '../observability/request-record';
 import type { GatewaySign } from '../services/events';
 import type { Caller } from '../services/callers';
+import { RULES_MARK, RULES_MARK_HEADER } from './gateway-rules';
 
 /** Where a gateway presents its router key. */
 export const ROUTER_KEY_HEADER = 'titlegraph-router-key';
-/** The rules' mark: copies of chargeable-rules.ts' RULES_MARK_HEADER and RULES_MARK (src/ may not import examples/; a test keeps them equal). */
-export const RULES_MARK_HEADER = 'titlegraph-rules';
-export const RULES_MARK = 'chargeable/2';
+export { RULES_MARK, RULES_MARK_HEADER } from './gateway-rules';
 
 const gateways = new WeakMap<Request, Caller>();
 
@@ -59,7 +58,7 @@ function chargeableFieldsIn(schema: GraphQLSchema, document: DocumentNode): read
 export const rulesMissingRefusal = (fields: readonly string[]) =>
   topLevelError(
     'CHARGEABLE_RULES_MISSING',
-    `${fields.join(', ')} was not run and nothing was sent to the register: this request came from a gateway (it presented a router key in ${ROUTER_KEY_HEADER}) without the mark of titlegraph's gateway money rules (${RULES_MARK_HEADER}: ${RULES_MARK}), so no rule checked that the chargeable mutation stands alone at the root of the client's operation. Install the rules of examples/federation/chargeable-rules.ts at the gateway (README, Federation: "The money rules belong to the gateway too").`,
+    `${fields.join(', ')} was not run and nothing was sent to the register: this request came from a gateway (it presented a router key in ${ROUTER_KEY_HEADER}) without the mark of titlegraph's gateway money rules (${RULES_MARK_HEADER}: ${RULES_MARK}), so no rule checked that the chargeable mutation stands alone at the root of the client's operation. Install the rules of titlegraph/gateway-rules (src/security/gateway-rules.ts) at the gateway (README, Federation: "The money rules belong to the gateway too").`,
     { http: { status: 403, spec: true } },
   );
 

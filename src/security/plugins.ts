@@ -31,8 +31,7 @@ import { costLimitError, fieldsPricedByListArgument, operationCost } from './cos
 import { fieldsOf, fragmentsIn } from '../graphql/selections';
 import { entitiesCalls, representationErrors } from './entities';
 import type { HardeningOptions } from './limits';
-import { chargeableNotDeferredRule } from './chargeable-not-deferred';
-import { oneChargeableMutationRule } from './one-chargeable-mutation';
+import { chargeableRule } from './gateway-rules';
 import {
   CSRF_HEADERS,
   useFederationSdlForRouters,
@@ -161,14 +160,19 @@ function useCostLimit(maxCost: number, maxEntityTitles: number): Plugin {
 }
 
 /**
+ * The money rules the gateways run too (gateway-rules.ts), with the schema's own mark of a field
+ * that charges (`extensions: { chargeable: true }`, graphql/schema/chargeable.ts).
+ */
+const CHARGEABLE_RULE = chargeableRule((name, schema) => schema.getMutationType()?.getFields()[name]?.extensions?.chargeable === true);
+
+/**
  * Our validation rules, in one hook: the money rules of a chargeable mutation (alone in its
  * operation, its payload never deferred), and only the operation types the schema has.
  */
 function useOperationRules(): Plugin {
   return {
     onValidate({ addValidationRule }) {
-      addValidationRule(oneChargeableMutationRule);
-      addValidationRule(chargeableNotDeferredRule);
+      addValidationRule(CHARGEABLE_RULE);
       addValidationRule(knownOperationTypeRule);
     },
   };

@@ -20,7 +20,7 @@ import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApolloServer } from '@apollo/server';
 import { buildService, type GatewayContext } from '../../examples/federation/apollo-gateway';
-import { chargeableRulesPlugin } from '../../examples/federation/chargeable-rules';
+import { chargeableRulesPlugin } from '../../src/security/gateway-rules';
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
 import { AUDIENCE } from '../../scripts/idp/defaults';
 import { PEOPLE } from '../../scripts/idp/people';

@@ -1,5 +1,5 @@
 /**
- * The money rules at the gateway (examples/federation/chargeable-rules.ts), through Apollo Gateway
+ * The money rules at the gateway (src/security/gateway-rules.ts), through Apollo Gateway
  * (as Apollo Server validates), Hive Gateway with the README's config, and Hive Gateway with the
  * Rust query planner: over real HTTP to titlegraph and to a "matters" subgraph with a mutation
  * that succeeds and one that fails. A gateway sends each root mutation field (or each run of one
@@ -13,7 +13,7 @@ import { GraphQLError, parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { composeServices } from '@apollo/composition';
 import { withoutSecurityDirectives } from '../../examples/federation/apollo-gateway';
-import { chargeableFieldsOf, chargeableRulesPlugin, useChargeableMutationRules } from '../../examples/federation/chargeable-rules';
+import { chargeableFieldsOf, chargeableRulesPlugin, useChargeableMutationRules } from '../../src/security/gateway-rules';
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
 import { buildSchema } from '../../src/graphql/schema';
 import {

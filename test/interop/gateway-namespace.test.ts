@@ -3,7 +3,7 @@
  * `Actions.mutation: Mutation`, and `Mutation.chain: Chain!` with `Chain.then: Mutation!`.
  * Apollo's planner reaches titlegraph's mutation root through them from any depth, even in a
  * query or a GET, so a purchase selected there is charged while the client sees `data: null`.
- * The gateway rules (examples/federation/chargeable-rules.ts) refuse such a supergraph at load
+ * The gateway rules (src/security/gateway-rules.ts) refuse such a supergraph at load
  * (Apollo Server does not start; Hive Gateway refuses every operation and logs why), and find a
  * chargeable field at any depth in any operation. Judged on the emulator's ledger and call log
  * against the bytes the client received.
@@ -21,7 +21,7 @@ import {
   chargeableRulesPlugin,
   fieldsReachingMutationType,
   useChargeableMutationRules,
-} from '../../examples/federation/chargeable-rules';
+} from '../../src/security/gateway-rules';
 import {
   apolloServerGateway,
   clientRequest,

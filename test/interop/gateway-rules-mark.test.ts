@@ -1,5 +1,5 @@
 /**
- * The rules' mark (examples/federation/chargeable-rules.ts; the interface titlegraph checks it by):
+ * The rules' mark (src/security/gateway-rules.ts; the interface titlegraph checks it by):
  * every request Hive Gateway (either planner) or Apollo Server with @apollo/gateway sends to
  * titlegraph for an operation the rules checked carries `titlegraph-rules: chargeable/2`, also when
  * Hive's persisted documents skip validation (the rules check at execution); a gateway without
@@ -8,7 +8,7 @@
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { chargeableRulesPlugin, RULES_MARK, RULES_MARK_HEADER } from '../../examples/federation/chargeable-rules';
+import { chargeableRulesPlugin, RULES_MARK, RULES_MARK_HEADER } from '../../src/security/gateway-rules';
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
 import { apolloServerGateway, askHive, composeWithTitlegraph, type ProxiedRequest, recordingProxy } from '../support/federation';
 import { type HttpService, startHttpService } from '../support/harness';

@@ -15,7 +15,7 @@ import {
   chargeableRulesPlugin,
   RULES_MARK as EXAMPLE_MARK,
   RULES_MARK_HEADER as EXAMPLE_MARK_HEADER,
-} from '../../examples/federation/chargeable-rules';
+} from '../../src/security/gateway-rules';
 import { ROUTER_KEY_HEADER as HIVE_ROUTER_KEY_HEADER, titlegraphGatewayConfigWith } from '../../examples/federation/hive-gateway.config';
 import { ROUTER_KEY_HEADER, RULES_MARK, RULES_MARK_HEADER } from '../../src/security/gateway-mark';
 import { DEV_ROUTER_KEY } from '../../src/services/callers';
@@ -97,7 +97,7 @@ describe.each(GATEWAYS)('$name', ({ bare, ruled, titles }) => {
     const gateway = await started(bare);
     const { answer, calls, charged } = await judgedOnLedger(titlegraph.emulator, () => gateway.ask(purchase(titles[0])));
     expect(answer.json?.errors?.map((e) => e.extensions?.code)).toEqual(['CHARGEABLE_RULES_MISSING']);
-    expect(answer.json?.errors?.[0]?.message).toContain('examples/federation/chargeable-rules.ts');
+    expect(answer.json?.errors?.[0]?.message).toContain('src/security/gateway-rules.ts');
     expect(calls).toBe(0);
     expect(charged).toEqual([]);
   });

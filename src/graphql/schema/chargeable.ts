@@ -22,7 +22,7 @@ type Types = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;
  * `@chargeable` on every chargeable mutation field. A gateway splits a mutation into one
  * subgraph request per root field, so titlegraph never sees a purchase's siblings: the marker is
  * linked as its own spec and named in `@composeDirective`, so composition carries it into the
- * supergraph, where a gateway's rule (examples/federation/chargeable-rules.ts) finds it.
+ * supergraph, where a gateway's rule (src/security/gateway-rules.ts) finds it.
  */
 export const CHARGEABLE_DIRECTIVE = new GraphQLDirective({
   name: 'chargeable',

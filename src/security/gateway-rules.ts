@@ -26,13 +26,14 @@
  * operation is resolved, which also keeps these codes rather than GRAPHQL_VALIDATION_FAILED).
  * Requests to titlegraph of operations that passed carry RULES_MARK_HEADER: RULES_MARK, so that
  * titlegraph can refuse a chargeable mutation from a known gateway that did not run these rules.
- * NOT_ALONE, TOO_MANY and DEFERRED carry the codes and words of titlegraph's own rules
- * (src/security/); the others are the gateway's alone. This file imports nothing of titlegraph's,
- * so a gateway can copy it alone. Install:
- * - Hive Gateway: `plugins: () => [useChargeableMutationRules()]` (already in
- *   hive-gateway.config.ts), with either query planner.
+ * The same rules are titlegraph's own (security/plugins.ts runs `chargeableRule` with the schema's
+ * `extensions.chargeable` as the way a field is known to charge): one implementation, the codes
+ * and words of each refusal in one place. The package exports this file (`titlegraph/gateway-rules`);
+ * it imports nothing of titlegraph's but graphql, so a gateway may also take it alone. Install:
+ * - Hive Gateway: `plugins: () => [useChargeableMutationRules()]` (as examples/federation/
+ *   hive-gateway.config.ts does), with either query planner.
  * - Apollo Server with @apollo/gateway: `plugins: [chargeableRulesPlugin()]`, and
- *   TitlegraphDataSource (apollo-gateway.ts) adds the mark when `checkedByRules(document)`.
+ *   TitlegraphDataSource (examples/federation/apollo-gateway.ts) adds the mark when `checkedByRules(document)`.
  * test/interop/gateway-chargeable.test.ts and gateway-namespace.test.ts run them through all three.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -54,6 +55,7 @@ import {
   Kind,
   type OperationDefinitionNode,
   parse,
+  print,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
@@ -115,6 +117,8 @@ interface Occurrence {
   path: string;
   atRoot: boolean;
   deferred: DirectiveNode | undefined;
+  /** The field and its arguments as written: two selections of one response key are one field only when these agree. */
+  field: string;
 }
 
 /**
@@ -146,7 +150,13 @@ function selectedCharges(
         const name = selection.alias?.value ?? selection.name.value;
         const here = path ? `${path}.${name}` : name;
         const charged = mutationSide(parent) && isChargeable(selection.name.value, schema);
-        if (charged) charges.push({ path: here, atRoot, deferred: around ?? incrementalWithin(selection, fragments, new Set()) });
+        if (charged)
+          charges.push({
+            path: here,
+            atRoot,
+            deferred: around ?? incrementalWithin(selection, fragments, new Set()),
+            field: print({ ...selection, alias: undefined, directives: [], selectionSet: undefined }),
+          });
         const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
         if (!charged && atRoot && operation.operation === 'mutation' && field) otherRootFields.push(name);
         if (field && selection.selectionSet) walk(selection.selectionSet, getNamedType(field.type), false, here, around);
@@ -188,8 +198,17 @@ function operationRefusal(
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   isChargeable: IsChargeable,
 ): GraphQLError | undefined {
-  const { charges, otherRootFields } = selectedCharges(operation, schema, fragments, isChargeable);
-  const misplaced = charges.find((c) => !c.atRoot || operation.operation !== 'mutation');
+  const { charges: selected, otherRootFields } = selectedCharges(operation, schema, fragments, isChargeable);
+  // One response key at one place is one field, however many selections name it (GraphQL merges
+  // them, and runs it once): counted once, deferred when any of its selections is.
+  const byPath = new Map<string, Occurrence>();
+  for (const c of selected) {
+    const key = `${c.path}\u0000${c.field}`;
+    const known = byPath.get(key);
+    byPath.set(key, known ? { ...known, atRoot: known.atRoot && c.atRoot, deferred: known.deferred ?? c.deferred } : c);
+  }
+  const charges = [...byPath.values()];
+  const misplaced = selected.find((c) => !c.atRoot || operation.operation !== 'mutation');
   if (misplaced) {
     return refusal(
       `A chargeable mutation is sent only as the root field of a mutation operation; ${misplaced.path} is selected ${misplaced.atRoot ? `in a ${operation.operation}` : 'below another field'}. Send it alone, as \`mutation { ${misplaced.path.split('.').pop()} … }\`, so that its answer holds its outcome and charges.`,
