@@ -55,6 +55,8 @@ export class QuotaLeases {
   private readonly taking = new Map<string, Promise<Admission>>();
   /** Calls used in each key's last lease: the next lease's size follows it. */
   private readonly lastUsed = new Map<string, number>();
+  /** Per organisation: the calls asked for by leases being taken (see take). */
+  private readonly reserved = new Map<string, number>();
   private readonly unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -128,7 +130,22 @@ export class QuotaLeases {
   private async take(key: string, request: AdmitRequest): Promise<Admission> {
     const id = randomUUID();
     const expiresAt = request.now + this.settings.leaseMs;
-    const admission = await this.store.admit({ ...request, lease: { id, wanted: this.sizeFor(key), expiresAt } });
+    const { organisation } = request;
+    // The promises are per replica, not per client: all the organisation's clients here hold one
+    // lease's calls between them (after a 429 elsewhere, that is what can still go; a replica that
+    // dies, what it leaves counted unmade). At the bound, the others give theirs back first.
+    const bound = this.settings.leaseCalls ?? MAX_ADAPTIVE_LEASE_CALLS;
+    if (this.unusedOf(organisation) >= bound) await this.endAll(organisation);
+    const wanted = Math.max(1, Math.min(this.sizeFor(key), bound - this.unusedOf(organisation)));
+    this.reserved.set(organisation, (this.reserved.get(organisation) ?? 0) + wanted);
+    let admission: Admission;
+    try {
+      admission = await this.store.admit({ ...request, lease: { id, wanted, expiresAt } });
+    } finally {
+      const left = this.reserved.get(organisation)! - wanted;
+      if (left > 0) this.reserved.set(organisation, left);
+      else this.reserved.delete(organisation);
+    }
     if (admission.admitted) {
       // Its lifetime is on this replica's clock: the register's clock (request.now) may stand apart.
       const timer = setTimeout(() => void this.end(key, lease), this.settings.leaseMs);
@@ -147,6 +164,13 @@ export class QuotaLeases {
       this.held.set(key, lease);
     }
     return admission;
+  }
+
+  /** The organisation's calls this replica holds unused, and asks for in leases being taken. */
+  private unusedOf(organisation: string): number {
+    let unused = this.reserved.get(organisation) ?? 0;
+    for (const lease of this.held.values()) if (lease.organisation === organisation) unused += lease.granted - lease.used;
+    return unused;
   }
 
   /** Twice what the last lease's lifetime used, at least one, at most the bound; or the fixed size. */
