@@ -1,73 +1,123 @@
 /**
  * Every link of the README and of docs/ leads somewhere: a relative link to a file of the
- * repository that exists, and an anchor to a heading of its page (GitHub's slugs: lower case,
- * punctuation dropped, spaces as hyphens). Links out of the repository are not followed.
+ * repository that exists, and an anchor to a heading of its page, slugged as GitHub does (lower
+ * case, punctuation dropped, each space a hyphen, a repeated heading suffixed -1, -2, …). Links
+ * out of the repository are not followed. The checker is run on a page it must refuse, too.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { ROOT } from '../support/processes';
 
-const PAGES = [
-  'README.md',
-  ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
-    .filter((n) => n.endsWith('.md'))
-    .map((n) => `docs/${n}`),
-];
+/** The README and every Markdown page under docs/, relative to `root`. */
+function pagesOf(root: string): string[] {
+  return [
+    'README.md',
+    ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+      .filter((n) => n.endsWith('.md'))
+      .sort()
+      .map((n) => `docs/${n}`),
+  ];
+}
 
 /** Lines outside fenced code blocks: links inside code are examples, not links. */
 function prose(text: string): string[] {
   let fenced = false;
   return text.split('\n').filter((line) => {
-    if (line.startsWith('```')) fenced = !fenced;
-    return !fenced && !line.startsWith('```');
+    if (/^\s*```/.test(line)) {
+      fenced = !fenced;
+      return false;
+    }
+    return !fenced;
   });
 }
 
-const slug = (heading: string) =>
-  heading
+/** GitHub's anchor for a heading's text. */
+function slug(heading: string): string {
+  return heading
     .trim()
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .toLowerCase()
-    .replace(/`/g, '')
-    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
     .replace(/ /g, '-');
+}
 
-const anchorsOf = new Map<string, Set<string>>();
-function anchors(file: string): Set<string> {
-  let found = anchorsOf.get(file);
-  if (!found) {
-    found = new Set(
-      prose(readFileSync(file, 'utf8'))
-        .map((line) => /^#{1,6} (.+)$/.exec(line)?.[1])
-        .filter((heading): heading is string => heading !== undefined)
-        .map(slug),
-    );
-    anchorsOf.set(file, found);
+/** The anchors of a page: its headings' slugs, a repeated one numbered as GitHub numbers it. */
+function anchorsIn(text: string): Set<string> {
+  const found = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const line of prose(text)) {
+    const heading = /^#{1,6} (.+?)(?: #+)?$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const base = slug(heading);
+    const times = seen.get(base) ?? 0;
+    seen.set(base, times + 1);
+    found.add(times === 0 ? base : `${base}-${times}`);
   }
   return found;
 }
 
-test('every relative link and anchor in the README and docs/ resolves', () => {
+/** Every relative link or anchor of the README and docs/ under `root` that leads nowhere. */
+function brokenLinks(root: string): string[] {
+  const anchorsOf = new Map<string, Set<string>>();
+  const anchors = (file: string) => {
+    let found = anchorsOf.get(file);
+    if (!found) anchorsOf.set(file, (found = anchorsIn(readFileSync(file, 'utf8'))));
+    return found;
+  };
   const broken: string[] = [];
-  for (const page of PAGES) {
-    const file = join(ROOT, page);
+  for (const page of pagesOf(root)) {
+    const file = join(root, page);
     for (const line of prose(readFileSync(file, 'utf8'))) {
-      for (const [, target] of line.matchAll(/\]\(([^)\s]+)\)/g)) {
-        if (/^(https?:|mailto:)/.test(target!)) continue;
+      // Inline code is an example too: `[a](b)` in backticks is not a link.
+      const text = line.replace(/`[^`]*`/g, '``');
+      for (const [, target] of text.matchAll(/\]\(<?([^)\s>]+)>?(?: "[^"]*")?\)/g)) {
+        if (/^[a-z][a-z+.-]*:/i.test(target!)) continue;
         const [path, anchor] = target!.split('#') as [string, string | undefined];
-        const into = path === '' ? file : resolve(dirname(file), path);
+        const into = path === '' ? file : resolve(dirname(file), decodeURI(path));
         if (!existsSync(into)) broken.push(`${page}: ${target} (no such file)`);
-        else if (anchor !== undefined && into.endsWith('.md') && !anchors(into).has(anchor))
-          broken.push(`${page}: ${target} (no heading #${anchor} in ${relative(ROOT, into)})`);
+        else if (anchor !== undefined && into.endsWith('.md') && !anchors(into).has(decodeURIComponent(anchor)))
+          broken.push(`${page}: ${target} (no heading #${anchor} in ${relative(root, into)})`);
       }
     }
   }
-  expect(broken).toEqual([]);
+  return broken;
+}
+
+test('every relative link and anchor in the README and docs/ resolves', () => {
+  expect(brokenLinks(ROOT)).toEqual([]);
+});
+
+test('the checker refuses a missing file, a missing anchor and a heading repeated once too often', () => {
+  const root = mkdtempSync(join(tmpdir(), 'doc-links-'));
+  try {
+    mkdirSync(join(root, 'docs'));
+    writeFileSync(join(root, 'docs', 'page.md'), '# Page\n\n## Rotating `A_SECRET` (twice)\n## Step\n## Step\n');
+    writeFileSync(
+      join(root, 'README.md'),
+      [
+        '[fine](docs/page.md) [fine](docs/page.md#rotating-a_secret-twice) [fine](docs/page.md#step-1)',
+        '[gone](docs/gone.md) [no anchor](docs/page.md#rotating) [third](docs/page.md#step-2)',
+        '[away](https://example.com/x.md#nowhere) `[code](docs/not-a-link.md)`',
+        '```md',
+        '[in a block](docs/also-not-a-link.md)',
+        '```',
+      ].join('\n'),
+    );
+    expect(brokenLinks(root)).toEqual([
+      'README.md: docs/gone.md (no such file)',
+      'README.md: docs/page.md#rotating (no heading #rotating in docs/page.md)',
+      'README.md: docs/page.md#step-2 (no heading #step-2 in docs/page.md)',
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 test('the README is a landing page: about 150 lines, every section of the manual a link away', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   expect(readme.split('\n').length).toBeLessThan(200);
-  for (const page of ['getting-started', 'authentication', 'configuration', 'errors', 'money', 'operations', 'federation', 'http'])
+  for (const page of ['getting-started', 'authentication', 'configuration', 'errors', 'money', 'operations', 'federation', 'http', 'clients'])
     expect(readme).toContain(`(docs/${page}.md`);
 });
