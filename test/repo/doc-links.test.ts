@@ -97,18 +97,20 @@ test('the checker refuses a missing file, a missing anchor and a heading repeate
     writeFileSync(
       join(root, 'README.md'),
       [
-        '[fine](docs/page.md) [fine](docs/page.md#rotating-a_secret-twice) [fine](docs/page.md#step-1)',
-        '[gone](docs/gone.md) [no anchor](docs/page.md#rotating) [third](docs/page.md#step-2)',
-        '[away](https://example.com/x.md#nowhere) `[code](docs/not-a-link.md)`',
+        '[fine](./docs/page.md) [fine](./docs/page.md#rotating-a_secret-twice) [fine](./docs/page.md#step-1)',
+        '[gone](./docs/gone.md) [no anchor](./docs/page.md#rotating) [third](./docs/page.md#step-2)',
+        '[away](https://example.com/x.md#nowhere) `[code](./docs/not-a-link.md)`',
         '```md',
-        '[in a block](docs/also-not-a-link.md)',
+        '[in a block](./docs/also-not-a-link.md)',
         '```',
       ].join('\n'),
     );
+    // The fixture's paths start with ./ so that test/repo/named-paths.test.ts does not look for them in the repository.
+    const page = join('docs', 'page.md');
     expect(brokenLinks(root)).toEqual([
-      'README.md: docs/gone.md (no such file)',
-      'README.md: docs/page.md#rotating (no heading #rotating in docs/page.md)',
-      'README.md: docs/page.md#step-2 (no heading #step-2 in docs/page.md)',
+      'README.md: ./docs/gone.md (no such file)',
+      `README.md: ./docs/page.md#rotating (no heading #rotating in ${page})`,
+      `README.md: ./docs/page.md#step-2 (no heading #step-2 in ${page})`,
     ]);
   } finally {
     rmSync(root, { recursive: true, force: true });
