@@ -17,7 +17,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The sh block that follows the README's words on the persisted-queries file. */
 function readmeCommands(): string {
-  const readme = docPage('typed-clients');
+  const readme = docPage('clients');
   const at = readme.indexOf('`relay-compiler` refuses to run until that file exists');
   expect(at, 'the README says the file must exist first').toBeGreaterThan(0);
   const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at));
