@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect, test } from 'vitest';
+import { prose, slug } from '../support/docs';
 import { ROOT } from '../support/processes';
 
 /** The README and every Markdown page under docs/, relative to `root`. */
@@ -19,28 +20,6 @@ function pagesOf(root: string): string[] {
       .sort()
       .map((n) => `docs/${n}`),
   ];
-}
-
-/** Lines outside fenced code blocks: links inside code are examples, not links. */
-function prose(text: string): string[] {
-  let fenced = false;
-  return text.split('\n').filter((line) => {
-    if (/^\s*```/.test(line)) {
-      fenced = !fenced;
-      return false;
-    }
-    return !fenced;
-  });
-}
-
-/** GitHub's anchor for a heading's text. */
-function slug(heading: string): string {
-  return heading
-    .trim()
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
-    .replace(/ /g, '-');
 }
 
 /** The anchors of a page: its headings' slugs, a repeated one numbered as GitHub numbers it. */

@@ -19,3 +19,25 @@ export function documentation(): string {
     .map((name) => docPage(name.slice(0, -3)));
   return [docPage('README'), ...pages].join('\n');
 }
+
+/** GitHub's anchor for a heading's text: lower case, punctuation dropped, each space a hyphen. */
+export function slug(heading: string): string {
+  return heading
+    .trim()
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** Lines outside fenced code blocks: what is in a block is an example, not the page's own. */
+export function prose(text: string): string[] {
+  let fenced = false;
+  return text.split('\n').filter((line) => {
+    if (/^\s*```/.test(line)) {
+      fenced = !fenced;
+      return false;
+    }
+    return !fenced;
+  });
+}
