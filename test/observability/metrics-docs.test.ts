@@ -21,7 +21,10 @@ function documented(): string[] {
   const start = page.indexOf('| metric | labels | what |');
   expect(start, 'docs/operations.md has a metrics table').toBeGreaterThan(-1);
   const rows = page.slice(start).split('\n').slice(2);
-  const table = rows.slice(0, rows.findIndex((line) => !line.startsWith('|')));
+  const table = rows.slice(
+    0,
+    rows.findIndex((line) => !line.startsWith('|')),
+  );
   return table.flatMap((row) => [...row.split('|')[1]!.matchAll(/`(titlegraph_\w+)`/g)].map((m) => m[1]!)).sort();
 }
 

@@ -19,12 +19,14 @@ function commandRows(page: string): string[] {
   const start = lines.indexOf('| command | what it does |');
   expect(start, `${page} has a command table`).toBeGreaterThan(-1);
   const rows = lines.slice(start + 2);
-  return rows.slice(0, rows.findIndex((line) => !line.startsWith('|')));
+  return rows.slice(
+    0,
+    rows.findIndex((line) => !line.startsWith('|')),
+  );
 }
 
 /** The npm scripts a row's first cell names: `npm run x`, `npm start`, `npm test`. */
-const named = (row: string) =>
-  [...row.split('|')[1]!.matchAll(/`npm (?:run ([\w:-]+)|(start|test))`/g)].map((m) => (m[1] ?? m[2])!);
+const named = (row: string) => [...row.split('|')[1]!.matchAll(/`npm (?:run ([\w:-]+)|(start|test))`/g)].map((m) => (m[1] ?? m[2])!);
 
 const rowOf = (rows: string[], command: string) => {
   const row = rows.find((r) => r.split('|')[1]!.includes(`\`${command}\``));

@@ -33,6 +33,11 @@ test.each(pages)('docs/%s.md opens with the list of its sections', (page) => {
   const sections = lines.filter((line) => line.startsWith('## '));
   expect(sections[0], 'the first section is the contents').toBe('## Contents');
   const start = lines.indexOf('## Contents') + 1;
-  const listed = lines.slice(start, lines.findIndex((line, i) => i >= start && line.startsWith('## '))).filter((line) => line.trim() !== '');
+  const listed = lines
+    .slice(
+      start,
+      lines.findIndex((line, i) => i >= start && line.startsWith('## ')),
+    )
+    .filter((line) => line.trim() !== '');
   expect(listed).toEqual(contentsOf(lines));
 });

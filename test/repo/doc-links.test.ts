@@ -42,7 +42,10 @@ function brokenLinks(root: string): string[] {
   const anchorsOf = new Map<string, Set<string>>();
   const anchors = (file: string) => {
     let found = anchorsOf.get(file);
-    if (!found) anchorsOf.set(file, (found = anchorsIn(readFileSync(file, 'utf8'))));
+    if (!found) {
+      found = anchorsIn(readFileSync(file, 'utf8'));
+      anchorsOf.set(file, found);
+    }
     return found;
   };
   const broken: string[] = [];
@@ -99,6 +102,16 @@ test('the checker refuses a missing file, a missing anchor and a heading repeate
 test('the README is a landing page: about 150 lines, every section of the manual a link away', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   expect(readme.split('\n').length).toBeLessThan(200);
-  for (const page of ['getting-started', 'authentication', 'configuration', 'errors', 'money', 'operations', 'federation', 'http', 'clients'])
+  for (const page of [
+    'getting-started',
+    'authentication',
+    'configuration',
+    'errors',
+    'money',
+    'operations',
+    'federation',
+    'http',
+    'clients',
+  ])
     expect(readme).toContain(`(docs/${page}.md`);
 });

@@ -28,7 +28,10 @@ function rows(): Row[] {
   const numbers = (cell: string) => [...cell.matchAll(/\b\d{4}\b/g)].map((m) => m[0]);
   const out: Row[] = [];
   for (const line of lines) {
-    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
     const above = out.at(-1);
     out.push({
       key: /`([^`]+)`/.exec(cells[0]!)![1]!,
@@ -43,7 +46,11 @@ function rows(): Row[] {
 
 test("the README's development keys are the embedded start's keys", () => {
   const keys = DEV_API_KEYS.map((key) => (key.router ? DEV_ROUTER_KEY : key.name)).sort();
-  expect(rows().map((row) => row.key).sort()).toEqual(keys);
+  expect(
+    rows()
+      .map((row) => row.key)
+      .sort(),
+  ).toEqual(keys);
 });
 
 test('each development key has the register client, organisation and accounts the emulator gives it', () => {
