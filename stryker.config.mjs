@@ -62,6 +62,15 @@ export const GROUPS = {
       'test/security/one-chargeable.test.ts',
     ],
   },
+  leases: {
+    mutate: ['src/services/quota-leases.ts'],
+    tests: [
+      'test/services/quota-leases.test.ts',
+      'test/services/quota-lease-per-replica.test.ts',
+      'test/services/quota-lease-differential.test.ts',
+      'test/storage/quota-leases-pg.test.ts',
+    ],
+  },
   quota: {
     mutate: [
       'src/services/quota.ts',

@@ -14,7 +14,7 @@ console.log(`local OpenID Provider (development only) at ${idp.issuer}
   access tokens: RFC 9068 JWTs for audience "${AUDIENCE}"
   people (login / password: scopes):
 ${PEOPLE.map((p) => `    ${p.login} / ${p.password}: ${p.scopes.join(' ')} (${p.name})`).join('\n')}
-  titlegraph trusts it with EMULATOR_IDENTITY_ISSUER=${idp.issuer} npm start (README, "Try it locally: npm run idp")`);
+  titlegraph trusts it with EMULATOR_IDENTITY_ISSUER=${idp.issuer} npm start (docs/authentication.md, "Try it locally: npm run idp")`);
 
 const stop = async () => {
   await idp.close();

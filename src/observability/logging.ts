@@ -327,7 +327,7 @@ export function logServiceEvents(events: EventHub, logger: Logger): void {
     unknownKeysTold.set(e.keyId, now);
     logger.warn(
       { event: 'download_link_key', keyId: e.keyId, signingKeyId: e.knownKeyIds[0], knownKeyIds: e.knownKeyIds },
-      `a download link signed with key ${e.keyId} arrived; this replica signs with ${e.knownKeyIds[0]} and checks with ${e.knownKeyIds.join(', ')}, so it refused the link (403 DOWNLOAD_LINK_INVALID): replicas disagree on DOWNLOAD_LINK_SECRET (README, Rotating DOWNLOAD_LINK_SECRET), unless the link is forged`,
+      `a download link signed with key ${e.keyId} arrived; this replica signs with ${e.knownKeyIds[0]} and checks with ${e.knownKeyIds.join(', ')}, so it refused the link (403 DOWNLOAD_LINK_INVALID): replicas disagree on DOWNLOAD_LINK_SECRET (docs/operations.md, Rotating DOWNLOAD_LINK_SECRET), unless the link is forged`,
     );
   });
   // Once a minute per sign at most: an unconfigured gateway sends every one of its requests so.
@@ -338,7 +338,7 @@ export function logServiceEvents(events: EventHub, logger: Logger): void {
     gatewaysTold.set(e.sign, now);
     logger.warn(
       { event: 'gateway_without_router_key', requestId: e.requestId, sign: e.sign },
-      `a request that looks like a federation gateway's (${e.sign}) came without titlegraph-router-key: titlegraph cannot tell whether the gateway's money rules checked it, so a purchase beside another mutation could be charged and hidden; give the gateway the router key (README, Federation)`,
+      `a request that looks like a federation gateway's (${e.sign}) came without titlegraph-router-key: titlegraph cannot tell whether the gateway's money rules checked it, so a purchase beside another mutation could be charged and hidden; give the gateway the router key (docs/federation.md)`,
     );
   });
   events.on('journalDeferred', (e) =>

@@ -58,7 +58,7 @@ function chargeableFieldsIn(schema: GraphQLSchema, document: DocumentNode): read
 export const rulesMissingRefusal = (fields: readonly string[]) =>
   topLevelError(
     'CHARGEABLE_RULES_MISSING',
-    `${fields.join(', ')} was not run and nothing was sent to the register: this request came from a gateway (it presented a router key in ${ROUTER_KEY_HEADER}) without the mark of titlegraph's gateway money rules (${RULES_MARK_HEADER}: ${RULES_MARK}), so no rule checked that the chargeable mutation stands alone at the root of the client's operation. Install the rules of titlegraph/gateway-rules (src/security/gateway-rules.ts) at the gateway (README, Federation: "The money rules belong to the gateway too").`,
+    `${fields.join(', ')} was not run and nothing was sent to the register: this request came from a gateway (it presented a router key in ${ROUTER_KEY_HEADER}) without the mark of titlegraph's gateway money rules (${RULES_MARK_HEADER}: ${RULES_MARK}), so no rule checked that the chargeable mutation stands alone at the root of the client's operation. Install the rules of titlegraph/gateway-rules (src/security/gateway-rules.ts) at the gateway (docs/federation.md: "The money rules belong to the gateway too").`,
     { http: { status: 403, spec: true } },
   );
 

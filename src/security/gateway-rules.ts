@@ -297,7 +297,7 @@ function supergraphOf(schema: GraphQLSchema, isChargeable: IsChargeable, hasTitl
   const refuseEvery =
     unsafe.length > 0
       ? refusal(
-          `The gateway refuses every operation: in its supergraph the mutation type ${mutationType?.name} is the type of ${unsafe.join(', ')}, through which a chargeable mutation would run outside the root of a mutation operation, charged while its answer is lost. Remove those fields from the supergraph (README, "Federation").`,
+          `The gateway refuses every operation: in its supergraph the mutation type ${mutationType?.name} is the type of ${unsafe.join(', ')}, through which a chargeable mutation would run outside the root of a mutation operation, charged while its answer is lost. Remove those fields from the supergraph (titlegraph's docs/federation.md).`,
           'CHARGEABLE_RULES_UNSAFE_SUPERGRAPH',
           undefined,
           503,
@@ -306,7 +306,7 @@ function supergraphOf(schema: GraphQLSchema, isChargeable: IsChargeable, hasTitl
   const refuseMutations =
     hasTitlegraph && marked.length === 0
       ? refusal(
-          `The gateway refuses every mutation: its supergraph has titlegraph's types but no field marked @${CHARGEABLE_DIRECTIVE}, so it cannot tell which mutations charge. Compose titlegraph's SDL as it is served, with its @composeDirective(name: "@${CHARGEABLE_DIRECTIVE}") (README, "Federation").`,
+          `The gateway refuses every mutation: its supergraph has titlegraph's types but no field marked @${CHARGEABLE_DIRECTIVE}, so it cannot tell which mutations charge. Compose titlegraph's SDL as it is served, with its @composeDirective(name: "@${CHARGEABLE_DIRECTIVE}") (titlegraph's docs/federation.md).`,
           'CHARGEABLE_RULES_NO_MARKER',
           undefined,
           503,

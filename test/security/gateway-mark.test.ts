@@ -31,7 +31,7 @@ const MARKED = { ...FROM_GATEWAY, [RULES_MARK_HEADER]: RULES_MARK };
 
 const RULES_MISSING = {
   message:
-    'purchaseTitleDetails was not run and nothing was sent to the register: this request came from a gateway (it presented a router key in titlegraph-router-key) without the mark of titlegraph\'s gateway money rules (titlegraph-rules: chargeable/2), so no rule checked that the chargeable mutation stands alone at the root of the client\'s operation. Install the rules of titlegraph/gateway-rules (src/security/gateway-rules.ts) at the gateway (README, Federation: "The money rules belong to the gateway too").',
+    'purchaseTitleDetails was not run and nothing was sent to the register: this request came from a gateway (it presented a router key in titlegraph-router-key) without the mark of titlegraph\'s gateway money rules (titlegraph-rules: chargeable/2), so no rule checked that the chargeable mutation stands alone at the root of the client\'s operation. Install the rules of titlegraph/gateway-rules (src/security/gateway-rules.ts) at the gateway (docs/federation.md: "The money rules belong to the gateway too").',
   extensions: { code: 'CHARGEABLE_RULES_MISSING' },
 };
 

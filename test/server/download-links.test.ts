@@ -294,7 +294,7 @@ describe('signed download links', () => {
   });
 });
 
-describe('rotating DOWNLOAD_LINK_SECRET (README, Rotating DOWNLOAD_LINK_SECRET)', () => {
+describe('rotating DOWNLOAD_LINK_SECRET (docs/operations.md, Rotating DOWNLOAD_LINK_SECRET)', () => {
   const OLD = 'the-old-signing-key-of-at-least-32-characters';
   const NEW = 'the-new-signing-key-of-at-least-32-characters';
 

@@ -7,7 +7,7 @@
  * A link cut short by the file's own expiry says so (`ends=day`, signed), so that its refusal
  * tells the caller to order again rather than to ask for a link that could never work.
  *
- * Keys rotate (README, Rotating DOWNLOAD_LINK_SECRET): the setting lists keys, comma-separated;
+ * Keys rotate (docs/operations.md, Rotating DOWNLOAD_LINK_SECRET): the setting lists keys, comma-separated;
  * links are signed with the first and checked with any. Each link names its key (`kid`, an id
  * derived from the key, which shows nothing of it), so that a link signed with a key this
  * replica does not know is told apart from a forged one, and replicas can compare their keys.
