@@ -45,6 +45,7 @@ test('each configuration file the section points at exists and is loaded by a ga
     'gateway-chargeable.test.ts',
     'apollo-cost-rule.test.ts',
     'gateway-routes.test.ts',
+    'example-gateway.test.ts',
   ]
     .map((f) => readFileSync(new URL(`test/interop/${f}`, ROOT), 'utf8'))
     .join('\n');
