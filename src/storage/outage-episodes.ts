@@ -50,10 +50,21 @@ export class OutageEpisodes {
     this.tell({ kind: 'outage', reason: error.reason, error });
   }
 
-  /** The database took work (a write committed, a query answered). */
-  worked(): void {
+  /** Now, by this record's clock: when a statement is sent, for worked(). */
+  stamp(): number {
+    return this.now();
+  }
+
+  /**
+   * The database took work (a write committed, a query answered). `sentAt` (stamp()): when the
+   * statement was sent; one sent before the episode began says nothing about its end (it may have
+   * run on a connection the outage had not reached yet), so it neither ends the episode nor counts
+   * as working.
+   */
+  worked(sentAt?: number): void {
     const episode = this.episode;
     if (!episode) return;
+    if (sentAt !== undefined && sentAt < episode.since) return;
     episode.working = true;
     if (this.now() - episode.lastFailure < this.quietMs) return;
     this.episode = undefined;

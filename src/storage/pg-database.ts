@@ -171,10 +171,11 @@ export class PgDatabase {
   async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     await this.initialised.catch(this.unavailable);
     const client = await this.connect();
+    const sentAt = this.outages.stamp();
     let failure: unknown;
     try {
       const result = await client.query<R>(text, values);
-      this.outages.worked();
+      this.outages.worked(sentAt);
       return result;
     } catch (error) {
       failure = error;
@@ -193,12 +194,13 @@ export class PgDatabase {
   async transaction<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
     await this.initialised.catch(this.unavailable);
     const client = await this.connect();
+    const sentAt = this.outages.stamp();
     let failure: unknown;
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
-      this.outages.worked();
+      this.outages.worked(sentAt);
       return result;
     } catch (error) {
       failure = error;
