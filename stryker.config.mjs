@@ -68,6 +68,7 @@ export const GROUPS = {
       'test/services/quota-leases.test.ts',
       'test/services/quota-lease-per-replica.test.ts',
       'test/services/quota-lease-differential.test.ts',
+      'test/services/quota-lease-steps.test.ts',
       'test/storage/quota-leases-pg.test.ts',
     ],
   },
