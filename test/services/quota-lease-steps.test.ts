@@ -122,6 +122,39 @@ test('a replica holds one lease’s calls of an organisation between its clients
   expect(await counted(store)).toBe(3);
 });
 
+test('callers that need a lease at once wait for one take; two clients taking at once share the bound', async () => {
+  const store = ledger();
+  let takes = 0;
+  const admit = store.admit.bind(store);
+  store.admit = (r: AdmitRequest) => {
+    takes++;
+    return admit(r);
+  };
+  const leases = new QuotaLeases(store, { leaseMs: 10_000, leaseCalls: 5 });
+  expect(await Promise.all([1, 2, 3].map(() => leases.admit(request(START))))).toEqual([undefined, undefined, undefined]);
+  expect(takes).toBe(1);
+  expect(await counted(store)).toBe(5);
+  await leases.close();
+
+  const both = new QuotaLeases(store, { leaseMs: 10_000, leaseCalls: 5 });
+  const before = await counted(store);
+  await Promise.all([both.admit(request(START, 'ORG-A', 'client-x')), both.admit(request(START, 'ORG-A', 'client-y'))]);
+  // The first take's 5 are in flight when the second asks: it takes 1, not another 5.
+  expect((await counted(store)) - before).toBe(6);
+  await both.close();
+  expect((await counted(store)) - before).toBe(2);
+});
+
+test('a lease no call comes back to is given back by itself at its end', async () => {
+  const store = ledger();
+  const leases = new QuotaLeases(store, { leaseMs: 30, leaseCalls: 4 });
+  await leases.admit(request(Date.now()));
+  expect(await counted(store)).toBe(4);
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  expect(await counted(store)).toBe(1);
+  await leases.close();
+});
+
 test('a paid route is never leased: QuotaGuard admits it call by call', () => {
   expect(ROUTES.titleDetails.effect).toBe('charges');
   expect(ROUTES.titleSummary.effect).toBe('none');
