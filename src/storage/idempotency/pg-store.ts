@@ -38,7 +38,7 @@ import { statementPageOf, statementScopeQuery, statementParts, mergeStatementPar
 import { spendReservation } from './spending-decision';
 import { claimWith } from './claim';
 import { tableStatements, ADDED_COLUMNS, callerIndexStatements } from './tables';
-import { type CallerFilter, type CallerStamp, callerCondition, spendingRows } from './callers';
+import { type CallerFilter, callerCondition, spendingRows } from './callers';
 
 import { PgDatabase, quoteIdent } from '../pg-database';
 
@@ -128,14 +128,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return this.db.transaction(work);
   }
 
-  claim(
-    scope: string,
-    key: string,
-    operation: string,
-    inputHash: string,
-    intent?: ChargeIntent,
-    caller?: CallerStamp,
-  ): Promise<ClaimResult> {
+  claim(...[scope, key, operation, inputHash, intent, caller]: Parameters<IdempotencyStore['claim']>): Promise<ClaimResult> {
     const take = () => {
       const at = this.now();
       return this.transaction(async (client) => {

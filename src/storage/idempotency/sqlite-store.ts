@@ -33,7 +33,7 @@ import { statementPageOf, statementScopeQuery, statementParts, mergeStatementPar
 import { spendReservation } from './spending-decision';
 import { claimWith } from './claim';
 import { tableStatements, ADDED_COLUMNS, callerIndexStatements } from './tables';
-import { type CallerFilter, type CallerStamp, callerCondition, spendingRows } from './callers';
+import { type CallerFilter, callerCondition, spendingRows } from './callers';
 
 /** ` AND <the caller's rows>` with `?` placeholders, its values appended; nothing for every caller's. */
 const whoseRows = (caller: CallerFilter | undefined, values: (string | null)[]) =>
@@ -139,14 +139,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return { reservedPence: spendReservation(check, alreadyCharged, client, organisation, caller), alreadyCharged };
   }
 
-  claim(
-    scope: string,
-    key: string,
-    operation: string,
-    inputHash: string,
-    intent?: ChargeIntent,
-    caller?: CallerStamp,
-  ): Promise<ClaimResult> {
+  claim(...[scope, key, operation, inputHash, intent, caller]: Parameters<IdempotencyStore['claim']>): Promise<ClaimResult> {
     const take = async () => {
       const at = this.now();
       return this.transaction(() => {
