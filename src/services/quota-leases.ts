@@ -99,6 +99,12 @@ export class QuotaLeases {
     return lease !== undefined && lease.used < lease.granted;
   }
 
+  /** Whether this replica holds calls of the organisation unused in a lease. */
+  holds(organisation: string): boolean {
+    for (const lease of this.held.values()) if (lease.organisation === organisation && lease.used < lease.granted) return true;
+    return false;
+  }
+
   /** Gives back one admitted call that never reached the register; false when its lease is over (the ledger then takes it back). */
   giveBack(organisation: string, client: string, now: number): boolean {
     const lease = this.current(keyOf(organisation, client), now);

@@ -143,8 +143,23 @@ export class QuotaGuard {
   private async admit(client: QuotaClient, route: RouteDef): Promise<void> {
     const now = this.now();
     const request = this.admitRequest(client, route.effect === 'none', now);
+    let admission = await this.admitOnce(request, route);
+    // Calls this replica holds unused in leases count against the day's limits: near a limit they
+    // are given back, and the call is asked for again, so that it is refused only when the calls
+    // made (and other replicas' leases) leave it no room, as without leases.
+    if (admission && !admission.admitted && admission.reason !== 'blocked' && admission.reason !== 'budget') {
+      if (this.leases.holds(client.organisation)) {
+        await this.leases.endAll(client.organisation);
+        admission = await this.admitOnce(request, route);
+      }
+    }
+    if (admission && !admission.admitted) throw this.refusal(admission, route.name, now);
+  }
+
+  /** One admission, from a lease for a free read while leasing is on; a ledger that cannot answer refuses as unsent. */
+  private admitOnce(request: AdmitRequest, route: RouteDef): Promise<Admission | Extract<Admission, { admitted: false }> | undefined> {
     const admitting = this.leased(route.name) ? this.leases.admit(request) : this.store.admit(request);
-    const admission = await admitting.catch((error: unknown) => {
+    return admitting.catch((error: unknown) => {
       if (!(error instanceof DatabaseUnavailableError)) throw error;
       // Nothing was sent: a refusal that says so, not an unknown outcome.
       throw new RegisterError({
@@ -155,7 +170,6 @@ export class QuotaGuard {
         cause: error,
       });
     });
-    if (admission && !admission.admitted) throw this.refusal(admission, route.name, now);
   }
 
   /** Whether calls of this route are admitted from leases: free reads, while leasing is on. */
