@@ -217,16 +217,17 @@ export class CallerDirectory {
     if (!caller) {
       const { provider } = person;
       const principal: Principal = { kind: 'PERSON', provider: provider.name, subject: person.subject };
+      const id = principalId(principal);
       caller = {
         ...principal,
-        id: principalId(principal),
+        id,
         name: person.name,
         clientId: provider.clientId,
         organisation: provider.organisation,
         router: false,
         scopes: person.scopes,
         spendLimitPence: provider.dailySpendLimitPerPerson,
-        ownsLegacyRows: this.legacyOwner(provider.clientId, person.subject) === principalId(principal),
+        ownsLegacyRows: this.legacyOwner(provider.clientId, person.subject) === id,
       };
       this.callerByPerson.set(person, caller);
     }

@@ -101,8 +101,7 @@ export class QuotaLeases {
 
   /** Whether this replica holds calls of the organisation unused in a lease. */
   holds(organisation: string): boolean {
-    for (const lease of this.held.values()) if (lease.organisation === organisation && lease.used < lease.granted) return true;
-    return false;
+    return this.heldUnused(organisation) > 0;
   }
 
   /** Gives back one admitted call that never reached the register; false when its lease is over (the ledger then takes it back). */
@@ -174,7 +173,12 @@ export class QuotaLeases {
 
   /** The organisation's calls this replica holds unused, and asks for in leases being taken. */
   private unusedOf(organisation: string): number {
-    let unused = this.reserved.get(organisation) ?? 0;
+    return (this.reserved.get(organisation) ?? 0) + this.heldUnused(organisation);
+  }
+
+  /** The organisation's calls unused in the leases this replica holds. */
+  private heldUnused(organisation: string): number {
+    let unused = 0;
     for (const lease of this.held.values()) if (lease.organisation === organisation) unused += lease.granted - lease.used;
     return unused;
   }

@@ -157,7 +157,7 @@ export class QuotaGuard {
   }
 
   /** One admission, from a lease for a free read while leasing is on; a ledger that cannot answer refuses as unsent. */
-  private admitOnce(request: AdmitRequest, route: RouteDef): Promise<Admission | Extract<Admission, { admitted: false }> | undefined> {
+  private admitOnce(request: AdmitRequest, route: RouteDef): Promise<Admission | undefined> {
     const admitting = this.leased(route.name) ? this.leases.admit(request) : this.store.admit(request);
     return admitting.catch((error: unknown) => {
       if (!(error instanceof DatabaseUnavailableError)) throw error;

@@ -27,12 +27,25 @@ export type CallerFilter =
   /** Every caller with this subject, as the previous release asked (a statement asked by a bare name). */
   | { subject: string; id?: undefined };
 
+/** The bare name the previous release wrote for this caller's rows, when those rows are this caller's. */
+const legacySubjectOf = (stamp: CallerStamp): string | undefined => (stamp.ownsLegacyRows ? stamp.subject : undefined);
+
 /** The filter of one caller's own rows: for what they may see and replay, the previous release's rows only when they are theirs. */
-export const ownRows = (stamp: CallerStamp): CallerFilter => ({
-  id: stamp.id,
-  subject: stamp.subject,
-  ...(stamp.ownsLegacyRows ? { legacySubject: stamp.subject } : {}),
-});
+export const ownRows = (stamp: CallerStamp): CallerFilter => {
+  const legacySubject = legacySubjectOf(stamp);
+  return { id: stamp.id, subject: stamp.subject, ...(legacySubject === undefined ? {} : { legacySubject }) };
+};
+
+/**
+ * The values a claim writes and matches its caller by, in both backends' order: the bare subject
+ * (the previous release's column), the principal's id, and the bare name whose rows without an id
+ * are this caller's to take again (null when none are).
+ */
+export const claimerValues = (stamp: CallerStamp | undefined): [string | null, string | null, string | null] => [
+  stamp?.subject ?? null,
+  stamp?.id ?? null,
+  (stamp && legacySubjectOf(stamp)) ?? null,
+];
 
 /**
  * The filter a caller's own spending limit counts: the previous release's rows with its subject

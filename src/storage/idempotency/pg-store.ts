@@ -38,7 +38,7 @@ import { statementPageOf, statementScopeQuery, statementParts, mergeStatementPar
 import { spendReservation } from './spending-decision';
 import { claimWith } from './claim';
 import { tableStatements, ADDED_COLUMNS, callerIndexStatements } from './tables';
-import { type CallerFilter, callerCondition, spendingRows } from './callers';
+import { type CallerFilter, callerCondition, claimerValues, spendingRows } from './callers';
 
 import { PgDatabase, quoteIdent } from '../pg-database';
 
@@ -142,16 +142,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
            WHERE t.state = 'failed_retryable' AND t.input_hash = EXCLUDED.input_hash AND t.operation = EXCLUDED.operation
              AND (t.caller_id = EXCLUDED.caller_id OR (t.caller_id IS NULL AND (t.caller IS NULL OR t.caller = $8)))
            RETURNING key`,
-          [
-            scope,
-            key,
-            operation,
-            inputHash,
-            at,
-            caller?.subject ?? null,
-            caller?.id ?? null,
-            caller?.ownsLegacyRows ? caller.subject : null,
-          ],
+          [scope, key, operation, inputHash, at, ...claimerValues(caller)],
         );
         if (result.rowCount !== 1) return undefined;
         if (!intent) return { reservedPence: 0 };

@@ -33,7 +33,7 @@ import { statementPageOf, statementScopeQuery, statementParts, mergeStatementPar
 import { spendReservation } from './spending-decision';
 import { claimWith } from './claim';
 import { tableStatements, ADDED_COLUMNS, callerIndexStatements } from './tables';
-import { type CallerFilter, callerCondition, spendingRows } from './callers';
+import { type CallerFilter, callerCondition, claimerValues, spendingRows } from './callers';
 
 /** ` AND <the caller's rows>` with `?` placeholders, its values appended; nothing for every caller's. */
 const whoseRows = (caller: CallerFilter | undefined, values: (string | null)[]) =>
@@ -156,17 +156,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
                  OR (idempotency.caller_id IS NULL AND (idempotency.caller IS NULL OR idempotency.caller = ?)))
              RETURNING key`,
           )
-          .get(
-            scope,
-            key,
-            operation,
-            inputHash,
-            at,
-            at,
-            caller?.subject ?? null,
-            caller?.id ?? null,
-            caller?.ownsLegacyRows ? caller.subject : null,
-          );
+          .get(scope, key, operation, inputHash, at, at, ...claimerValues(caller));
         if (!row) return undefined;
         if (!intent) return { reservedPence: 0 };
         // BEGIN IMMEDIATE holds the write lock from the start: no other claim reads the totals in between.
