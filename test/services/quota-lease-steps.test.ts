@@ -4,28 +4,17 @@
  * lease's size doubles with what the last one used (up to its bound), a lease ends exactly at its
  * end, and a 429 ends one organisation's leases, not another's.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { expect, onTestFinished, test, vi } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { ROUTES } from '../../src/register/contract/routes';
 import { MAX_ADAPTIVE_LEASE_CALLS, QuotaLeases } from '../../src/services/quota-leases';
-import { msToLondonMidnight } from '../../src/services/quota';
-import { SqliteQuotaStore } from '../../src/storage/quota/sqlite-store';
+import type { SqliteQuotaStore } from '../../src/storage/quota/sqlite-store';
 import type { AdmitRequest } from '../../src/storage/quota/store';
+import { quotaLedgerForTest } from '../support/quota-ledger';
 
 const DAY = '2026-03-10';
 const START = Date.parse('2026-03-10T10:00:00Z');
 
-function ledger() {
-  const dir = mkdtempSync(join(tmpdir(), 'titlegraph-lease-steps-'));
-  const store = new SqliteQuotaStore(dir, msToLondonMidnight);
-  onTestFinished(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return store;
-}
+const ledger = quotaLedgerForTest;
 
 const request = (now: number, organisation = 'ORG-A', client = 'client-a'): AdmitRequest => ({
   organisation,

@@ -10,12 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, onTestFinished, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { londonDate } from '../../src/register/contract/london-day';
 import { ROUTES } from '../../src/register/contract/routes';
 import { msToLondonMidnight, QuotaGuard } from '../../src/services/quota';
 import type { QuotaPolicy } from '../../src/services/settings';
 import { SqliteQuotaStore } from '../../src/storage/quota/sqlite-store';
+import { quotaLedgerForTest } from '../support/quota-ledger';
 
 type Op =
   | { kind: 'call'; replica: number; client: number; free: boolean }
@@ -175,12 +176,7 @@ describe('leases against admission call by call, on random traces', () => {
 
 describe('one lease at a time', () => {
   test('as a limit nears, leases shrink to a quarter of what is left, then to one call: the last calls go one at a time', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-leases-edge-'));
-    const store = new SqliteQuotaStore(dir, msToLondonMidnight);
-    onTestFinished(async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const store = quotaLedgerForTest();
     const now = Date.parse('2026-03-10T10:00:00Z');
     const guard = new QuotaGuard(store, policy({ dailyQuota: 40, freeShare: 0.5, leaseCalls: 50, clientBurst: 0 }), () => new Date(now));
     const hooks = guard.forClient({ id: 'client-a', organisation: ORG });
@@ -198,12 +194,7 @@ describe('one lease at a time', () => {
   });
 
   test('a lease belongs to one day: the first call after London midnight takes a new one, and the old day keeps only its calls made', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'titlegraph-leases-midnight-'));
-    const store = new SqliteQuotaStore(dir, msToLondonMidnight);
-    onTestFinished(async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const store = quotaLedgerForTest();
     let now = Date.parse('2026-03-10T23:59:59.900Z');
     const guard = new QuotaGuard(
       store,
