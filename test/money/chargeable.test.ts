@@ -98,7 +98,7 @@ describe('orderTitleDocument and its download', () => {
     // an absolute link signed for the ordering client; the bare path needs that client's key
     const path = `/downloads/titles/MID15313/documents/${encodeURIComponent(document.documentId)}`;
     expect(document.downloadUrl).toMatch(
-      new RegExp(`^http://titlegraph\\.test${path}\\?client=client-a&expires=\\d+&kid=[0-9a-f]{8}&signature=[\\w-]+$`),
+      new RegExp(`^http://titlegraph\\.test${path}\\?client=client-a&expires=\\d+&(?:ends=day&)?kid=[0-9a-f]{8}&signature=[\\w-]+$`),
     );
     expect(new Date(document.expiresAt).getTime()).toBeGreaterThan(Date.now());
 
