@@ -75,14 +75,9 @@ export class QuotaLeases {
    * none (or its lease is spent or over): undefined when admitted, else the ledger's refusal.
    */
   async admit(request: AdmitRequest): Promise<Refusal | undefined> {
-    const key = keyOf(request.organisation, request.client);
+    const key = leaseKeyOf(request.organisation, request.client);
     for (;;) {
-      const lease = this.current(key, request.now);
-      if (lease && lease.used < lease.granted) {
-        lease.used++;
-        if (lease.used === lease.granted) void this.end(key, lease);
-        return undefined;
-      }
+      if (this.admitNow(key, request.now)) return undefined;
       let taking = this.taking.get(key);
       if (!taking) {
         taking = this.take(key, request).finally(() => this.taking.delete(key));
@@ -93,9 +88,18 @@ export class QuotaLeases {
     }
   }
 
+  /** Admits one free read of the key's client from the lease in hand, if it has one with calls left now. */
+  admitNow(key: string, now: number): boolean {
+    const lease = this.current(key, now);
+    if (!lease || lease.used >= lease.granted) return false;
+    lease.used++;
+    if (lease.used === lease.granted) void this.end(key, lease);
+    return true;
+  }
+
   /** Whether a free read of this client would be admitted from its lease now (the look before a sign-in). */
   admits(organisation: string, client: string, now: number): boolean {
-    const lease = this.current(keyOf(organisation, client), now);
+    const lease = this.current(leaseKeyOf(organisation, client), now);
     return lease !== undefined && lease.used < lease.granted;
   }
 
@@ -106,7 +110,7 @@ export class QuotaLeases {
 
   /** Gives back one admitted call that never reached the register; false when its lease is over (the ledger then takes it back). */
   giveBack(organisation: string, client: string, now: number): boolean {
-    const lease = this.current(keyOf(organisation, client), now);
+    const lease = this.current(leaseKeyOf(organisation, client), now);
     if (!lease || lease.used === 0) return false;
     lease.used--;
     return true;
@@ -200,4 +204,5 @@ export class QuotaLeases {
   }
 }
 
-const keyOf = (organisation: string, client: string) => `${organisation}\u0000${client}`;
+/** The key of one API client's leases of its organisation's quota. */
+export const leaseKeyOf = (organisation: string, client: string): string => `${organisation}\u0000${client}`;

@@ -15,7 +15,7 @@ import type { RouteDef } from '../register/contract/routes';
 import type { Admission, AdmitRequest, QuotaStore } from '../storage/quota/store';
 import { decide } from '../storage/quota/admission-decision';
 import { ROUTES } from '../register/contract/routes';
-import { QuotaLeases } from './quota-leases';
+import { leaseKeyOf, QuotaLeases } from './quota-leases';
 import type { QuotaPolicy } from './settings';
 
 export { DEFAULT_QUOTA_POLICY, type QuotaPolicy } from './settings';
@@ -84,8 +84,11 @@ export class QuotaGuard {
 
   /** What one API client's register client tells the quota, and asks of it (see QuotaHooks). */
   forClient(client: QuotaClient): QuotaHooks {
+    const leaseKey = leaseKeyOf(client.organisation, client.id);
     return {
       admit: (route) => this.admit(client, route),
+      // A free read with a lease in hand is admitted here and now: no promise, no turn of the loop.
+      admitNow: (route) => route.effect === 'none' && this.leases.admitNow(leaseKey, this.now().getTime()),
       refuseIfHeld: (call) => this.refuseIfHeld(client, call),
       settled: (call) => this.settled(client, call),
       rateLimited: (retryAfterSeconds) => this.rateLimited(client, retryAfterSeconds),

@@ -6,7 +6,9 @@
  */
 import { expect, test, vi } from 'vitest';
 import { ROUTES } from '../../src/register/contract/routes';
+import { QuotaGuard } from '../../src/services/quota';
 import { MAX_ADAPTIVE_LEASE_CALLS, QuotaLeases } from '../../src/services/quota-leases';
+import { DEFAULT_QUOTA_POLICY } from '../../src/services/settings';
 import type { SqliteQuotaStore } from '../../src/storage/quota/sqlite-store';
 import type { AdmitRequest } from '../../src/storage/quota/store';
 import { quotaLedgerForTest } from '../support/quota-ledger';
@@ -146,4 +148,22 @@ test('a lease no call comes back to is given back by itself at its end', async (
 test('a paid route is never leased: QuotaGuard admits it call by call', () => {
   expect(ROUTES.titleDetails.effect).toBe('charges');
   expect(ROUTES.titleSummary.effect).toBe('none');
+});
+
+test('admitted at once: a free read with calls left in its client’s lease; never a paid call, nor a free read without a lease (admit takes one)', async () => {
+  const store = ledger();
+  const now = () => new Date(START);
+  const guard = new QuotaGuard(store, { ...DEFAULT_QUOTA_POLICY, clientBurst: 0, leaseMs: 1_000, leaseCalls: 2 }, now);
+  const hooks = guard.forClient({ id: 'client-a', organisation: 'ORG-A' });
+  const other = guard.forClient({ id: 'client-b', organisation: 'ORG-A' });
+  expect(hooks.admitNow!(ROUTES.titleSummary)).toBe(false); // no lease yet: nothing taken
+  expect(await counted(store)).toBe(0);
+  await hooks.admit(ROUTES.titleSummary); // takes a lease of two, uses one
+  expect(await counted(store)).toBe(2);
+  expect(hooks.admitNow!(ROUTES.titleDetails)).toBe(false);
+  expect(other.admitNow!(ROUTES.titleSummary)).toBe(false); // another client's lease is its own
+  expect(hooks.admitNow!(ROUTES.titleSummary)).toBe(true); // the lease's second call
+  expect(hooks.admitNow!(ROUTES.titleSummary)).toBe(false); // used up
+  await guard.close();
+  expect(await counted(store)).toBe(2); // both calls of the lease made, none given back
 });

@@ -30,6 +30,11 @@ export interface QuotaHooks {
   /** Before every attempt; a RegisterError it throws refuses the attempt, unsent. */
   admit(route: RouteDef): Promise<void>;
   /**
+   * Before `admit`: true when the attempt is admitted here and now (a free read with a lease in
+   * hand), with nothing to wait for; false leaves the decision to `admit`.
+   */
+  admitNow?(route: RouteDef): boolean;
+  /**
    * Before a sign-in a call needs: throws the refusal admission would give the organisation as a
    * whole (the register's 429 holds, the day is used up, or a free read's share of it), counting
    * nothing; a sign-in is a request to the register too, and none is made for a call that cannot be.
@@ -233,7 +238,7 @@ export class RegisterClient {
     const called = exchange(this.transport, {
       ...rest,
       route,
-      ...(steps ? { admit: steps.admit, refuseIfHeld: steps.refuseIfHeld, settled: this.settled } : {}),
+      ...(steps ? { admit: steps.admit, admitNow: steps.admitNow, refuseIfHeld: steps.refuseIfHeld, settled: this.settled } : {}),
       auth: this.bearer,
       tenant: this.credentials.clientId,
       sensitive: fas === undefined ? this.sensitive : () => [this.credentials.clientSecret, this.basicHeader, this.tokens.current(), fas],
@@ -272,7 +277,12 @@ export class RegisterClient {
     let steps = this.quotaSteps.get(route);
     if (!steps) {
       const held: HeldCheck = { route: route.name, free: route.effect === 'none' };
-      steps = { admit: () => quota.admit(route), refuseIfHeld: () => quota.refuseIfHeld(held) };
+      const admitNow = quota.admitNow;
+      steps = {
+        admit: () => quota.admit(route),
+        admitNow: admitNow ? () => admitNow(route) : () => false,
+        refuseIfHeld: () => quota.refuseIfHeld(held),
+      };
       this.quotaSteps.set(route, steps);
     }
     return steps;
@@ -293,7 +303,7 @@ export class RegisterClient {
   }
 }
 
-type QuotaSteps = Required<Pick<ExchangeSpec<unknown>, 'admit' | 'refuseIfHeld'>>;
+type QuotaSteps = Required<Pick<ExchangeSpec<unknown>, 'admit' | 'admitNow' | 'refuseIfHeld'>>;
 
 /** Each JSON route's reader, made once per route. */
 const jsonReaders = new Map<RouteDef, (res: RawResponse) => Promise<unknown>>();

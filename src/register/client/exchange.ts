@@ -51,6 +51,8 @@ export interface ExchangeSpec<T> {
   read(res: RawResponse): Promise<T>;
   /** Before each attempt (after credentials): the quota's admission; a RegisterError it throws ends the call unsent. */
   admit?(): Promise<void>;
+  /** Asked before `admit`: true when the quota admits the attempt at once, with nothing to wait for. */
+  admitNow?(): boolean;
   /** Before a sign-in the attempt needs: the quota's word on the organisation, counting nothing; a RegisterError it throws ends the call unsent. */
   refuseIfHeld?(): Promise<void>;
   /** After each attempt the breaker let through or refused, with its event: the quota takes back what the register did not count. */
@@ -328,8 +330,8 @@ class RegisterCall<T> implements BreakerCall {
     const credentials = ready ? { auth: ready } : await this.credentials();
     if ('failure' in credentials) return credentials;
     // The quota's admission: a refusal ends the whole call, with nothing sent.
-    const admitted = this.spec.admit?.();
-    if (admitted) await admitted;
+    const { admit, admitNow } = this.spec;
+    if (admit && !admitNow?.()) await admit();
     const ticket = this.transport.breaker.acquire(this);
     if (!ticket) return this.refusedByBreaker();
     return this.send(credentials.auth, ticket);

@@ -131,6 +131,8 @@ export class RegisterTransport {
   private closing: Promise<void> | undefined;
   /** The `Date` header of the register's latest answer; unset until one came. */
   private clockReading: ClockReading | undefined;
+  /** The latest Date header's text and its time, parsed once for every answer within its second. */
+  private lastDateHeader = { text: '', ms: Number.NaN };
 
   constructor(opts: RegisterTransportOptions) {
     const base = new URL(opts.baseUrl);
@@ -236,7 +238,10 @@ export class RegisterTransport {
    * (performance.now()): the register's clock as it answered, if the header is one.
    */
   observeRegisterDate(value: string | string[] | undefined, sentAt: number): Date | undefined {
-    const at = Date.parse(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+    const text = Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
+    // A Date header names a whole second: every answer within it carries the same text, parsed once.
+    if (text !== this.lastDateHeader.text) this.lastDateHeader = { text, ms: Date.parse(text) };
+    const at = this.lastDateHeader.ms;
     if (Number.isNaN(at)) return undefined;
     this.clockReading = { headerMs: at, sentAt, readAt: performance.now() };
     return new Date(at);
