@@ -56,7 +56,7 @@ export interface Services {
   /**
    * The register's clock now, estimated from its latest Date header (this machine's clock until
    * it has answered once: RegisterClient.registerNow asks it first). A charge's day is not read
-   * here but from the answer to the call that charged (register/client/charge-answers.ts).
+   * here but from the answer to the call that charged (`Answered.answeredAt`, and `RegisterError.answeredAt` for an answer that broke off).
    */
   registerNow: () => Date;
   /** The register's day now (or, `forPurchase`, while a call sent now may reach it), and whether it is known (RegisterTransport.registerDay). */

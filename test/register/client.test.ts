@@ -30,20 +30,20 @@ describe('titles', () => {
   });
 
   it('titleDetails: parsed, charged once per day', async () => {
-    const first = await a.titleDetails('MID15313', { fas: '0877', reference: 'ref-details' });
+    const { body: first } = await a.titleDetails('MID15313', { fas: '0877', reference: 'ref-details' });
     expect(first.data.titleNumber).toBe('MID15313');
     expect(first.data.securities).toHaveLength(2);
     expect(first.charges).toHaveLength(1);
     expect(first.charges[0]).toMatchObject({ fas: '0877', reference: 'ref-details' });
-    const again = await a.titleDetails('MID15313', { fas: '0877' });
+    const { body: again } = await a.titleDetails('MID15313', { fas: '0877' });
     expect(again.charges).toHaveLength(0);
   });
 
   it('pendingApplications: list and charges', async () => {
-    const res = await a.pendingApplications('MID15313', { fas: '0877' });
+    const { body: res } = await a.pendingApplications('MID15313', { fas: '0877' });
     expect(res.list.results).toBe(res.list.items.length);
     expect(res.list.items.some((i) => i.status?.code === 'C')).toBe(true);
-    const none = await a.pendingApplications('MID1234', { fas: '0877' });
+    const { body: none } = await a.pendingApplications('MID1234', { fas: '0877' });
     expect(none.list.items).toHaveLength(0);
   });
 
@@ -61,7 +61,7 @@ describe('titles', () => {
 
 describe('documents and plans', () => {
   it('orderDocument then downloadDocument', async () => {
-    const order = await a.orderDocument(
+    const { body: order } = await a.orderDocument(
       'MID15313',
       { fas: '1234' },
       { titleSheet: { include: true, preambles: 'INLINE' }, applications: { include: true } },
@@ -76,7 +76,7 @@ describe('documents and plans', () => {
   });
 
   it("another client's document ID is DOCUMENT_NOT_FOUND", async () => {
-    const order = await a.orderDocument('MID15313', { fas: '1234' }, { titleSheet: { include: true } });
+    const { body: order } = await a.orderDocument('MID15313', { fas: '1234' }, { titleSheet: { include: true } });
     const e = await registerError(b.downloadDocument('MID15313', order.data.documentId));
     expect(e).toMatchObject({ status: 404, code: 'DOCUMENT_NOT_FOUND', route: 'downloadDocument' });
     const bad = await registerError(a.downloadDocument('bad', order.data.documentId));
@@ -84,11 +84,11 @@ describe('documents and plans', () => {
   });
 
   it('purchasePlans then downloadPlan; no plans → 200, empty, no charge', async () => {
-    const res = await a.purchasePlans('MID15313', { fas: '0877' });
+    const { body: res } = await a.purchasePlans('MID15313', { fas: '0877' });
     expect(res.plans).toHaveLength(2);
     const dl = await a.downloadPlan('MID15313', res.plans[0]!.planId);
     expect((await readAll(dl.body)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const empty = await a.purchasePlans('MID1234', { fas: '0877' });
+    const { body: empty } = await a.purchasePlans('MID1234', { fas: '0877' });
     expect(empty).toEqual({ plans: [], charges: [] });
     const e = await registerError(a.downloadPlan('MID15313', 'no-such-plan'));
     expect(e).toMatchObject({ status: 404, code: 'DOCUMENT_NOT_FOUND', route: 'downloadPlan' });

@@ -10,7 +10,7 @@ let documentId: string;
 beforeAll(async () => {
   r = await rig({ largePlanBytes: 4 * 1024 * 1024 });
   c = r.client(r.transport());
-  documentId = (await c.orderDocument('MID15313', { fas: '0877' }, { titleSheet: { include: true } })).data.documentId;
+  documentId = (await c.orderDocument('MID15313', { fas: '0877' }, { titleSheet: { include: true } })).body.data.documentId;
 });
 afterAll(async () => {
   await r.close();
@@ -41,7 +41,7 @@ describe('downloads', () => {
   });
 
   it('a large plan streams through in chunks, and cancelling it frees the socket', async () => {
-    const plans = await c.purchasePlans('LAN50', { fas: '0877' });
+    const { body: plans } = await c.purchasePlans('LAN50', { fas: '0877' });
     const big = plans.plans[0]!;
     const dl = await c.downloadPlan('LAN50', big.planId);
     const chunks = dl.body[Symbol.asyncIterator]();

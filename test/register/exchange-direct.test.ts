@@ -10,8 +10,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { RegisterError, RegisterTransport, type RegisterCallEvent } from '../../src/register/client';
 import { type AuthProvider, exchange, type ExchangeSpec } from '../../src/register/client/exchange';
-import { watchChargeAnswers } from '../../src/register/client/charge-answers';
-import { readJson } from '../../src/register/client/responses';
+import { type RawResponse, readJson } from '../../src/register/client/responses';
 import { ROUTES } from '../../src/register/contract/routes';
 
 type Handler = (req: { method: string; url: string; headers: IncomingHttpHeaders; body: string }, res: ServerResponse) => void;
@@ -600,16 +599,21 @@ describe('the caller, the deadline and the back-off', () => {
     expect(queued).toMatchObject({ outcomeUnknown: false, neverSent: true });
   });
 
-  test("the register's Date at the start of an answer to a call that charges is noted for the journal; a free call's is not", async () => {
+  test("the register's Date at the start of an answer to a call that charges comes with the answer, and with an answer that breaks off; a free call's does not", async () => {
     const date = 'Thu, 15 Jan 2026 23:59:59 GMT';
-    script.push(ok({ data: { ok: true } }, { date }), ok({ data: { ok: true } }, { date }));
+    const breaksOff: Handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100', date });
+      res.write('{"data":');
+      setTimeout(() => res.destroy(), 20);
+    };
+    script.push(ok({ data: { ok: true } }, { date }), ok({ data: { ok: true } }, { date }), breaksOff);
     const t = transport();
-    const charging = watchChargeAnswers(() => exchange(t, spec({ route: ROUTES.titleDetails })));
-    await charging.result;
-    expect(charging.answers.answeredAt).toEqual(new Date(date));
-    const free = watchChargeAnswers(() => exchange(t, spec()));
-    await free.result;
-    expect(free.answers.answeredAt).toBeUndefined();
+    const answeredAtOf = (res: RawResponse) => res.answeredAt;
+    expect(await exchange(t, spec({ route: ROUTES.titleDetails, read: async (res) => answeredAtOf(res) }))).toEqual(new Date(date));
+    expect(await exchange(t, spec({ read: async (res) => answeredAtOf(res) }))).toBeUndefined();
+    const broken = await failure(exchange(t, spec({ route: ROUTES.titleDetails, read: (res) => res.body.text() })));
+    expect(broken).toMatchObject({ outcomeUnknown: true, answeredAt: new Date(date) });
+    expect((broken as RegisterError).sentAt).toBeInstanceOf(Date);
   });
 
   test('an attempt sent and unanswered past the slow threshold opens the breaker while it still waits', async () => {

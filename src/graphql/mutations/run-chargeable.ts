@@ -10,6 +10,7 @@ import { check, dottedFieldMapper, userErrorsOf } from './input-rules';
 import { runIdempotent } from './run-idempotent';
 import { AMOUNT_RULE, type ChargeableProduct, penceOf } from '../../register/contract/money';
 import { badUserInput, type UserError } from './user-errors';
+import type { Answered } from '../../register/client';
 
 export interface PurchaseTitleInputShape {
   titleNumber: string;
@@ -45,7 +46,8 @@ export interface ChargeableCall<T> {
   input: PurchaseTitleInputShape;
   /** The products the call may charge, reserved against the spending limits before it is sent. */
   products: readonly ChargeableProduct[];
-  call: (query: ChargeQuery) => Promise<T>;
+  /** The register call, with when the register began to answer it (the charge's register day). */
+  call: (query: ChargeQuery) => Promise<Answered<T>>;
   /** More input that the idempotency key binds (e.g. a document's parts), and what is wrong with it. */
   extraInput?: object;
   inputErrors?: UserError[];

@@ -6,7 +6,7 @@
  * Chargeable calls also keep the charge journal (see store.ts), in the same transaction.
  */
 import { createHash } from 'node:crypto';
-import { RegisterError, type RegisterDay, watchChargeAnswers } from '../../register/client';
+import { type Answered, RegisterError, type RegisterDay } from '../../register/client';
 import { londonDate } from '../../register/contract/london-day';
 import type { Charge } from '../../register/contract/wire';
 import { isOwnRecord, spendingRows } from '../../storage/idempotency/callers';
@@ -42,7 +42,8 @@ export interface IdempotentRun<T> {
    * charges are in the result) or `creates` (what it creates, for the caller's message).
    */
   effect: ChargeEffect<T> | { creates: 'case' | 'deed' };
-  execute: () => Promise<T>;
+  /** The register call; a charging one says when the register began to answer (the charge's register day). */
+  execute: () => Promise<Answered<T>>;
   /** The register's dotted field → the GraphQL input path. */
   fieldFor?: (registerField: string) => string[] | undefined;
   /** What the caller sent that a register refusal may name (their own FAS, titles, case), for its message and field. */
@@ -379,19 +380,15 @@ async function execute<T>(
   };
   // A charge is on the register's day when it began to answer (its answer's Date header, read
   // before the body), however late the body ends; without an answer, when the request went out.
-  const { answers, result } = watchChargeAnswers(run.execute);
-  const dayOf = (sentAt: Date | undefined) => {
-    const at = answers.answeredAt ?? sentAt;
-    return at ? londonDate(at) : (claimDay ?? registerDay(ctx));
-  };
-  let value: T;
+  const dayOf = (at: Date | undefined) => (at ? londonDate(at) : (claimDay ?? registerDay(ctx)));
+  let answered: Answered<T>;
   try {
-    value = await result;
+    answered = await run.execute();
   } catch (error) {
     // Anything but a register error that proves nothing happened may hide a charge or a
     // creation (a bug after the call included): unknown, never sent again.
     if (!(error instanceof RegisterError) || error.outcomeUnknown) {
-      const sentDay = dayOf(error instanceof RegisterError ? error.sentAt : undefined);
+      const sentDay = dayOf(error instanceof RegisterError ? (error.answeredAt ?? error.sentAt) : undefined);
       const outcome: Outcome<T> = { ok: false, userErrors: [outcomeUnknownError(run.effect, sentDay, registerDay(ctx))] };
       await record(scope, key, 'outcome_unknown', JSON.stringify(outcome), { charges: [], day: sentDay });
       return { outcome, kind: 'outcome_unknown' };
@@ -407,10 +404,11 @@ async function execute<T>(
     if (userError) return { outcome: { ok: false, userErrors: [userError] }, kind: 'rate_limited' };
     throw graphQLErrorFromRegister(error, { notCarriedOut: true });
   }
+  const value = answered.body;
   const outcome: Outcome<T> = { ok: true, value };
   const charges = 'charges' in run.effect ? run.effect.chargesOf(value) : undefined;
   if (charges && charges.length > 0) ctx.chargesMade.push({ operation: run.operation, idempotencyKey: key, charges });
-  const reported: ReportedCharges | undefined = charges ? { charges, day: dayOf(undefined) } : undefined;
+  const reported: ReportedCharges | undefined = charges ? { charges, day: dayOf(answered.answeredAt) } : undefined;
   await record(scope, key, 'succeeded', JSON.stringify(outcome), reported);
   return { outcome, kind: 'executed', ...(charges ? { charges } : {}) };
 }

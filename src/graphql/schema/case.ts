@@ -7,6 +7,7 @@ import { CreateCaseRequest } from '../../register/contract/wire';
 import { check, dottedFieldMapper, emailErrors, userErrorsOf, type FieldMapper } from '../mutations/input-rules';
 import { createdPayloadType } from './payloads';
 import { needsScope } from '../field-scopes';
+import type { Answered } from '../../register/client';
 
 interface CreatedCase {
   id: string;
@@ -77,9 +78,9 @@ builder.mutationFields((t) => ({
           // the register names the case's one title without a field
           fieldsByCode: { TITLE_NOT_FOUND: ['input', 'titleNumbers', '0'], TITLE_STATUS_NOT_SUPPORTED: ['input', 'titleNumbers', '0'] },
         },
-        execute: async (): Promise<CreatedCase> => {
+        execute: async (): Promise<Answered<CreatedCase>> => {
           const created = await ctx.register.createCase(body, ctx.callOptions);
-          return { id: created.id, reference: input.reference, titleNumbers: input.titleNumbers };
+          return { body: { id: created.id, reference: input.reference, titleNumbers: input.titleNumbers } };
         },
       });
       return createdPayload(outcome);

@@ -8,6 +8,7 @@ import { check, dottedFieldMapper, emailErrors, userErrorsOf, type FieldMapper }
 import { createdPayloadType } from './payloads';
 import { invalidInput, type UserError } from '../mutations/user-errors';
 import { needsScope } from '../field-scopes';
+import type { Answered } from '../../register/client';
 
 const WIRE_DEED_TYPE = { DISCHARGE_OF_STANDARD_SECURITY: '1', DISPOSITION: '11', STANDARD_SECURITY: '20' } as const;
 type DeedTypeName = keyof typeof WIRE_DEED_TYPE;
@@ -165,9 +166,9 @@ builder.mutationFields((t) => ({
         inputErrors,
         fieldFor: dottedFieldMapper(deedField),
         callerInput: { caseId: input.caseId },
-        execute: async (): Promise<CreatedDeed> => {
+        execute: async (): Promise<Answered<CreatedDeed>> => {
           const created = await ctx.register.addDeed(input.caseId, body, ctx.callOptions);
-          return { id: created.id, caseId: input.caseId, deedType: input.deedType };
+          return { body: { id: created.id, caseId: input.caseId, deedType: input.deedType } };
         },
       });
       return createdPayload(outcome);

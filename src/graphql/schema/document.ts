@@ -4,6 +4,7 @@ import type { Charge, OrderDocumentRequest } from '../../register/contract/wire'
 import { chargeableMutation } from './chargeable';
 import { downloadFields, expiryOfIssue } from './download-links';
 import { invalidInput, type UserError } from '../mutations/user-errors';
+import type { Answered } from '../../register/client';
 
 interface OrderedDocument {
   documentId: string;
@@ -90,14 +91,17 @@ chargeableMutation('orderTitleDocument', {
         ...(body.titleSheet?.include ? (['TITLE_DATA_AND_PLANS'] as const) : []),
         ...(body.applications?.include ? (['PENDING_APPLICATIONS'] as const) : []),
       ],
-      call: async (q): Promise<OrderedDocument> => {
-        const ordered = await ctx.register.orderDocument(input.titleNumber, q, body, ctx.callOptions);
+      call: async (q): Promise<Answered<OrderedDocument>> => {
+        const { body: ordered, answeredAt } = await ctx.register.orderDocument(input.titleNumber, q, body, ctx.callOptions);
         return {
-          documentId: ordered.data.documentId,
-          titleNumber: input.titleNumber,
-          // the register's day of issue, not ours: near midnight the two differ
-          expiresAt: expiryOfIssue(ctx.services.registerNow()),
-          charges: ordered.charges,
+          body: {
+            documentId: ordered.data.documentId,
+            titleNumber: input.titleNumber,
+            // the register's day of issue, not ours: near midnight the two differ
+            expiresAt: expiryOfIssue(ctx.services.registerNow()),
+            charges: ordered.charges,
+          },
+          ...(answeredAt ? { answeredAt } : {}),
         };
       },
       extraInput: body,

@@ -3,6 +3,7 @@ import { builder } from '../builder';
 import type { Charge, Plan as WirePlan } from '../../register/contract/wire';
 import { chargeableMutation } from './chargeable';
 import { downloadFields, expiryOfIssue } from './download-links';
+import type { Answered } from '../../register/client';
 
 interface PurchasedPlan extends WirePlan {
   titleNumber: string;
@@ -35,11 +36,12 @@ chargeableMutation('purchaseTitlePlans', {
   description: 'Buy all plans of a registered title (chargeable; no charge when it has none).',
   charge: (input, ctx) => ({
     products: ['TITLE_DATA_AND_PLANS'],
-    call: async (q): Promise<BoughtPlans> => {
-      const bought = await ctx.register.purchasePlans(input.titleNumber, q, ctx.callOptions);
+    call: async (q): Promise<Answered<BoughtPlans>> => {
+      const { body: bought, answeredAt } = await ctx.register.purchasePlans(input.titleNumber, q, ctx.callOptions);
       // the register's day of issue, not ours: near midnight the two differ
       const expiresAt = expiryOfIssue(ctx.services.registerNow());
-      return { plans: bought.plans.map((p) => ({ ...p, titleNumber: input.titleNumber, expiresAt })), charges: bought.charges };
+      const plans = bought.plans.map((p) => ({ ...p, titleNumber: input.titleNumber, expiresAt }));
+      return { body: { plans, charges: bought.charges }, ...(answeredAt ? { answeredAt } : {}) };
     },
   }),
   files: { kind: 'plans', expiresAt: (bought) => bought.plans[0]?.expiresAt },

@@ -10,7 +10,16 @@ import type { RegisterCallEvent, RegisterTransport } from './http';
 import { TokenCache, type TokenCacheOptions } from './token-cache';
 import { RegisterError } from './errors';
 import { exchange, initOf, type AuthProvider, type CallOptions, type ExchangeSpec } from './exchange';
-import { contractError, discard, header, readDownload, readJson, type RawResponse, type RegisterDownload } from './responses';
+import {
+  type Answered,
+  contractError,
+  discard,
+  header,
+  readDownload,
+  readJson,
+  type RawResponse,
+  type RegisterDownload,
+} from './responses';
 
 export type { CallOptions } from './exchange';
 export type { RegisterDownload } from './responses';
@@ -134,12 +143,12 @@ export class RegisterClient {
     return this.json(ROUTES.titleSummary, { params: { titleNumber }, opts });
   }
 
-  titleDetails(titleNumber: string, q: wire.ChargeQuery, opts?: CallOptions): Promise<wire.TitleDetailsResponse> {
-    return this.json(ROUTES.titleDetails, { params: { titleNumber }, query: charge(q), fas: q.fas, opts });
+  titleDetails(titleNumber: string, q: wire.ChargeQuery, opts?: CallOptions): Promise<Answered<wire.TitleDetailsResponse>> {
+    return this.charging(ROUTES.titleDetails, { params: { titleNumber }, query: charge(q), fas: q.fas, opts });
   }
 
-  pendingApplications(titleNumber: string, q: wire.ChargeQuery, opts?: CallOptions): Promise<wire.PendingApplicationsResponse> {
-    return this.json(ROUTES.pendingApplications, { params: { titleNumber }, query: charge(q), fas: q.fas, opts });
+  pendingApplications(titleNumber: string, q: wire.ChargeQuery, opts?: CallOptions): Promise<Answered<wire.PendingApplicationsResponse>> {
+    return this.charging(ROUTES.pendingApplications, { params: { titleNumber }, query: charge(q), fas: q.fas, opts });
   }
 
   // ---------------------------------------------------------------- documents and plans
@@ -148,12 +157,12 @@ export class RegisterClient {
     q: wire.ChargeQuery,
     body: wire.OrderDocumentRequest,
     opts?: CallOptions,
-  ): Promise<wire.OrderDocumentResponse> {
-    return this.json(ROUTES.orderDocument, { params: { titleNumber }, query: charge(q), json: body, fas: q.fas, opts });
+  ): Promise<Answered<wire.OrderDocumentResponse>> {
+    return this.charging(ROUTES.orderDocument, { params: { titleNumber }, query: charge(q), json: body, fas: q.fas, opts });
   }
 
-  purchasePlans(titleNumber: string, q: wire.ChargeQuery, opts?: CallOptions): Promise<wire.PurchasePlansResponse> {
-    return this.json(ROUTES.purchasePlans, { params: { titleNumber }, query: charge(q), fas: q.fas, opts });
+  purchasePlans(titleNumber: string, q: wire.ChargeQuery, opts?: CallOptions): Promise<Answered<wire.PurchasePlansResponse>> {
+    return this.charging(ROUTES.purchasePlans, { params: { titleNumber }, query: charge(q), fas: q.fas, opts });
   }
 
   downloadDocument(titleNumber: string, documentId: string, opts?: CallOptions): Promise<RegisterDownload> {
@@ -219,6 +228,21 @@ export class RegisterClient {
     return this.call<z.output<R['response']>>(route, { ...o, read: jsonReader(route) as ExchangeSpec<z.output<R['response']>>['read'] });
   }
 
+  /** A call that charges: its answer with the register's clock as the answer began (the charge's day). */
+  private charging<R extends JsonRoute>(
+    route: R,
+    o: Pick<ExchangeSpec<unknown>, 'params' | 'query' | 'json' | 'opts'> & { fas?: string | undefined },
+  ): Promise<Answered<z.output<R['response']>>> {
+    const read = jsonReader(route);
+    return this.call<Answered<z.output<R['response']>>>(route, {
+      ...o,
+      read: async (res) => {
+        const body = (await read(res)) as z.output<R['response']>;
+        return res.answeredAt ? { body, answeredAt: res.answeredAt } : { body };
+      },
+    });
+  }
+
   private download(route: RouteDef, params: Record<string, string>, opts?: CallOptions): Promise<RegisterDownload> {
     return this.call<RegisterDownload>(route, {
       params,
@@ -266,6 +290,7 @@ export class RegisterClient {
           outcomeUnknown,
           neverSent,
           sentAt: error.sentAt,
+          ...(error.answeredAt ? { answeredAt: error.answeredAt } : {}),
         });
       }
     }

@@ -38,6 +38,8 @@ export interface RegisterErrorInit {
   outcomeUnknown?: boolean;
   /** The register's clock when the request went out (see RegisterTransport.registerNow). */
   sentAt?: Date;
+  /** A call that charges: the register's `Date` at the start of its answer, when one began. */
+  answeredAt?: Date;
   /** No attempt of the call was written to the register (refused by the breaker, never connected). */
   neverSent?: boolean;
   cause?: Error;
@@ -61,6 +63,11 @@ export class RegisterError extends Error {
   readonly outcomeUnknown: boolean;
   /** The register's clock when the request went out; unset when it never did. */
   readonly sentAt?: Date;
+  /**
+   * A call that charges: when the register began to answer, by its own `Date` header (read
+   * before the body, so an answer that broke off after it still has it); unset when none began.
+   */
+  readonly answeredAt?: Date;
   /** True when it is known that no attempt of the call reached the register: the caller may say "nothing was sent". */
   readonly neverSent: boolean;
 
@@ -76,6 +83,7 @@ export class RegisterError extends Error {
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
     if (init.sentAt !== undefined) this.sentAt = init.sentAt;
+    if (init.answeredAt !== undefined) this.answeredAt = init.answeredAt;
     this.neverSent = init.neverSent ?? false;
   }
 

@@ -14,7 +14,6 @@ import { type AttemptFailure, type BreakerVerdict, classifyContractBreach, class
 import { CLIENT_ERROR_CODES, RegisterError, redact, safeCause, type RegisterErrorInit } from './errors';
 import { backoffDelayMs, parseRetryAfter, shouldRetry, sleep, type FailureKind } from './retry';
 import { discard, readErrorBody, type RawResponse } from './responses';
-import { noteChargeAnswer } from './charge-answers';
 
 export interface CallOptions {
   /** Aborts a call that has no effect; ignored by charging and creating calls (see exchange). */
@@ -229,6 +228,8 @@ class RegisterCall<T> implements BreakerCall {
   private attemptNumber = 0;
   /** The register's clock when the current attempt's request went out, for the charge journal's day. */
   private sentAt: Date | undefined;
+  /** A call that charges: the register's clock as the current attempt's answer began (its day is the charge's). */
+  private answeredAt: Date | undefined;
   /** Some attempt of this call was written to the register. */
   private written = false;
 
@@ -297,6 +298,7 @@ class RegisterCall<T> implements BreakerCall {
           ...failure.error,
           outcomeUnknown: decision === 'unknown',
           ...(this.sentAt ? { sentAt: this.sentAt } : {}),
+          ...(this.answeredAt ? { answeredAt: this.answeredAt } : {}),
           ...(this.written ? {} : { neverSent: true }),
         });
         if (decision !== 'retry' || failedAttempts >= this.attempts || transport.closed) throw error;
@@ -386,6 +388,7 @@ class RegisterCall<T> implements BreakerCall {
     const started = performance.now();
     let status = 0;
     this.sentAt = undefined;
+    this.answeredAt = undefined;
     const headers: Record<string, string> = { accept: spec.accept ?? 'application/json', authorization: auth.header, ...spec.headers };
     if (this.body !== undefined) headers['content-type'] = 'application/json';
     if (spec.opts?.requestId) headers['x-request-id'] = spec.opts.requestId;
@@ -413,7 +416,7 @@ class RegisterCall<T> implements BreakerCall {
       // Read with the headers, before the body: the register charged as it began this answer,
       // and a body that ends after its midnight does not move the charge to the next day.
       const answeredAt = transport.observeRegisterDate(response.headers.date, started);
-      if (answeredAt && route.effect === 'charges') noteChargeAnswer(answeredAt);
+      if (answeredAt !== undefined && route.effect === 'charges') this.answeredAt = new Date(answeredAt);
       // awaited here, so that a body that breaks off is caught below, with the status known
       return await this.readAnswer(response, auth, ticket, started);
     } catch (error) {
@@ -446,7 +449,9 @@ class RegisterCall<T> implements BreakerCall {
     const status = response.statusCode;
     if ((status >= 200 && status < 300) || spec.alsoOk?.includes(status)) {
       try {
-        const value = await spec.read({ status, headers: response.headers, body: response.body });
+        const answer: RawResponse = { status, headers: response.headers, body: response.body };
+        if (this.answeredAt) answer.answeredAt = this.answeredAt;
+        const value = await spec.read(answer);
         this.end(ticket, started, status, 'success', 'ok');
         this.openBody = response.body;
         return { value };

@@ -193,7 +193,7 @@ export class RegisterTransport {
    * charging and document expiry): the header's second, plus half a second for the fraction it
    * dropped, plus the time since it was read. Until the register has answered once this is only
    * this machine's clock: see `knowsRegisterClock` (RegisterClient.registerNow asks the register
-   * first). A charge's own day is never taken from here, but from its answer (charge-answers.ts).
+   * first). A charge's own day is never taken from here, but from its answer (`Answered.answeredAt` in responses.ts).
    */
   registerNow(): Date {
     const reading = this.clockReading;
@@ -235,16 +235,16 @@ export class RegisterTransport {
 
   /**
    * @internal An answer's `Date` header has come, for an attempt begun at `sentAt`
-   * (performance.now()): the register's clock as it answered, if the header is one.
+   * (performance.now()): the register's clock as it answered (ms since the epoch), if the header is one.
    */
-  observeRegisterDate(value: string | string[] | undefined, sentAt: number): Date | undefined {
+  observeRegisterDate(value: string | string[] | undefined, sentAt: number): number | undefined {
     const text = Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
     // A Date header names a whole second: every answer within it carries the same text, parsed once.
     if (text !== this.lastDateHeader.text) this.lastDateHeader = { text, ms: Date.parse(text) };
     const at = this.lastDateHeader.ms;
     if (Number.isNaN(at)) return undefined;
     this.clockReading = { headerMs: at, sentAt, readAt: performance.now() };
-    return new Date(at);
+    return at;
   }
 
   /** True once close() has been called. */

@@ -15,5 +15,4 @@ export {
   type CallOptions,
 } from './client';
 export { CLIENT_ERROR_CODES, RegisterError } from './errors';
-export { abandon } from './responses';
-export { watchChargeAnswers } from './charge-answers';
+export { abandon, type Answered } from './responses';

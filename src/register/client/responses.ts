@@ -14,6 +14,18 @@ export interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: Dispatcher.ResponseData['body'];
+  /** A call that charges: the register's `Date` at the start of this answer (the charge's register day). */
+  answeredAt?: Date;
+}
+
+/**
+ * The answer to a call that charges, and when the register began to give it by its own clock:
+ * the register charges as it answers, so that names the charge's register day, however late
+ * the body ends and whatever this machine's clock says.
+ */
+export interface Answered<T> {
+  body: T;
+  answeredAt?: Date;
 }
 
 /** Error bodies are `{code, message, field?}`: anything bigger than this is not one. */
