@@ -8,7 +8,7 @@
  * - free reads past the reserve share of the day, so that paid work can still go through;
  * - a client whose token bucket is empty, so that no client burns the day in a burst.
  */
-import { CLIENT_ERROR_CODES, type HeldCheck, type QuotaHooks, type RegisterCallEvent, RegisterError } from '../register/client';
+import { CLIENT_ERROR_CODES, type HeldCheck, type QuotaGate, type RegisterCallEvent, RegisterError } from '../register/client';
 import { DatabaseUnavailableError } from '../storage/database-unavailable';
 import { endOfLondonDay, londonDate, secondsUntilLondonMidnight } from '../register/contract/london-day';
 import type { RouteDef } from '../register/contract/routes';
@@ -82,8 +82,8 @@ export class QuotaGuard {
     return this.leases.close();
   }
 
-  /** What one API client's register client tells the quota, and asks of it (see QuotaHooks). */
-  forClient(client: QuotaClient): QuotaHooks {
+  /** What one API client's register client tells the quota, and asks of it (see QuotaGate). */
+  forClient(client: QuotaClient): QuotaGate {
     const leaseKey = leaseKeyOf(client.organisation, client.id);
     return {
       admit: (route) => this.admit(client, route),

@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { RegisterError, RegisterTransport, type RegisterCallEvent } from '../../src/register/client';
-import { type AuthProvider, exchange, type ExchangeSpec } from '../../src/register/client/exchange';
+import { type AttemptGate, type AuthProvider, exchange, type ExchangeSpec } from '../../src/register/client/exchange';
 import { type RawResponse, readJson } from '../../src/register/client/responses';
 import { ROUTES } from '../../src/register/contract/routes';
 
@@ -85,6 +85,15 @@ const bearer = (token = 'tok-1'): AuthProvider & { invalidated: string[] } => {
     },
   };
 };
+
+/** A quota gate that lets every attempt go, with the steps a test gives it instead. */
+const gate = (steps: Partial<AttemptGate> = {}): AttemptGate => ({
+  refuseIfHeld: async () => undefined,
+  admitNow: () => false,
+  admit: async () => undefined,
+  settled: () => undefined,
+  ...steps,
+});
 
 function spec<T = unknown>(overrides: Partial<ExchangeSpec<T>> = {}): ExchangeSpec<T> {
   return {
@@ -305,7 +314,7 @@ describe('the quota and the call wrapper', () => {
       },
     };
     script.push(status(503, { code: 'INTERNAL_ERROR', message: 'busy' }));
-    await exchange(transport(), spec({ auth, admit: async () => void steps.push('admit') }));
+    await exchange(transport(), spec({ auth, gate: gate({ admit: async () => void steps.push('admit') }) }));
     expect(steps).toEqual(['credentials', 'admit', 'credentials', 'admit']);
     expect(seen).toHaveLength(2);
   });
@@ -317,7 +326,7 @@ describe('the quota and the call wrapper', () => {
       asked += 1;
       throw refusal;
     };
-    expect(await failure(exchange(transport(), spec({ admit })))).toBe(refusal);
+    expect(await failure(exchange(transport(), spec({ gate: gate({ admit }) })))).toBe(refusal);
     expect(asked).toBe(1);
     expect(seen).toHaveLength(0);
     expect(events).toEqual([]);
@@ -338,7 +347,9 @@ describe('the quota and the call wrapper', () => {
       throw refusal;
     };
     expect(
-      await failure(exchange(transport(), spec({ auth: signIn(false), refuseIfHeld, admit: async () => void steps.push('admit') }))),
+      await failure(
+        exchange(transport(), spec({ auth: signIn(false), gate: gate({ refuseIfHeld, admit: async () => void steps.push('admit') }) })),
+      ),
     ).toBe(refusal);
     expect(steps).toEqual(['look']);
     expect(seen).toHaveLength(0);
@@ -346,13 +357,27 @@ describe('the quota and the call wrapper', () => {
     // Nothing held: the look, the sign-in, the admission, then the call.
     steps.length = 0;
     const looked = async () => void steps.push('look');
-    await exchange(transport(), spec({ auth: signIn(false), refuseIfHeld: looked, admit: async () => void steps.push('admit') }));
+    await exchange(
+      transport(),
+      spec({ auth: signIn(false), gate: gate({ refuseIfHeld: looked, admit: async () => void steps.push('admit') }) }),
+    );
     expect(steps).toEqual(['look', 'sign-in', 'admit']);
     // A token at hand: no look (admission decides), no sign-in.
     steps.length = 0;
-    await exchange(transport(), spec({ auth: signIn(true), refuseIfHeld: looked, admit: async () => void steps.push('admit') }));
+    await exchange(
+      transport(),
+      spec({ auth: signIn(true), gate: gate({ refuseIfHeld: looked, admit: async () => void steps.push('admit') }) }),
+    );
     expect(steps).toEqual(['admit']);
     expect(seen).toHaveLength(2);
+    // Admitted at once (a lease in hand): the admission is not asked; after the attempt, the gate hears how it went.
+    steps.length = 0;
+    const settled: RegisterCallEvent[] = [];
+    const atOnce = gate({ admitNow: () => true, admit: async () => void steps.push('admit'), settled: (call) => void settled.push(call) });
+    await exchange(transport(), spec({ auth: signIn(true), gate: atOnce }));
+    expect(steps).toEqual([]);
+    expect(seen).toHaveLength(3);
+    expect(settled).toMatchObject([{ route: 'titleSummary', status: 200, outcome: 'ok' }]);
   });
 
   test('a failed token fetch keeps its cause for the logs', async () => {

@@ -9,7 +9,7 @@ import * as wire from '../contract/wire';
 import type { RegisterCallEvent, RegisterTransport } from './http';
 import { TokenCache, type TokenCacheOptions } from './token-cache';
 import { RegisterError } from './errors';
-import { exchange, initOf, type AuthProvider, type CallOptions, type ExchangeSpec } from './exchange';
+import { type AttemptGate, exchange, initOf, type AuthProvider, type CallOptions, type ExchangeSpec } from './exchange';
 import {
   type Answered,
   contractError,
@@ -30,19 +30,20 @@ export interface RegisterCredentials {
 }
 
 /**
- * What the organisation's quota (services/quota.ts) sees of one client's calls: each attempt of
- * a route before it is sent and after it ended, and the register's 429. Token fetches are not
- * counted (the register does not count them), but none is made while the organisation's calls
- * are refused: `refuseIfHeld` is asked first.
+ * The one object through which the organisation's quota (services/quota.ts, `QuotaGuard.forClient`)
+ * sees and decides one client's calls, asked by this client alone: each attempt of a route before
+ * it is sent and after it ended (through the call's AttemptGate), and the register's 429. Token
+ * fetches are not counted (the register does not count them), but none is made while the
+ * organisation's calls are refused: `refuseIfHeld` is asked first.
  */
-export interface QuotaHooks {
+export interface QuotaGate {
   /** Before every attempt; a RegisterError it throws refuses the attempt, unsent. */
   admit(route: RouteDef): Promise<void>;
   /**
    * Before `admit`: true when the attempt is admitted here and now (a free read with a lease in
    * hand), with nothing to wait for; false leaves the decision to `admit`.
    */
-  admitNow?(route: RouteDef): boolean;
+  admitNow(route: RouteDef): boolean;
   /**
    * Before a sign-in a call needs: throws the refusal admission would give the organisation as a
    * whole (the register's 429 holds, the day is used up, or a free read's share of it), counting
@@ -62,7 +63,7 @@ export interface HeldCheck {
 }
 
 /** Optional tuning of a client; `now` lets tests share the emulator's clock. */
-export type RegisterClientOptions = TokenCacheOptions & { quota?: QuotaHooks };
+export type RegisterClientOptions = TokenCacheOptions & { quota?: QuotaGate };
 
 export interface ListBodies {
   basic: wire.BasicList;
@@ -86,15 +87,14 @@ export class RegisterClient {
   private readonly tokens: TokenCache;
   private readonly basicHeader: string;
   private readonly bearer: AuthProvider;
-  private readonly quota: QuotaHooks | undefined;
+  private readonly quota: QuotaGate | undefined;
   /**
    * The parts of a call's spec that do not change from call to call are made once (a closure per
    * call costs, under tsx's keepNames, a defineProperty each): what to redact when no FAS is sent,
    * the quota's word after each attempt, and each route's admission.
    */
   private readonly sensitive: () => (string | undefined)[];
-  private readonly settled: (call: RegisterCallEvent) => void;
-  private readonly quotaSteps = new Map<RouteDef, QuotaSteps>();
+  private readonly gates = new Map<RouteDef, AttemptGate>();
 
   constructor(
     private readonly transport: RegisterTransport,
@@ -105,7 +105,6 @@ export class RegisterClient {
     this.tokens = new TokenCache(() => this.fetchToken(), options);
     this.quota = options.quota;
     this.sensitive = () => [credentials.clientSecret, this.basicHeader, this.tokens.current()];
-    this.settled = (call) => this.quota?.settled(call);
     this.bearer = {
       authorize: async (signal) => {
         const token = await this.tokens.get(signal);
@@ -258,11 +257,10 @@ export class RegisterClient {
   ): Promise<T> {
     const { fas, ...rest } = o;
     const quota = this.quota;
-    const steps = quota ? this.quotaStepsOf(route, quota) : undefined;
     const called = exchange(this.transport, {
       ...rest,
       route,
-      ...(steps ? { admit: steps.admit, admitNow: steps.admitNow, refuseIfHeld: steps.refuseIfHeld, settled: this.settled } : {}),
+      ...(quota ? { gate: this.gateOf(route, quota) } : {}),
       auth: this.bearer,
       tenant: this.credentials.clientId,
       sensitive: fas === undefined ? this.sensitive : () => [this.credentials.clientSecret, this.basicHeader, this.tokens.current(), fas],
@@ -297,20 +295,20 @@ export class RegisterClient {
     throw error;
   }
 
-  /** The quota's steps for one route, made once per route: a call's spec takes them as they are. */
-  private quotaStepsOf(route: RouteDef, quota: QuotaHooks): QuotaSteps {
-    let steps = this.quotaSteps.get(route);
-    if (!steps) {
+  /** The quota's gate for one route's calls, made once per route: a call's spec takes it as it is. */
+  private gateOf(route: RouteDef, quota: QuotaGate): AttemptGate {
+    let gate = this.gates.get(route);
+    if (!gate) {
       const held: HeldCheck = { route: route.name, free: route.effect === 'none' };
-      const admitNow = quota.admitNow;
-      steps = {
-        admit: () => quota.admit(route),
-        admitNow: admitNow ? () => admitNow(route) : () => false,
+      gate = {
         refuseIfHeld: () => quota.refuseIfHeld(held),
+        admitNow: () => quota.admitNow(route),
+        admit: () => quota.admit(route),
+        settled: (call) => quota.settled(call),
       };
-      this.quotaSteps.set(route, steps);
+      this.gates.set(route, gate);
     }
-    return steps;
+    return gate;
   }
 
   private async fetchToken(): Promise<{ accessToken: string; expiresInSeconds: number }> {
@@ -327,8 +325,6 @@ export class RegisterClient {
     return { accessToken: res.access_token, expiresInSeconds: res.expires_in };
   }
 }
-
-type QuotaSteps = Required<Pick<ExchangeSpec<unknown>, 'admit' | 'admitNow' | 'refuseIfHeld'>>;
 
 /** Each JSON route's reader, made once per route. */
 const jsonReaders = new Map<RouteDef, (res: RawResponse) => Promise<unknown>>();

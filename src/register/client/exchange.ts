@@ -34,6 +34,21 @@ export interface AuthProvider {
   invalidate?(token: string): void;
 }
 
+/**
+ * What the organisation's quota says about one call, asked by the exchange alone and in this
+ * order: before a sign-in the attempt needs, before each attempt, and after each attempt.
+ */
+export interface AttemptGate {
+  /** Before a sign-in the attempt needs: the quota's word on the organisation, counting nothing; a RegisterError it throws ends the call unsent. */
+  refuseIfHeld(): Promise<void>;
+  /** Before each attempt (after credentials): true when the quota admits it at once, with nothing to wait for (a lease in hand). */
+  admitNow(): boolean;
+  /** Otherwise: the quota's admission, awaited; a RegisterError it throws ends the call unsent. */
+  admit(): Promise<void>;
+  /** After each attempt the breaker let through or refused, with its event: the quota takes back what the register did not count. */
+  settled(call: RegisterCallEvent): void;
+}
+
 export interface ExchangeSpec<T> {
   route: RouteDef;
   params?: Record<string, string>;
@@ -48,14 +63,8 @@ export interface ExchangeSpec<T> {
   alsoOk?: readonly number[];
   /** Reads a success response; may throw a REGISTER_CONTRACT_ERROR. */
   read(res: RawResponse): Promise<T>;
-  /** Before each attempt (after credentials): the quota's admission; a RegisterError it throws ends the call unsent. */
-  admit?(): Promise<void>;
-  /** Asked before `admit`: true when the quota admits the attempt at once, with nothing to wait for. */
-  admitNow?(): boolean;
-  /** Before a sign-in the attempt needs: the quota's word on the organisation, counting nothing; a RegisterError it throws ends the call unsent. */
-  refuseIfHeld?(): Promise<void>;
-  /** After each attempt the breaker let through or refused, with its event: the quota takes back what the register did not count. */
-  settled?(call: RegisterCallEvent): void;
+  /** The quota's say in this call's attempts; none: every attempt goes. */
+  gate?: AttemptGate;
   /** Values to redact from register messages (secret, token, fas). */
   sensitive(): (string | undefined)[];
   opts?: CallOptions;
@@ -328,12 +337,12 @@ class RegisterCall<T> implements BreakerCall {
     // credentials at hand and no admission to wait for: no await before the request
     const ready = this.spec.auth.ready?.();
     // A sign-in is a request to the register too: none for a call the organisation cannot make.
-    if (!ready && this.spec.refuseIfHeld) await this.spec.refuseIfHeld();
+    const { gate } = this.spec;
+    if (!ready && gate) await gate.refuseIfHeld();
     const credentials = ready ? { auth: ready } : await this.credentials();
     if ('failure' in credentials) return credentials;
     // The quota's admission: a refusal ends the whole call, with nothing sent.
-    const { admit, admitNow } = this.spec;
-    if (admit && !admitNow?.()) await admit();
+    if (gate && !gate.admitNow()) await gate.admit();
     const ticket = this.transport.breaker.acquire(this);
     if (!ticket) return this.refusedByBreaker();
     return this.send(credentials.auth, ticket);
@@ -531,6 +540,6 @@ class RegisterCall<T> implements BreakerCall {
       ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
     };
     this.transport.emit(event);
-    spec.settled?.(event);
+    spec.gate?.settled(event);
   }
 }

@@ -9,7 +9,7 @@ export {
 export {
   RegisterClient,
   type HeldCheck,
-  type QuotaHooks,
+  type QuotaGate,
   type RegisterClientOptions,
   type RegisterDownload,
   type CallOptions,
