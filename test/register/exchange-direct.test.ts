@@ -9,7 +9,8 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { RegisterError, RegisterTransport, type RegisterCallEvent } from '../../src/register/client';
-import { type AttemptGate, type AuthProvider, exchange, type ExchangeSpec } from '../../src/register/client/exchange';
+import type { AttemptGate, AuthProvider, ExchangeSpec } from '../../src/register/client/call-spec';
+import { exchange } from '../../src/register/client/exchange';
 import { type RawResponse, readJson } from '../../src/register/client/responses';
 import { ROUTES } from '../../src/register/contract/routes';
 

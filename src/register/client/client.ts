@@ -9,7 +9,8 @@ import * as wire from '../contract/wire';
 import type { RegisterCallEvent, RegisterTransport } from './http';
 import { TokenCache, type TokenCacheOptions } from './token-cache';
 import { RegisterError } from './errors';
-import { type AttemptGate, exchange, initOf, type AuthProvider, type CallOptions, type ExchangeSpec } from './exchange';
+import type { AttemptGate, AuthProvider, CallOptions, ExchangeSpec } from './call-spec';
+import { exchange, initOf } from './exchange';
 import {
   type Answered,
   contractError,
@@ -21,7 +22,7 @@ import {
   type RegisterDownload,
 } from './responses';
 
-export type { CallOptions } from './exchange';
+export type { CallOptions } from './call-spec';
 export type { RegisterDownload } from './responses';
 
 export interface RegisterCredentials {

@@ -5,70 +5,17 @@
  * the steps of an attempt (credentials, admit, the breaker's ticket, send, end) and `run` is the
  * retry loop around them.
  */
-import { EventEmitter } from 'node:events';
 import { request, type Dispatcher } from 'undici';
 import { hasEffect, type RouteDef } from '../contract/routes';
+import type { Credentials, ExchangeSpec } from './call-spec';
+import { CallAbort, DeadlineExceeded, followCaller, raceAbort } from './cancellation';
+import { trackingDispatcher } from './sent-tracking';
 import type { RegisterTransport, RegisterCallEvent } from './http';
 import type { BreakerCall, BreakerTicket } from './circuit-breaker';
 import { type AttemptFailure, type BreakerVerdict, classifyContractBreach, classifyHttpAnswer, classifyThrown } from './classify';
 import { CLIENT_ERROR_CODES, RegisterError, redact, safeCause, type RegisterErrorInit } from './errors';
 import { backoffDelayMs, parseRetryAfter, shouldRetry, sleep, type FailureKind } from './retry';
 import { discard, readErrorBody, type RawResponse } from './responses';
-
-export interface CallOptions {
-  /** Aborts a call that has no effect; ignored by charging and creating calls (see exchange). */
-  signal?: AbortSignal;
-  /** Sent as X-Request-Id. */
-  requestId?: string;
-}
-
-export interface AuthProvider {
-  /** The Authorization header for one attempt, and the bearer token inside it. */
-  authorize(signal: AbortSignal): Promise<{ header: string; token?: string }>;
-  /**
-   * The same, when it is at hand without waiting (a cached token); undefined: ask `authorize`.
-   * Spares the common attempt an AbortSignal and two promises.
-   */
-  ready?(): { header: string; token?: string } | undefined;
-  /** Bearer routes only: forget a token the register answered 401 to. */
-  invalidate?(token: string): void;
-}
-
-/**
- * What the organisation's quota says about one call, asked by the exchange alone and in this
- * order: before a sign-in the attempt needs, before each attempt, and after each attempt.
- */
-export interface AttemptGate {
-  /** Before a sign-in the attempt needs: the quota's word on the organisation, counting nothing; a RegisterError it throws ends the call unsent. */
-  refuseIfHeld(): Promise<void>;
-  /** Before each attempt (after credentials): true when the quota admits it at once, with nothing to wait for (a lease in hand). */
-  admitNow(): boolean;
-  /** Otherwise: the quota's admission, awaited; a RegisterError it throws ends the call unsent. */
-  admit(): Promise<void>;
-  /** After each attempt the breaker let through or refused, with its event: the quota takes back what the register did not count. */
-  settled(call: RegisterCallEvent): void;
-}
-
-export interface ExchangeSpec<T> {
-  route: RouteDef;
-  params?: Record<string, string>;
-  query?: Record<string, string | undefined>;
-  json?: unknown;
-  headers?: Record<string, string>;
-  accept?: string;
-  auth: AuthProvider;
-  /** The tenant (API client id) for events; never sent anywhere. */
-  tenant?: string;
-  /** Statuses besides 2xx handed to `read` (e.g. 304). */
-  alsoOk?: readonly number[];
-  /** Reads a success response; may throw a REGISTER_CONTRACT_ERROR. */
-  read(res: RawResponse): Promise<T>;
-  /** The quota's say in this call's attempts; none: every attempt goes. */
-  gate?: AttemptGate;
-  /** Values to redact from register messages (secret, token, fas). */
-  sensitive(): (string | undefined)[];
-  opts?: CallOptions;
-}
 
 interface Failure {
   kind: FailureKind;
@@ -80,10 +27,6 @@ interface Failure {
 }
 
 type Attempt<T> = { value: T } | { failure: Failure };
-
-class DeadlineExceeded extends Error {
-  override name = 'DeadlineExceeded';
-}
 
 const errorCodeOf = (error: unknown): string | undefined => {
   const code = (error as { code?: unknown } | null)?.code;
@@ -108,105 +51,6 @@ export const initOf = (error: RegisterError): RegisterErrorInit => ({
   ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
   ...(error.cause instanceof Error ? { cause: error.cause } : {}),
 });
-
-/**
- * undici writes a request only after handing it a connection (`onConnect`); until then it
- * waits in the pool queue. This dispatcher tells the two apart, which is the proof that a
- * failed call with an effect never reached the register. Written by hand: undici exposes no
- * per-request "was it written" flag, and its interceptors see the same handler calls. The
- * handler is the one `request()` made for this call alone, so its `onConnect` is shadowed on the
- * instance (a Proxy around it cost a trap and a bound function on every handler call).
- */
-function trackingDispatcher(agent: Dispatcher, onConnected: () => void): Dispatcher {
-  return {
-    dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
-      const onConnect = handler.onConnect;
-      if (typeof onConnect === 'function') {
-        // An anonymous function: a named one costs a defineProperty per call under tsx's keepNames.
-        handler.onConnect = function (this: unknown, ...args: Parameters<typeof onConnect>) {
-          onConnected();
-          return onConnect.apply(this, args);
-        };
-      }
-      return agent.dispatch(options, handler);
-    },
-  } as Dispatcher;
-}
-
-type Credentials = Awaited<ReturnType<AuthProvider['authorize']>>;
-
-/**
- * One call's cancellation: its deadline or, for a free call, its caller going away. undici takes
- * an EventEmitter as its `signal`, and so does the wait for a pool slot: an AbortSignal is made
- * only when something asks for one (a token fetch, a back-off wait). Node's AbortSignal costs
- * ~3 µs to create and a composite one (`AbortSignal.any`) far more, on every call (docs/performance.md).
- */
-class CallAbort extends EventEmitter {
-  aborted = false;
-  reason: unknown;
-  private controller: AbortController | undefined;
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.controller?.abort(reason);
-    this.emit('abort', reason);
-  }
-
-  get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.aborted) this.controller.abort(this.reason);
-    }
-    return this.controller.signal;
-  }
-}
-
-/**
- * The free calls in flight for each caller's signal. One listener per caller aborts them all
- * when it goes away, instead of a composite signal and its listeners for every call.
- */
-const callsOfCaller = new WeakMap<AbortSignal, Set<CallAbort>>();
-
-/** Aborts `call` when `caller` aborts, until the function returned is called. */
-function followCaller(caller: AbortSignal, call: CallAbort): () => void {
-  let calls = callsOfCaller.get(caller);
-  if (!calls) {
-    const inFlight = new Set<CallAbort>();
-    calls = inFlight;
-    callsOfCaller.set(caller, inFlight);
-    caller.addEventListener(
-      'abort',
-      () => {
-        for (const c of inFlight) c.abort(caller.reason);
-        inFlight.clear();
-      },
-      { once: true },
-    );
-  }
-  calls.add(call);
-  const followed = calls;
-  return () => followed.delete(call);
-}
-
-/** `pending`, or the call's abort reason when it aborts first ('abort' is emitted with it). */
-function raceAbort<R>(pending: Promise<R>, abort: CallAbort): Promise<R> {
-  if (abort.aborted) return Promise.reject(abort.reason);
-  return new Promise<R>((resolve, reject) => {
-    abort.once('abort', reject);
-    pending.then(
-      (value) => {
-        abort.removeListener('abort', reject);
-        resolve(value);
-      },
-      (error: unknown) => {
-        abort.removeListener('abort', reject);
-        reject(error);
-      },
-    );
-  });
-}
 
 export function exchange<T>(transport: RegisterTransport, spec: ExchangeSpec<T>): Promise<T> {
   return wrapped(transport, spec, transport.retryPolicy.attempts);
