@@ -9,6 +9,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { parse } from 'graphql';
 import { afterEach, describe, expect, test } from 'vitest';
 import { TitleQuery } from '../support/documents';
+import { FAULT_TEST_TRANSPORT } from '../support/fault-transport';
 import { startService } from '../support/harness';
 
 type Svc = Awaited<ReturnType<typeof startService>>;
@@ -39,11 +40,7 @@ describe('leased free reads under faults', () => {
     async ([, fault]) => {
       svc = await startService({
         services: {
-          transport: {
-            timeouts: { connectMs: 500, headersMs: 300, bodyMs: 300, deadlineMs: 2_000 },
-            retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
-            breaker: { failureThreshold: 100, openMs: 300 },
-          },
+          transport: FAULT_TEST_TRANSPORT,
           // One lease outlives the test: every read is admitted from it, and the usage query ends it.
           quota: { leaseMs: 60_000, leaseCalls: 20 },
         },
