@@ -92,8 +92,10 @@ chargeableMutation('orderTitleDocument', {
         ...(body.applications?.include ? (['PENDING_APPLICATIONS'] as const) : []),
       ],
       call: async (q): Promise<Answered<OrderedDocument>> => {
-        const { body: ordered, answeredAt } = await ctx.register.orderDocument(input.titleNumber, q, body, ctx.callOptions);
+        const answered = await ctx.register.orderDocument(input.titleNumber, q, body, ctx.callOptions);
+        const ordered = answered.body;
         return {
+          ...answered,
           body: {
             documentId: ordered.data.documentId,
             titleNumber: input.titleNumber,
@@ -101,7 +103,6 @@ chargeableMutation('orderTitleDocument', {
             expiresAt: expiryOfIssue(ctx.services.registerNow()),
             charges: ordered.charges,
           },
-          ...(answeredAt ? { answeredAt } : {}),
         };
       },
       extraInput: body,

@@ -37,11 +37,12 @@ chargeableMutation('purchaseTitlePlans', {
   charge: (input, ctx) => ({
     products: ['TITLE_DATA_AND_PLANS'],
     call: async (q): Promise<Answered<BoughtPlans>> => {
-      const { body: bought, answeredAt } = await ctx.register.purchasePlans(input.titleNumber, q, ctx.callOptions);
+      const answered = await ctx.register.purchasePlans(input.titleNumber, q, ctx.callOptions);
+      const bought = answered.body;
       // the register's day of issue, not ours: near midnight the two differ
       const expiresAt = expiryOfIssue(ctx.services.registerNow());
       const plans = bought.plans.map((p) => ({ ...p, titleNumber: input.titleNumber, expiresAt }));
-      return { body: { plans, charges: bought.charges }, ...(answeredAt ? { answeredAt } : {}) };
+      return { ...answered, body: { plans, charges: bought.charges } };
     },
   }),
   files: { kind: 'plans', expiresAt: (bought) => bought.plans[0]?.expiresAt },
