@@ -11,6 +11,8 @@ import {
   ChargeQuoteQuery,
   ChargeRecordsQuery,
   ChargeStatementQuery,
+  OrderTitleDocumentMutation,
+  PurchaseTitlePlansMutation,
   SpendingQuery,
   TitleQuery,
 } from '../support/documents';
@@ -97,6 +99,24 @@ describe('a charge the register made after its midnight, before this service hea
     const transactionNumber = result.data!.purchaseTitleDetails.charges[0]!.transactionNumber;
     expect(svc.emulator.ledger.charges.map((c) => londonDate(c.at))).toEqual(['2026-01-16']);
     expect(await records(svc, '2026-01-16')).toEqual([{ key, status: 'CHARGED', transactionNumber }]);
+    expect(await records(svc, '2026-01-15')).toEqual([]);
+  });
+
+  test('a document ordered and plans bought are filed on the day of their answers too', async () => {
+    const svc = await justAfterMidnight();
+    const documentKey = newKey('document-after-midnight');
+    const plansKey = newKey('plans-after-midnight');
+    const ordered = await svc.gql(OrderTitleDocumentMutation, {
+      fas: '0877',
+      input: { titleNumber: 'MID15313', titleSheet: { include: true }, idempotencyKey: documentKey },
+    });
+    expect(ordered.data!.orderTitleDocument.userErrors).toEqual([]);
+    const bought = await svc.gql(PurchaseTitlePlansMutation, { fas: '0877', input: { titleNumber: 'LAN50', idempotencyKey: plansKey } });
+    expect(bought.data!.purchaseTitlePlans.userErrors).toEqual([]);
+    expect(svc.emulator.ledger.charges.map((c) => londonDate(c.at))).toEqual(['2026-01-16', '2026-01-16']);
+    const filed = await records(svc, '2026-01-16');
+    expect(filed.map((r) => r.key).sort()).toEqual([documentKey, plansKey].sort());
+    expect(filed.map((r) => r.transactionNumber).sort()).toEqual(svc.emulator.ledger.charges.map((c) => c.charge.transactionNumber).sort());
     expect(await records(svc, '2026-01-15')).toEqual([]);
   });
 
