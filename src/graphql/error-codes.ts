@@ -2,7 +2,7 @@
  * The one list of top-level error codes (`errors[].extensions.code`) a caller can get, and the one
  * constructor of such errors. A code outside the list does not compile; the README's table of
  * codes is checked against this list (test/graphql/error-codes.test.ts). The `userErrors` codes
- * of mutations are another list, `USER_ERROR_CODES` in mutations/user-errors.ts.
+ * of mutations are another list, `USER_ERROR_CODES` in src/services/user-errors.ts.
  */
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { LATIN1_RULE, latin1Problem } from '../../register/contract/rules';
-import { invalidInput, onePerField, type UserError } from './user-errors';
+import { invalidInput, onePerField, type UserError } from '../../services/user-errors';
 
 export type FieldMapper = (wirePath: readonly PropertyKey[]) => string[];
 

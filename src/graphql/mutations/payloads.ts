@@ -1,6 +1,6 @@
 /** The shape of the creating mutations' payloads (chargeable ones: run-chargeable.ts). */
 import type { Outcome } from './run-idempotent';
-import type { UserError } from './user-errors';
+import type { UserError } from '../../services/user-errors';
 
 /** The created object, or null with the userErrors: the shape of createCase's and addDeedToCase's payloads. */
 export interface Created<T> {

@@ -9,7 +9,8 @@ import type { Context } from '../context';
 import { check, dottedFieldMapper, userErrorsOf } from './input-rules';
 import { runIdempotent } from './run-idempotent';
 import { AMOUNT_RULE, type ChargeableProduct, penceOf } from '../../register/contract/money';
-import { badUserInput, type UserError } from './user-errors';
+import { badUserInput } from './user-errors';
+import type { UserError } from '../../services/user-errors';
 import type { Answered } from '../../register/client';
 
 export interface PurchaseTitleInputShape {

@@ -22,8 +22,9 @@ import type {
 import { type ChargeableProduct, formatPence } from '../../register/contract/money';
 import type { ServiceEvents } from '../../services/events';
 import type { Context } from '../context';
-import { graphQLErrorFromRegister, userErrorFromRegister, type CallerInput } from '../errors';
-import { invalidInput, onePerField, type UserError } from './user-errors';
+import { graphQLErrorFromRegister } from '../errors';
+import { userErrorFromRegister, type CallerInput } from '../../services/register-user-errors';
+import { invalidInput, onePerField, type UserError } from '../../services/user-errors';
 import { stringify as stableJson } from 'safe-stable-stringify';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserError[] };

@@ -1,69 +1,13 @@
 /**
- * What a caller is told about their input, in one place: the `userErrors` a mutation returns
- * (Shopify/GitHub style: business failures are data) and the top-level BAD_USER_INPUT a query
- * argument gets. Pure values, no schema types, so every layer can build them without importing
- * the builder.
+ * What a caller is told about an argument refused outright, before any register call: the
+ * top-level BAD_USER_INPUT (a query's argument, or an amount no mutation can read). The
+ * `userErrors` a mutation returns are built below GraphQL, by the services that find them
+ * (src/services/user-errors.ts).
  */
 import type { GraphQLError } from 'graphql';
 import { topLevelError } from '../error-codes';
 
-export const USER_ERROR_CODES = [
-  'INVALID_INPUT',
-  'TITLE_NOT_FOUND',
-  'TITLE_STATUS_NOT_SUPPORTED',
-  'FAS_NOT_AUTHORISED',
-  'CREDIT_LIMIT_EXCEEDED',
-  'CASE_NOT_FOUND',
-  'SECURITY_NOT_FOUND',
-  'IDEMPOTENCY_KEY_REUSED',
-  'RATE_LIMITED',
-  'DEED_RULE_VIOLATION',
-  'OUTCOME_UNKNOWN',
-  'IDEMPOTENCY_KEY_IN_USE',
-  'SPEND_LIMIT_REACHED',
-  'CHARGE_ABOVE_MAXIMUM',
-  'DOCUMENT_EXPIRED',
-] as const;
-export type UserErrorCode = (typeof USER_ERROR_CODES)[number];
-
-export interface UserError {
-  code: UserErrorCode;
-  message: string;
-  field?: string[];
-}
-
-/** A mutation input that breaks a rule: the message starts with the field's path, then the rule. */
-export function invalidInput(field: string[], rule: string): UserError {
-  return { code: 'INVALID_INPUT', message: `${field.join('.')} ${rule}`, field };
-}
-
 /** A query argument that breaks a rule: refused before any register call, naming the argument. */
 export function badUserInput(message: string, field?: string): GraphQLError {
   return topLevelError('BAD_USER_INPUT', message, field ? { field } : {});
-}
-
-/** One error per field, saying every rule it breaks: a caller is told once per field, and all of it. */
-export function onePerField(errors: readonly UserError[]): UserError[] {
-  // A field that breaks two rules is one error saying both: "input.reference must be at most 75
-  // characters; character 9 ’ (U+2019) is not allowed; use ' instead."
-  const byField = new Map<string, UserError>();
-  const out: UserError[] = [];
-  for (const error of errors) {
-    if (!error.field) {
-      out.push(error);
-      continue;
-    }
-    const key = JSON.stringify(error.field);
-    const first = byField.get(key);
-    if (!first) {
-      const copy = { ...error };
-      byField.set(key, copy);
-      out.push(copy);
-      continue;
-    }
-    const prefix = `${error.field.join('.')} `;
-    const rule = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-    if (!first.message.includes(rule.replace(/\.$/, ''))) first.message = `${first.message.replace(/\.$/, '')}; ${rule}`;
-  }
-  return out;
 }

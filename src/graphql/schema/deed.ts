@@ -6,7 +6,7 @@ import { runIdempotent } from '../mutations/run-idempotent';
 import { AddDeedRequest, type DeedParty } from '../../register/contract/wire';
 import { check, dottedFieldMapper, emailErrors, userErrorsOf, type FieldMapper } from '../mutations/input-rules';
 import { createdPayloadType } from './payloads';
-import { invalidInput, type UserError } from '../mutations/user-errors';
+import { invalidInput, type UserError } from '../../services/user-errors';
 import { needsScope } from '../field-scopes';
 import type { Answered } from '../../register/client';
 

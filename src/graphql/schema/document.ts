@@ -3,7 +3,7 @@ import { builder } from '../builder';
 import type { Charge, OrderDocumentRequest } from '../../register/contract/wire';
 import { chargeableMutation } from './chargeable';
 import { downloadFields, expiryOfIssue } from './download-links';
-import { invalidInput, type UserError } from '../mutations/user-errors';
+import { invalidInput, type UserError } from '../../services/user-errors';
 import type { Answered } from '../../register/client';
 
 interface OrderedDocument {

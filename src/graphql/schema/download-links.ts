@@ -4,7 +4,7 @@ import type { Context } from '../context';
 import { endOfLondonDay } from '../../register/contract/london-day';
 import { expiredWithItsDay, type FileKind } from '../../services/downloads/links';
 import type { ChargeableResult } from '../mutations/run-chargeable';
-import type { UserError } from '../mutations/user-errors';
+import type { UserError } from '../../services/user-errors';
 
 /** Ids are valid until the end of the register's day of issue (Europe/London). */
 export function expiryOfIssue(issuedAt: Date): string {

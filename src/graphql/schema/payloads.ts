@@ -5,7 +5,7 @@
 import type { ObjectFieldsShape, ObjectRef } from '@pothos/core';
 import { type BuilderTypes, builder } from '../builder';
 import type { Created } from '../mutations/payloads';
-import type { UserError } from '../mutations/user-errors';
+import type { UserError } from '../../services/user-errors';
 import { UserErrorType } from './user-error';
 
 type Types = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;

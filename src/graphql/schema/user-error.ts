@@ -1,6 +1,6 @@
 /** The GraphQL face of `userErrors`: the UserError type and the UserErrorCode enum, one description per code. */
 import { builder } from '../builder';
-import { USER_ERROR_CODES, type UserError, type UserErrorCode } from '../mutations/user-errors';
+import { USER_ERROR_CODES, type UserError, type UserErrorCode } from '../../services/user-errors';
 
 const CODE_DESCRIPTIONS: Record<UserErrorCode, string> = {
   INVALID_INPUT: 'A limit or character-set rule of the spec was broken; `field` names the input.',
