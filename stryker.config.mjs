@@ -28,7 +28,11 @@ export const GROUPS = {
     tests: ['test/register/*.test.ts', 'test/register/exchange.test.ts', 'test/register/exchange-direct.test.ts'],
   },
   runner: {
-    mutate: ['src/graphql/mutations/run-idempotent.ts', 'src/graphql/mutations/run-chargeable.ts'],
+    mutate: [
+      'src/services/idempotency/*.ts',
+      'src/graphql/mutations/run-idempotent.ts',
+      'src/graphql/mutations/run-chargeable.ts',
+    ],
     tests: [
       'test/money/idempotency-runner.test.ts',
       'test/money/money-safety-edges.test.ts',

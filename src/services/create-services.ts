@@ -3,6 +3,7 @@ import type { IdempotencyRecord, IdempotencyTiming } from '../storage/idempotenc
 import { EventHub } from './events';
 import { DEFAULT_JOURNAL_RETENTION_DAYS, type DownloadLimits, type DownloadSettings, type ReadSettings } from './settings';
 import { JournalOutbox } from './journal-outbox';
+import { IdempotentRunner } from './idempotency/runner';
 import { DownloadSlots } from './downloads/slots';
 import { DownloadLinks } from './downloads/links';
 import type { ApqLimits, ApqStore } from '../storage/apq/store';
@@ -41,8 +42,8 @@ export interface Services {
    * disk full; the journal outbox retries): a replay is answered from here at once.
    */
   unsettled: Map<string, IdempotencyRecord>;
-  /** The idempotency runner's waits (tests shorten them). */
-  idempotencyTiming: IdempotencyTiming;
+  /** Runs a mutation at most once per idempotency key, driving the store, the journal outbox and spend control. */
+  idempotentRunner: IdempotentRunner;
   referenceLists: ReferenceListCache;
   concurrency: number;
   /** Optional short per-tenant cache of title summaries (off unless SUMMARY_CACHE_TTL_MS > 0). */
@@ -282,23 +283,36 @@ export function createServices(options: ServiceOptions): RunningServices {
   const adopter = setInterval(adoptLegacyCallers, 60 * 60 * 1000);
   adopter.unref();
   const inflight = new Map<string, Promise<unknown>>();
+  const unsettled = new Map<string, IdempotencyRecord>();
   const journalOutbox = new JournalOutbox(events);
+  const registerNow = () => transport.registerNow();
+  const registerDay = (forPurchase?: boolean) => transport.registerDay(forPurchase);
   const running: RunningServices = {
     transport,
     callers: first.callers,
     callersVersion: options.callersVersion === undefined ? undefined : { version: options.callersVersion, since: new Date() },
     idempotency,
     inflight,
-    unsettled: new Map(),
-    idempotencyTiming: options.idempotencyTiming ?? {},
+    unsettled,
+    idempotentRunner: new IdempotentRunner({
+      store: idempotency,
+      journalOutbox,
+      events,
+      inflight,
+      unsettled,
+      spend: () => running.spend,
+      registerNow,
+      registerDay,
+      timing: options.idempotencyTiming ?? {},
+    }),
     referenceLists: new ReferenceListCache(options.reads.referenceListTtlMs),
     concurrency: options.reads.concurrency,
     summaryCaches: new SummaryCaches({ ttlMs: options.reads.summaryCacheTtlMs }),
     prefetchSecurities: options.reads.prefetchSecurities,
     events,
     quota,
-    registerNow: () => transport.registerNow(),
-    registerDay: (forPurchase) => transport.registerDay(forPurchase),
+    registerNow,
+    registerDay,
     apq,
     downloadLinks: new DownloadLinks(options.downloadLinkSecret, options.publicUrl, options.downloadLinkClock, (keyId, knownKeyIds) =>
       events.emit('downloadLinkUnknownKey', { keyId, knownKeyIds }),

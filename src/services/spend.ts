@@ -154,7 +154,7 @@ export class SpendControl {
   }
 
   /**
-   * What a purchase made now would charge, as its claim reckons it (graphql/mutations/run-idempotent.ts):
+   * What a purchase made now would charge, as its claim reckons it (services/idempotency/runner.ts):
    * a product is free when charged on the latest day the register may be on, which near its
    * midnight (NEAR_MIDNIGHT) is the new day, where what was bought the day before is charged
    * again; the limits are those of the register's day now. Before the register has been heard

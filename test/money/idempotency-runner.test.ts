@@ -7,7 +7,7 @@
  */
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { createHash } from 'node:crypto';
-import { inputHash } from '../../src/graphql/mutations/run-idempotent';
+import { inputHash } from '../../src/services/idempotency/key';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
 import { londonDate } from '../../src/register/contract/london-day';
 import { FAULT_TEST_TRANSPORT } from '../support/fault-transport';

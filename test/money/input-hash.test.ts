@@ -5,7 +5,7 @@
  * change here would make every stored key look reused with different input.
  */
 import { expect, test } from 'vitest';
-import { inputHash } from '../../src/graphql/mutations/run-idempotent';
+import { inputHash } from '../../src/services/idempotency/key';
 
 test.each([
   [

@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, test, vi } from 'vitest';
 import { SqliteIdempotencyStore } from '../../src/storage/idempotency/sqlite-store';
-import { inputHash } from '../../src/graphql/mutations/run-idempotent';
+import { inputHash } from '../../src/services/idempotency/key';
 import { londonDate } from '../../src/register/contract/london-day';
 import { request } from 'undici';
 import { ChargeRecordsQuery, PurchaseTitleDetailsMutation, TitleQuery } from '../support/documents';

@@ -1,5 +1,5 @@
 /** The shape of the creating mutations' payloads (chargeable ones: run-chargeable.ts). */
-import type { Outcome } from './run-idempotent';
+import type { Outcome } from '../../services/idempotency/runner';
 import type { UserError } from '../../services/user-errors';
 
 /** The created object, or null with the userErrors: the shape of createCase's and addDeedToCase's payloads. */

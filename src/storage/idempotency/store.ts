@@ -107,7 +107,7 @@ export interface ReportedCharges {
 
 /**
  * A PENDING entry older than this was left by a process that died mid-call (the stale-key rule's
- * default, run-idempotent's staleMs): no call is at the register that long, so it reads OUTCOME_UNKNOWN.
+ * default, the idempotency runner's staleMs): no call is at the register that long, so it reads OUTCOME_UNKNOWN.
  */
 export const PENDING_AT_MOST_MS = 120_000;
 
