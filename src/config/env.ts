@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_COMPILE_AFTER, DEFAULT_HTTP_LIMITS, DEFAULT_SHUTDOWN_DEADLINE_MS } from '../server/settings';
-import { DEFAULT_LIMITS } from '../security/limits';
+import { DEFAULT_LIMITS } from '../security/settings';
 import { AMOUNT_RULE, CHARGEABLE_PRODUCTS, type ChargeableProduct, penceOf } from '../register/contract/money';
 import { DEFAULT_CALL_DEADLINE_MS } from '../register/client/settings';
 import { DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq/store';

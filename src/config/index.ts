@@ -4,7 +4,7 @@
  * its rule and the value it got (never a secret's value).
  */
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, type PersistedOperations, SHUTDOWN_MARGIN_MS } from '../server/settings';
-import type { HardeningOptions } from '../security/limits';
+import type { HardeningOptions } from '../security/settings';
 import { perProduct } from '../register/contract/money';
 import { devIdentityProvider } from '../services/settings';
 import type { IdentityProviderConfig } from '../services/identity';
