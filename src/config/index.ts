@@ -8,7 +8,7 @@ import type { HardeningOptions } from '../security/settings';
 import { perProduct } from '../register/contract/money';
 import { devIdentityProvider } from '../services/settings';
 import type { IdentityProviderConfig } from '../services/identity';
-import type { ApqLimits } from '../storage/apq/store';
+import type { ApqLimits } from '../storage/settings';
 import type { ServiceSettings } from '../services/create-services';
 import type { z } from 'zod';
 import type { ObservabilityOptions } from '../observability';

@@ -5,7 +5,7 @@ import { DEFAULT_JOURNAL_RETENTION_DAYS, type DownloadLimits, type DownloadSetti
 import { JournalOutbox } from './journal-outbox';
 import { DownloadSlots } from './downloads/slots';
 import { DownloadLinks } from './downloads/links';
-import type { ApqLimits, ApqStore } from '../storage/apq/store';
+import type { ApqStore } from '../storage/apq/store';
 import { PgApqStore } from '../storage/apq/pg-store';
 import { RememberedApqStore } from '../storage/apq/remembered';
 import { SqliteApqStore } from '../storage/apq/sqlite-store';
@@ -19,7 +19,7 @@ import type { QuotaStore } from '../storage/quota/store';
 import { SqliteQuotaStore } from '../storage/quota/sqlite-store';
 import { PgQuotaStore } from '../storage/quota/pg-store';
 import { connectionShares } from '../storage/pg-database';
-import { DEFAULT_DATABASE_MAX_CONNECTIONS } from '../storage/settings';
+import { type ApqLimits, DEFAULT_DATABASE_MAX_CONNECTIONS } from '../storage/settings';
 import { ReferenceListCache } from './reference-lists';
 import { SummaryCaches } from './summary-cache';
 import { type ClientsConfig, type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
