@@ -6,10 +6,8 @@
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, type PersistedOperations, SHUTDOWN_MARGIN_MS } from '../server/settings';
 import type { HardeningOptions } from '../security/settings';
 import { perProduct } from '../register/contract/money';
-import { devIdentityProvider } from '../services/settings';
-import type { IdentityProviderConfig } from '../services/identity';
+import { devIdentityProvider, type IdentityProviderConfig, type ServiceSettings } from '../services/settings';
 import type { ApqLimits } from '../storage/settings';
-import type { ServiceSettings } from '../services/create-services';
 import type { z } from 'zod';
 import type { ObservabilityOptions } from '../observability';
 import { ConfigError } from './config-error';
