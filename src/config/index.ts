@@ -9,7 +9,7 @@ import { perProduct } from '../register/contract/money';
 import { devIdentityProvider, type IdentityProviderConfig, type ServiceSettings } from '../services/settings';
 import type { ApqLimits } from '../storage/settings';
 import type { z } from 'zod';
-import type { ObservabilityOptions } from '../observability';
+import type { ObservabilityOptions } from '../observability/settings';
 import { ConfigError } from './config-error';
 import { Env, feeSetting } from './env';
 import { persistedOperations } from './persisted-operations-file';
