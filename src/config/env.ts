@@ -4,10 +4,9 @@
  */
 import { z } from 'zod';
 import { DEFAULT_COMPILE_AFTER, DEFAULT_HTTP_LIMITS, DEFAULT_SHUTDOWN_DEADLINE_MS } from '../server/settings';
-import { DEFAULT_LIMITS } from '../security/limits';
+import { DEFAULT_LIMITS } from '../security/settings';
 import { AMOUNT_RULE, CHARGEABLE_PRODUCTS, type ChargeableProduct, penceOf } from '../register/contract/money';
 import { DEFAULT_CALL_DEADLINE_MS } from '../register/client/settings';
-import { DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq/store';
 import {
   DEFAULT_DOWNLOAD_SETTINGS,
   DEFAULT_FEES_PENCE,
@@ -23,7 +22,7 @@ import {
   STATEMENT_MAX_DAYS,
 } from '../services/settings';
 import { DEFAULT_READY_TIMEOUT_MS } from '../observability/settings';
-import { DEFAULT_DATABASE_MAX_CONNECTIONS } from '../storage/settings';
+import { DEFAULT_APQ_LIMITS, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE, DEFAULT_DATABASE_MAX_CONNECTIONS } from '../storage/settings';
 
 /**
  * The rules of the settings, each in words a person reads: the message completes "<SETTING> …",

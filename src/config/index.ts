@@ -4,14 +4,12 @@
  * its rule and the value it got (never a secret's value).
  */
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, type PersistedOperations, SHUTDOWN_MARGIN_MS } from '../server/settings';
-import type { HardeningOptions } from '../security/limits';
+import type { HardeningOptions } from '../security/settings';
 import { perProduct } from '../register/contract/money';
-import { devIdentityProvider } from '../services/settings';
-import type { IdentityProviderConfig } from '../services/identity';
-import type { ApqLimits } from '../storage/apq/store';
-import type { ServiceSettings } from '../services/create-services';
+import { devIdentityProvider, type IdentityProviderConfig, type ServiceSettings } from '../services/settings';
+import type { ApqLimits } from '../storage/settings';
 import type { z } from 'zod';
-import type { ObservabilityOptions } from '../observability';
+import type { ObservabilityOptions } from '../observability/settings';
 import { ConfigError } from './config-error';
 import { Env, feeSetting } from './env';
 import { persistedOperations } from './persisted-operations-file';

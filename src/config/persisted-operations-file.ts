@@ -1,4 +1,9 @@
-/** The codegen persisted-document files (PERSISTED_OPERATIONS_FILE): id → operation text, each checked at start. */
+/**
+ * The codegen persisted-document files (PERSISTED_OPERATIONS_FILE): id → operation text, each checked at start.
+ * graphql's parse is the one package src/config uses beside zod (biome.json allows it there): a
+ * broken operation stops the start as a ConfigError naming the file and the id, and graphql runs
+ * nothing on import (the server loads it anyway).
+ */
 import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
 import { normaliseOperationId, PREFIXED_OPERATION_ID, type PersistedOperations } from '../server/settings';

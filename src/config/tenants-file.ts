@@ -6,11 +6,15 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { ClientsConfig, OrganisationsConfig } from '../services/spend';
-import { ALL_SCOPES, isScope } from '../services/scopes';
-import type { ApiKeyConfig } from '../services/callers';
-import type { IdentityProviderConfig } from '../services/identity';
-import { issuerProblem } from '../services/settings';
+import {
+  ALL_SCOPES,
+  type ApiKeyConfig,
+  type ClientsConfig,
+  type IdentityProviderConfig,
+  isScope,
+  issuerProblem,
+  type OrganisationsConfig,
+} from '../services/settings';
 import { ConfigError } from './config-error';
 import { amount, type Settings } from './env';
 

@@ -28,16 +28,7 @@ import type { DownloadLinks } from '../services/downloads/links';
 import type { CallersVersion, Services } from '../services/create-services';
 import { useReadOnlyRoute } from './read-only-route';
 import { type DatabaseOutage, DatabaseUnavailableError } from '../storage/database-unavailable';
-import { DEFAULT_READY_TIMEOUT_MS } from './settings';
-
-export interface ReadinessOptions {
-  /** Path of the readiness endpoint, default /ready. */
-  path?: string;
-  /** Timeout of the register probe, default 2000 ms. */
-  timeoutMs?: number;
-  /** How long a probe result is reused, default 1000 ms. */
-  cacheMs?: number;
-}
+import { DEFAULT_READY_TIMEOUT_MS, type ReadinessOptions } from './settings';
 
 export interface Readiness {
   ready: boolean;

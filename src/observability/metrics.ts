@@ -26,17 +26,7 @@ import { penceOf } from '../register/contract/money';
 import { isOperationName, requestRecordOf } from './request-record';
 import { callerOf } from '../graphql/context';
 import { useReadOnlyRoute } from './read-only-route';
-
-export interface MetricsOptions {
-  /** Also collect prom-client's process metrics (CPU, memory, event loop, GC). Default false. */
-  defaultMetrics?: boolean;
-  /** Path of the scrape endpoint, default /metrics. */
-  path?: string;
-  /** Most distinct operation-name label values kept; later new names count as `__other`. Default DEFAULT_MAX_OPERATION_NAMES. */
-  maxOperationNames?: number;
-  /** Most of those places one organisation's callers may take. Default a quarter of maxOperationNames. */
-  maxOperationNamesPerOrganisation?: number;
-}
+import type { MetricsOptions } from './settings';
 
 /** Distinct operation names counted under their own label; later new names count as `__other`. */
 const DEFAULT_MAX_OPERATION_NAMES = 200;

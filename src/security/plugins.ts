@@ -30,7 +30,7 @@ import { operationToRun, perOperation } from '../observability/request-record';
 import { costLimitError, fieldsPricedByListArgument, operationCost } from './cost';
 import { fieldsOf, fragmentsIn } from '../graphql/selections';
 import { entitiesCalls, representationErrors } from './entities';
-import type { HardeningOptions } from './limits';
+import type { HardeningOptions } from './settings';
 import { chargeableRule } from './gateway-rules';
 import {
   CSRF_HEADERS,

@@ -18,7 +18,8 @@ import { topLevelError, type TopLevelErrorCode } from '../graphql/error-codes';
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import { callerOf, type Context } from '../graphql/context';
-import { type ApqStore, DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/apq/store';
+import type { ApqStore } from '../storage/apq/store';
+import { DEFAULT_APQ_REGISTRATIONS_PER_MINUTE } from '../storage/settings';
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 

@@ -9,7 +9,7 @@
  * journal, statements, spending, limits) belongs to its id, never to a display name.
  */
 import { hash } from 'node:crypto';
-import type { OrganisationsConfig } from './spend';
+import type { ApiKeyConfig, OrganisationsConfig } from './settings';
 import { keyScopes, type Scope } from './scopes';
 import { IdentityProviders, looksLikeJwt, type Person } from './identity';
 import { RegisterClient, type RegisterClientOptions, type RegisterTransport } from '../register/client';
@@ -41,26 +41,6 @@ export interface Caller extends Principal {
    * principal id, only a bare name) are this caller's: see legacyOwner.
    */
   ownsLegacyRows: boolean;
-}
-
-/** An API key of the tenants file (config/tenants-file.ts reads and checks it against this shape). */
-export interface ApiKeyConfig {
-  name: string;
-  /** The hex SHA-256 of the caller's API key. */
-  apiKeySha256: string;
-  /** The register API client this key acts as; none for a router. */
-  clientId?: string | undefined;
-  clientSecret?: string | undefined;
-  /** The register organisation owning the client (its quota is the organisation's); default: the client id. */
-  organisation?: string | undefined;
-  /** A federation router's key: it reads the schema (`_service { sdl }`) and nothing else. */
-  router?: boolean | undefined;
-  /** An accounts key: its charge statements cover every API client of its organisation (the charges:organisation scope). */
-  accounts?: boolean | undefined;
-  /** This key's own daily spending limit in pence (its API client's is CLIENT_DAILY_SPEND_LIMIT or `clients` in the file). */
-  dailySpendLimit?: number | undefined;
-  /** What the key may do; default: every scope but charges:organisation. */
-  scopes?: Scope[] | undefined;
 }
 
 export const sha256Hex = (value: string) => hash('sha256', value, 'hex');

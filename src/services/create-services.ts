@@ -1,12 +1,19 @@
 /** Builds the process-wide services from configuration; tests build them the same way. */
 import type { IdempotencyRecord, IdempotencyTiming } from '../storage/idempotency/store';
 import { EventHub } from './events';
-import { DEFAULT_JOURNAL_RETENTION_DAYS, type DownloadLimits, type DownloadSettings, type ReadSettings } from './settings';
+import {
+  DEFAULT_JOURNAL_RETENTION_DAYS,
+  type ApiKeyConfig,
+  type ClientsConfig,
+  type DownloadLimits,
+  type OrganisationsConfig,
+  type ServiceSettings,
+} from './settings';
 import { JournalOutbox } from './journal-outbox';
 import { IdempotentRunner } from './idempotency/runner';
 import { DownloadSlots } from './downloads/slots';
 import { DownloadLinks } from './downloads/links';
-import type { ApqLimits, ApqStore } from '../storage/apq/store';
+import type { ApqStore } from '../storage/apq/store';
 import { PgApqStore } from '../storage/apq/pg-store';
 import { RememberedApqStore } from '../storage/apq/remembered';
 import { SqliteApqStore } from '../storage/apq/sqlite-store';
@@ -15,7 +22,7 @@ import { PgIdempotencyStore } from '../storage/idempotency/pg-store';
 import { dataFileHealth } from '../storage/sqlite-database';
 import type { IdempotencyStore } from '../storage/idempotency/store';
 import { type RegisterDay, RegisterTransport, type RegisterTransportOptions } from '../register/client';
-import { msToLondonMidnight, QuotaGuard, type QuotaPolicy } from './quota';
+import { msToLondonMidnight, QuotaGuard } from './quota';
 import type { QuotaStore } from '../storage/quota/store';
 import { SqliteQuotaStore } from '../storage/quota/sqlite-store';
 import { PgQuotaStore } from '../storage/quota/pg-store';
@@ -23,8 +30,8 @@ import { connectionShares } from '../storage/pg-database';
 import { DEFAULT_DATABASE_MAX_CONNECTIONS } from '../storage/settings';
 import { ReferenceListCache } from './reference-lists';
 import { SummaryCaches } from './summary-cache';
-import { type ClientsConfig, type OrganisationsConfig, SpendControl, type SpendSettings } from './spend';
-import { type ApiKeyConfig, CallerDirectory } from './callers';
+import { SpendControl } from './spend';
+import { CallerDirectory } from './callers';
 import { type IdentityOptions, type IdentityProviderConfig, IdentityProviders } from './identity';
 import { VerificationBudget } from './verification-budget';
 
@@ -76,35 +83,6 @@ export interface Services {
   journalOutbox: JournalOutbox;
   /** Days the charge journal is kept (JOURNAL_RETENTION_DAYS): a statement reaching further back says so. */
   journalRetentionDays: number;
-}
-
-/**
- * The settings createServices takes: sections of `AppConfig` (config/ reads them, with the
- * defaults the modules here own), so a production start and the tests pass the same shape.
- */
-export interface ServiceSettings {
-  /** The folder of the embedded SQLite stores (when there is no databaseUrl). */
-  dataDir: string;
-  /** PostgreSQL shared by the replicas (DATABASE_URL): the quota ledger and the APQ store. */
-  databaseUrl?: string;
-  /** Connections this replica opens to it, its stores together (DATABASE_MAX_CONNECTIONS; default DEFAULT_DATABASE_MAX_CONNECTIONS). */
-  databaseMaxConnections?: number;
-  reads: ReadSettings;
-  /** Daily quota, reserve for paid work and per-client budget; see QuotaPolicy. */
-  quota: QuotaPolicy;
-  /** List fees and the daily spending limits of every tenant. */
-  spend: SpendSettings;
-  /** Bounds of the automatic persisted query store (entries per organisation, total bytes). */
-  apq: ApqLimits;
-  downloads: DownloadSettings;
-  /** Key that signs download links (shared by replicas), or keys comma-separated while they rotate (the first signs); absent: a random key of this process. */
-  downloadLinkSecret?: string;
-  /** The public base address of this service, for absolute download links; absent: each request's origin. */
-  publicUrl?: string;
-  /** The longest one register call runs (REGISTER_CALL_DEADLINE_MS); absent: DEFAULT_CALL_DEADLINE_MS. */
-  registerCallDeadlineMs?: number;
-  /** Days the charge journal is kept (JOURNAL_RETENTION_DAYS); absent: DEFAULT_JOURNAL_RETENTION_DAYS. */
-  journalRetentionDays?: number;
 }
 
 /** Who may call, as the tenants file says: replaced whole by a reload. */

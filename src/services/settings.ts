@@ -1,10 +1,19 @@
 /**
  * The services' settings: their shapes and defaults, and the checks config/ makes of their
- * values. A leaf without side effects (it imports only the register contract and Node's net
- * module), so that reading the settings loads nothing of the services themselves.
+ * values. A leaf without side effects (it imports only the register contract's money, Node's net
+ * module, storage's settings and the list of scopes, none of which imports anything of ours), so
+ * that reading the settings loads nothing of the services themselves.
  */
 import { BlockList, isIP } from 'node:net';
 import { type ChargeableProduct, perProduct } from '../register/contract/money';
+import type { ApqLimits } from '../storage/settings';
+import type { Scope } from './scopes';
+
+/**
+ * The scopes a key of the tenants file may be given, for config/'s check of its `scopes`: the one
+ * list is scopes.ts, which imports nothing.
+ */
+export { ALL_SCOPES, isScope } from './scopes';
 
 /** The register's list fees, before VAT, in pence (FEE_<product> settings): 3.00 each. */
 export const DEFAULT_FEES_PENCE: Readonly<Record<ChargeableProduct, number>> = perProduct(() => 300);
@@ -180,3 +189,68 @@ export const DEFAULT_QUOTA_POLICY: QuotaPolicy = {
   clientPerMinute: 120,
   leaseMs: 250,
 };
+
+/** Per API client in the tenants file: its daily spending limit (pence), overriding CLIENT_DAILY_SPEND_LIMIT. */
+export type ClientsConfig = Readonly<Record<string, { dailySpendLimit?: number | undefined }>>;
+
+/** Per organisation in the tenants file: its daily spending limit (pence) and its title-information charging accounts. */
+export type OrganisationsConfig = Readonly<
+  Record<string, { dailySpendLimit?: number | undefined; fasAccounts?: readonly string[] | undefined }>
+>;
+
+export interface SpendSettings {
+  feesPence: Readonly<Record<ChargeableProduct, number>>;
+  /** CLIENT_DAILY_SPEND_LIMIT: every API client's, unless the tenants file sets its own. */
+  clientLimitPence?: number;
+  /** ORGANISATION_DAILY_SPEND_LIMIT: every organisation's, unless the tenants file sets its own. */
+  organisationLimitPence?: number;
+}
+
+/** An API key of the tenants file (config/tenants-file.ts reads and checks it against this shape). */
+export interface ApiKeyConfig {
+  name: string;
+  /** The hex SHA-256 of the caller's API key. */
+  apiKeySha256: string;
+  /** The register API client this key acts as; none for a router. */
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  /** The register organisation owning the client (its quota is the organisation's); default: the client id. */
+  organisation?: string | undefined;
+  /** A federation router's key: it reads the schema (`_service { sdl }`) and nothing else. */
+  router?: boolean | undefined;
+  /** An accounts key: its charge statements cover every API client of its organisation (the charges:organisation scope). */
+  accounts?: boolean | undefined;
+  /** This key's own daily spending limit in pence (its API client's is CLIENT_DAILY_SPEND_LIMIT or `clients` in the file). */
+  dailySpendLimit?: number | undefined;
+  /** What the key may do; default: every scope but charges:organisation. */
+  scopes?: Scope[] | undefined;
+}
+
+/**
+ * The settings createServices takes: sections of `AppConfig` (config/ reads them, with the
+ * defaults the modules here own), so a production start and the tests pass the same shape.
+ */
+export interface ServiceSettings {
+  /** The folder of the embedded SQLite stores (when there is no databaseUrl). */
+  dataDir: string;
+  /** PostgreSQL shared by the replicas (DATABASE_URL): the quota ledger and the APQ store. */
+  databaseUrl?: string;
+  /** Connections this replica opens to it, its stores together (DATABASE_MAX_CONNECTIONS; default DEFAULT_DATABASE_MAX_CONNECTIONS). */
+  databaseMaxConnections?: number;
+  reads: ReadSettings;
+  /** Daily quota, reserve for paid work and per-client budget; see QuotaPolicy. */
+  quota: QuotaPolicy;
+  /** List fees and the daily spending limits of every tenant. */
+  spend: SpendSettings;
+  /** Bounds of the automatic persisted query store (entries per organisation, total bytes). */
+  apq: ApqLimits;
+  downloads: DownloadSettings;
+  /** Key that signs download links (shared by replicas), or keys comma-separated while they rotate (the first signs); absent: a random key of this process. */
+  downloadLinkSecret?: string;
+  /** The public base address of this service, for absolute download links; absent: each request's origin. */
+  publicUrl?: string;
+  /** The longest one register call runs (REGISTER_CALL_DEADLINE_MS); absent: DEFAULT_CALL_DEADLINE_MS. */
+  registerCallDeadlineMs?: number;
+  /** Days the charge journal is kept (JOURNAL_RETENTION_DAYS); absent: DEFAULT_JOURNAL_RETENTION_DAYS. */
+  journalRetentionDays?: number;
+}

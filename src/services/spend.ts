@@ -12,6 +12,7 @@ import { parsePrincipalId } from './principal';
 import { type ChargeableProduct, formatPence } from '../register/contract/money';
 import type { RegisterDay, RegisterDayCertainty } from '../register/client';
 import type { Scope } from './scopes';
+import type { ClientsConfig, OrganisationsConfig, SpendSettings } from './settings';
 
 /** What spend control needs of a caller (services/callers.ts). */
 interface Caller extends CallerStamp {
@@ -28,26 +29,10 @@ export interface SpendTenantConfig {
   organisation?: string | undefined;
 }
 
-/** Per API client in the tenants file: its daily spending limit (pence), overriding CLIENT_DAILY_SPEND_LIMIT. */
-export type ClientsConfig = Readonly<Record<string, { dailySpendLimit?: number | undefined }>>;
-
 /** Whose journal a caller may read: these API clients, and only its own calls unless it may see the organisation's. */
 export interface StatementView {
   clients: string[];
   caller?: CallerFilter | undefined;
-}
-
-/** Per organisation in the tenants file: its daily spending limit (pence) and its title-information charging accounts. */
-export type OrganisationsConfig = Readonly<
-  Record<string, { dailySpendLimit?: number | undefined; fasAccounts?: readonly string[] | undefined }>
->;
-
-export interface SpendSettings {
-  feesPence: Readonly<Record<ChargeableProduct, number>>;
-  /** CLIENT_DAILY_SPEND_LIMIT: every API client's, unless the tenants file sets its own. */
-  clientLimitPence?: number;
-  /** ORGANISATION_DAILY_SPEND_LIMIT: every organisation's, unless the tenants file sets its own. */
-  organisationLimitPence?: number;
 }
 
 export interface QuoteLine {

@@ -6,7 +6,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { londonDate } from '../../src/register/contract/london-day';
-import { DEV_API_KEYS, sha256Hex, type ApiKeyConfig } from '../../src/services/callers';
+import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
+import type { ApiKeyConfig } from '../../src/services/settings';
 import { BuyTitleMutation, CallerRecordsQuery, CallerSpendingQuery, StatementPageQuery, ViewerQuery } from '../support/documents';
 import { newKey, serviceForTest } from '../support/harness';
 

@@ -15,7 +15,7 @@ import { getComposedSchemaFromConfig } from '@graphql-mesh/compose-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildService, type GatewayContext } from '../../examples/federation/apollo-gateway';
 import { titlegraphGatewayConfig } from '../../examples/federation/hive-gateway.config';
-import { DEFAULT_LIMITS } from '../../src/security/limits';
+import { DEFAULT_LIMITS } from '../../src/security/settings';
 import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { startService } from '../support/harness';
 import {

@@ -9,7 +9,7 @@ import { composeServices } from '@apollo/composition';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/security/limits';
+import { DEFAULT_LIMITS } from '../../src/security/settings';
 import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { executeThroughApollo } from '../support/federation';
 import { startHttpService, type HttpService } from '../support/harness';

@@ -67,6 +67,9 @@ describe('lint refuses an import that runs up a layer', () => {
     ['src/register/client/layer-probe.ts', "import { QuotaGuard } from '../../services/quota';\nexport const probe = QuotaGuard;\n"],
     ['src/server/layer-probe.ts', "import { loadConfig } from '../config';\nexport const probe = loadConfig;\n"],
     ['src/services/layer-probe-config.ts', "import { Env } from '../config/env';\nexport const probe = Env;\n"],
+    // config/ stands on the ground floor: a settings shape from the module that runs, or a package of the runtime, is refused.
+    ['src/config/layer-probe.ts', "import type { Services } from '../services/create-services';\nexport type Probe = Services;\n"],
+    ['src/config/layer-probe-package.ts', "import { Pool } from 'pg';\nexport const probe = Pool;\n"],
     [
       'src/emulator/layer-probe.ts',
       "import { SqliteIdempotencyStore } from '../storage/idempotency/sqlite-store';\nexport const probe = SqliteIdempotencyStore;\n",

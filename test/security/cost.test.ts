@@ -10,7 +10,7 @@ import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema';
 import { FIELD, operationCost, REGISTER_CALL } from '../../src/security/cost';
-import { DEFAULT_LIMITS } from '../../src/security/limits';
+import { DEFAULT_LIMITS } from '../../src/security/settings';
 import { createApp } from '../../src/server/app';
 import { startService } from '../support/harness';
 import { type PostTarget, postRaw } from '../support/post-raw';

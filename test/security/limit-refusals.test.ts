@@ -6,7 +6,7 @@
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/server/app';
-import { DEFAULT_LIMITS, type AbuseLimits } from '../../src/security/limits';
+import { DEFAULT_LIMITS, type AbuseLimits } from '../../src/security/settings';
 import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { startService } from '../support/harness';
 import { postRaw, type RawBody } from '../support/post-raw';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app';
 import { REGISTER_CALL } from '../../src/security/cost';
-import { DEFAULT_LIMITS, type AbuseLimits } from '../../src/security/limits';
+import { DEFAULT_LIMITS, type AbuseLimits } from '../../src/security/settings';
 import { startService } from '../support/harness';
 import { postRaw } from '../support/post-raw';
 

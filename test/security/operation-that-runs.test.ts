@@ -3,7 +3,7 @@
  * the document's first one or any other: one lookup (`operationToRun` in request-record.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/security/limits';
+import { DEFAULT_LIMITS } from '../../src/security/settings';
 import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { startService } from '../support/harness';
 

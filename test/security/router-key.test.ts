@@ -4,7 +4,7 @@
  * its clients' requests gets the refusal that says to forward the caller's own key.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/security/limits';
+import { DEFAULT_LIMITS } from '../../src/security/settings';
 import { DEV_API_KEYS, sha256Hex } from '../../src/services/callers';
 import { startService } from '../support/harness';
 import { postRaw } from '../support/post-raw';

@@ -5,7 +5,7 @@
  * Each document is sent three times to a service that compiles after one run, and each answer
  * must equal the first (interpreted) one. Faults are injected in both services alike.
  */
-import { DEFAULT_LIMITS } from '../../src/security/limits';
+import { DEFAULT_LIMITS } from '../../src/security/settings';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { serviceForTest, startService, type Service } from '../support/harness';
 import { FAULT_TEST_TRANSPORT } from '../support/fault-transport';

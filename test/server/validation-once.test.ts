@@ -7,7 +7,7 @@
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/security/limits';
+import { DEFAULT_LIMITS } from '../../src/security/settings';
 import { validatedOncePerDocument } from '../../src/server/validation-once';
 import { startService, type Service } from '../support/harness';
 import { postRaw } from '../support/post-raw';

@@ -1,7 +1,8 @@
 /** The persisted queries in PostgreSQL (DATABASE_URL), shared by every replica. */
 import { PgDatabase } from '../pg-database';
 import { SCHEMA, SharedApqStore } from './shared-store';
-import type { ApqLimits, ApqStore } from './store';
+import type { ApqLimits } from '../settings';
+import type { ApqStore } from './store';
 
 /** Key of the advisory lock under which PostgreSQL registrations are decided, one at a time. */
 const APQ_WRITE_LOCK = 0x61707122; // 'apq"'

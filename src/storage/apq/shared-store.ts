@@ -1,4 +1,4 @@
-import { type ApqLimits, DEFAULT_APQ_LIMITS } from './store';
+import { type ApqLimits, DEFAULT_APQ_LIMITS } from '../settings';
 
 /** A used entry's time is written again at most this often: reads stay reads. */
 const TOUCH_EVERY_MS = 60 * 60 * 1000;

@@ -2,7 +2,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { openDataFile } from '../sqlite-database';
 import { SCHEMA, SharedApqStore } from './shared-store';
-import type { ApqLimits, ApqStore } from './store';
+import type { ApqLimits } from '../settings';
+import type { ApqStore } from './store';
 
 export class SqliteApqStore extends SharedApqStore implements ApqStore {
   private readonly db: DatabaseSync;

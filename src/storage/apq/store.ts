@@ -5,20 +5,9 @@
  * (its probe would otherwise learn that the exact text was sent). Bounded: at most
  * `maxPerOrganisation` entries each, the least recently used going first, and `maxTotalBytes` of
  * query text in all, past which nothing new is kept (the request still runs). Entries are
- * immutable, so each replica keeps the ones it has seen in memory too (bounded).
+ * immutable, so each replica keeps the ones it has seen in memory too (bounded). Its bounds,
+ * ApqLimits, are settings (storage/settings.ts).
  */
-export interface ApqLimits {
-  /** Entries one organisation may keep; the least recently used goes first. */
-  maxPerOrganisation: number;
-  /** Query text kept in all, in bytes; past it nothing new is stored. */
-  maxTotalBytes: number;
-}
-
-export const DEFAULT_APQ_LIMITS: ApqLimits = { maxPerOrganisation: 1_000, maxTotalBytes: 64 * 1024 * 1024 };
-
-/** Registrations each API client may make a minute, per replica (APQ_REGISTRATIONS_PER_MINUTE). */
-export const DEFAULT_APQ_REGISTRATIONS_PER_MINUTE = 60;
-
 export interface ApqStore {
   get(organisation: string, hash: string): Promise<string | undefined>;
   /** Keeps the query unless the store is full; false when it was not kept. */

@@ -1,3 +1,9 @@
+/**
+ * The security layer's settings: the abuse limits every request is measured against before any
+ * resolver runs, and what production turns off. A leaf without imports, so that reading the
+ * settings loads nothing of the hardening plugins.
+ */
+
 /** Abuse limits: every request is measured against these before any resolver runs. */
 export interface AbuseLimits {
   /** Deepest selection nesting. The contract's deepest real path (title details → schedules → entries → sub-entries → field) needs 7. */
