@@ -3,7 +3,7 @@ import { topLevelError } from './error-codes';
 import type { GraphQLError } from 'graphql';
 import type { Charge } from '../register/contract/wire';
 import { createLoaders, type Loaders } from './loaders';
-import type { CallOptions, RegisterClient } from '../register/client';
+import type { CallerSignal, CallOptions, RegisterClient } from '../register/client';
 import type { Services } from '../services/create-services';
 import { RouterKeyNotAClient, type Caller } from '../services/callers';
 
@@ -62,7 +62,13 @@ const NO_REGISTER_CLIENT = new Proxy({} as RegisterClient, {
  * The context of one request; `requestId` and `origin` (scheme, host and port, for the links an
  * answer gives) come from the HTTP edge, which names every request and has parsed its URL.
  */
-export function createContext(services: Services, request: Request, requestId: string, origin: string): Context {
+export function createContext(
+  services: Services,
+  request: Request,
+  requestId: string,
+  origin: string,
+  callerSignal: CallerSignal = request.signal,
+): Context {
   const caller = callers.get(request);
   // Never reached through the app, whose edge refuses a request without valid credentials first.
   if (!caller) throw unauthenticated('Authentication required: send Authorization: Bearer <API key or sign-in access token>.');
@@ -72,7 +78,7 @@ export function createContext(services: Services, request: Request, requestId: s
   // flight are aborted); the exchange never lets this signal touch a call that charges or
   // creates, which runs to its end and is recorded (register/client/exchange.ts). The signal is
   // only listened to, once, when a free call is made: no signal of our own per request.
-  const callOptions: CallOptions = { requestId, signal: request.signal };
+  const callOptions: CallOptions = { requestId, signal: callerSignal };
   return {
     requestId,
     origin,

@@ -28,6 +28,8 @@ import { useRequestLogging, yogaLogger, type Logger } from '../observability/log
 import { originOf, requestIdOf, useRequestRecord } from '../observability/request-record';
 import { useGraphiQLOffPage, useGraphiQLPage } from './graphiql';
 import { useJitExecution } from './jit';
+import { CallerGone } from './caller-gone';
+import type { ServerResponse } from 'node:http';
 import { PERSISTED_OPERATION_PARAM_NAMES, usePersistedOperationList } from './persisted-operations';
 import { DEFAULT_COMPILE_AFTER, type PersistedOperations } from './settings';
 import { RegisterError } from '../register/client';
@@ -131,7 +133,9 @@ export function createApp(services: Services, options: AppOptions = {}): YogaSer
   const note = options.graphiqlNote ? `# ${options.graphiqlNote.split('\n').join('\n# ')}\n` : '';
   return createYoga<object, Context>({
     schema: buildSchema(),
-    context: ({ request }) => createContext(services, request, requestIdOf(request), originOf(request)),
+    // Behind Node's server (every real deployment) the caller's going away is read from the response; `yoga.fetch` has the request's signal.
+    context: ({ request, res }: { request: Request; res?: ServerResponse }) =>
+      createContext(services, request, requestIdOf(request), originOf(request), res ? new CallerGone(res) : request.signal),
     graphqlEndpoint: '/graphql',
     landingPage: false,
     cors: corsOption(options.corsOrigins ?? []),

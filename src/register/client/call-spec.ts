@@ -5,11 +5,12 @@
  */
 import type { RouteDef } from '../contract/routes';
 import type { RegisterCallEvent } from './http';
+import type { CallerSignal } from './cancellation';
 import type { RawResponse } from './responses';
 
 export interface CallOptions {
   /** Aborts a call that has no effect; ignored by charging and creating calls (see exchange). */
-  signal?: AbortSignal;
+  signal?: CallerSignal;
   /** Sent as X-Request-Id. */
   requestId?: string;
 }

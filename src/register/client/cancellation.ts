@@ -1,6 +1,12 @@
 /** Cancelling register calls: a call's deadline, and a free call's caller going away (one listener per caller). */
 import { EventEmitter } from 'node:events';
 
+/**
+ * What a call needs of its caller's going away: an AbortSignal is one; the HTTP edge gives a
+ * cheaper one read from Node's response (server/caller-gone.ts).
+ */
+export type CallerSignal = Pick<AbortSignal, 'aborted' | 'reason' | 'addEventListener' | 'removeEventListener'>;
+
 /** The call's own deadline passed (RegisterCall's timer). */
 export class DeadlineExceeded extends Error {
   override name = 'DeadlineExceeded';
@@ -38,10 +44,10 @@ export class CallAbort extends EventEmitter {
  * The free calls in flight for each caller's signal. One listener per caller aborts them all
  * when it goes away, instead of a composite signal and its listeners for every call.
  */
-const callsOfCaller = new WeakMap<AbortSignal, Set<CallAbort>>();
+const callsOfCaller = new WeakMap<CallerSignal, Set<CallAbort>>();
 
 /** Aborts `call` when `caller` aborts, until the function returned is called. */
-export function followCaller(caller: AbortSignal, call: CallAbort): () => void {
+export function followCaller(caller: CallerSignal, call: CallAbort): () => void {
   let calls = callsOfCaller.get(caller);
   if (!calls) {
     const inFlight = new Set<CallAbort>();

@@ -10,6 +10,7 @@ import type { RegisterCallEvent, RegisterTransport } from './http';
 import { TokenCache, type TokenCacheOptions } from './token-cache';
 import { RegisterError } from './errors';
 import type { AttemptGate, AuthProvider, CallOptions, ExchangeSpec } from './call-spec';
+import type { CallerSignal } from './cancellation';
 import { exchange, initOf } from './exchange';
 import {
   type Answered,
@@ -125,7 +126,7 @@ export class RegisterClient {
    * machine's: a process that has not heard the register yet asks it first, with the token
    * fetch its next call needs anyway (the register does not count token calls).
    */
-  async registerNow(signal?: AbortSignal): Promise<Date> {
+  async registerNow(signal?: CallerSignal): Promise<Date> {
     if (!this.transport.knowsRegisterClock) {
       // Asked before a purchase: while the organisation may not make one, nothing is sent, not even the sign-in.
       await this.quota?.refuseIfHeld({ route: ROUTES.token.name, free: false });

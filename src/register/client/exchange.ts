@@ -8,7 +8,7 @@
 import { request, type Dispatcher } from 'undici';
 import { hasEffect, type RouteDef } from '../contract/routes';
 import type { Credentials, ExchangeSpec } from './call-spec';
-import { CallAbort, DeadlineExceeded, followCaller, raceAbort } from './cancellation';
+import { CallAbort, type CallerSignal, DeadlineExceeded, followCaller, raceAbort } from './cancellation';
 import { trackingDispatcher } from './sent-tracking';
 import type { RegisterTransport, RegisterCallEvent } from './http';
 import type { BreakerCall, BreakerTicket } from './circuit-breaker';
@@ -69,7 +69,7 @@ class RegisterCall<T> implements BreakerCall {
    * may have reached the register its answer is read to the end so that the charge or creation
    * is recorded.
    */
-  private readonly callerSignal: AbortSignal | undefined;
+  private readonly callerSignal: CallerSignal | undefined;
   /** Aborted by the caller or the deadline, whichever comes first. */
   private readonly abort = new CallAbort();
   /** A download's body, still being read by the caller once the call has returned. */

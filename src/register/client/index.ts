@@ -14,5 +14,6 @@ export {
   type RegisterDownload,
   type CallOptions,
 } from './client';
+export type { CallerSignal } from './cancellation';
 export { CLIENT_ERROR_CODES, RegisterError } from './errors';
 export { abandon, type Answered } from './responses';

@@ -3,6 +3,7 @@
  * exponential back-off, Retry-After parsing and an abortable sleep.
  */
 import type { RouteEffect } from '../contract/routes';
+import type { CallerSignal } from './cancellation';
 
 /**
  * How one attempt of a register call failed, as far as the client can know. The kinds split
@@ -141,7 +142,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** Resolves or rejects with `promise`, or rejects with the signal's reason when it aborts first. */
-export function raceSignal<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+export function raceSignal<T>(promise: Promise<T>, signal?: CallerSignal): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {

@@ -3,6 +3,7 @@
  * find the cache cold or stale at once, exactly one token request is made and they all share
  * its result. A token is replaced once less than `refreshBeforeExpiryMs` of its life remains.
  */
+import type { CallerSignal } from './cancellation';
 import { raceSignal } from './retry';
 
 export interface IssuedToken {
@@ -42,7 +43,7 @@ export class TokenCache {
   }
 
   /** A usable access token; `signal` only stops this caller from waiting. */
-  async get(signal?: AbortSignal): Promise<string> {
+  async get(signal?: CallerSignal): Promise<string> {
     return this.ready() ?? (await raceSignal(this.refresh(), signal)).accessToken;
   }
 

@@ -5,7 +5,7 @@
  * OUTCOME_UNKNOWN: that is the key's final answer, and the call is never sent again on it.
  * Chargeable calls also keep the charge journal (see store.ts), in the same transaction.
  */
-import { type Answered, RegisterError, type RegisterClient, type RegisterDay } from '../../register/client';
+import { type Answered, type CallerSignal, RegisterError, type RegisterClient, type RegisterDay } from '../../register/client';
 import { londonDate } from '../../register/contract/london-day';
 import type { Charge } from '../../register/contract/wire';
 import { isOwnRecord, spendingRows } from '../../storage/idempotency/callers';
@@ -86,7 +86,7 @@ export interface RunRequest {
   /** The caller's register client: asked the register's clock before a chargeable claim. */
   register: Pick<RegisterClient, 'registerNow'>;
   /** The caller going away; a call that charges or creates is never stopped by it (register/client/exchange.ts). */
-  signal?: AbortSignal | undefined;
+  signal?: CallerSignal | undefined;
   /** Told at once of the charges this request made or replayed, so its answer carries them whatever else fails. */
   charged: (charges: readonly Charge[]) => void;
 }
