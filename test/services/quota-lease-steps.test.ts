@@ -51,6 +51,20 @@ test('the look before a sign-in is the lease’s: yes while it has calls and tim
   await leases.close();
 });
 
+test('what a replica holds unused: calls left in its leases of that organisation, none once they are used', async () => {
+  const store = ledger();
+  const leases = new QuotaLeases(store, { leaseMs: 1_000, leaseCalls: 3 });
+  expect(leases.holds('ORG-A')).toBe(false);
+  await leases.admit(request(START)); // a lease of three, one used
+  expect(leases.holds('ORG-A')).toBe(true);
+  expect(leases.holds('ORG-B')).toBe(false);
+  await leases.admit(request(START));
+  expect(leases.holds('ORG-A')).toBe(true);
+  await leases.admit(request(START)); // its last call: the lease ends
+  expect(leases.holds('ORG-A')).toBe(false);
+  await leases.close();
+});
+
 test('a call never sent goes back to its lease, and from there to the ledger when the lease ends; without a lease, nothing to take back', async () => {
   const store = ledger();
   const leases = new QuotaLeases(store, { leaseMs: 1_000, leaseCalls: 4 });
