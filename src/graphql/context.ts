@@ -67,7 +67,8 @@ export function createContext(
   request: Request,
   requestId: string,
   origin: string,
-  callerSignal: CallerSignal = request.signal,
+  /** The caller's going away (server/caller-gone.ts behind Node's server, the request's signal through yoga.fetch). */
+  callerSignal: CallerSignal,
 ): Context {
   const caller = callers.get(request);
   // Never reached through the app, whose edge refuses a request without valid credentials first.
@@ -77,7 +78,7 @@ export function createContext(
   // A caller that goes away stops its free register calls (queued ones are never sent, those in
   // flight are aborted); the exchange never lets this signal touch a call that charges or
   // creates, which runs to its end and is recorded (register/client/exchange.ts). The signal is
-  // only listened to, once, when a free call is made: no signal of our own per request.
+  // only listened to, once, when a free call is made.
   const callOptions: CallOptions = { requestId, signal: callerSignal };
   return {
     requestId,

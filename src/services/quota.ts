@@ -88,7 +88,7 @@ export class QuotaGuard {
     return {
       admit: (route) => this.admit(client, route),
       // A free read with a lease in hand is admitted here and now: no promise, no turn of the loop.
-      admitNow: (route) => route.effect === 'none' && this.leases.admitNow(leaseKey, this.now().getTime()),
+      admitNow: (route) => this.leased(route.name) && this.leases.admitNow(leaseKey, this.now().getTime()),
       refuseIfHeld: (call) => this.refuseIfHeld(client, call),
       settled: (call) => this.settled(client, call),
       rateLimited: (retryAfterSeconds) => this.rateLimited(client, retryAfterSeconds),

@@ -119,7 +119,7 @@ export class IdempotentRunner {
   /** Runs `run` at most once per (tenant, idempotencyKey) and reports what happened. */
   async run<T>(request: RunRequest, run: IdempotentRun<T>): Promise<Outcome<T>> {
     const { caller } = request;
-    const { outcome, kind, charges } = await this.claimAndRun(request, run, this.parts.timing);
+    const { outcome, kind, charges } = await this.claimAndRun(request, run);
     if (kind === 'replayed' && outcome.ok && 'charges' in run.effect) {
       const replayed = run.effect.chargesOf(outcome.value);
       if (replayed.length > 0) request.charged(replayed);
@@ -136,14 +136,13 @@ export class IdempotentRunner {
     return outcome;
   }
 
-  private async claimAndRun<T>(request: RunRequest, run: IdempotentRun<T>, options: IdempotencyTiming): Promise<RunResult<T>> {
+  private async claimAndRun<T>(request: RunRequest, run: IdempotentRun<T>): Promise<RunResult<T>> {
     const inputErrors = onePerField([...run.inputErrors, ...idempotencyKeyErrors(run.idempotencyKey)]);
     if (inputErrors.length > 0) return { outcome: { ok: false, userErrors: inputErrors }, kind: 'invalid_input' };
 
-    const { store, inflight, events } = this.parts;
+    const { store, inflight, events, timing } = this.parts;
     const { caller } = request;
     const scope = caller.clientId;
-    const now = Date.now;
     const hash = inputHash(run.operation, run.input);
     const flightKey = `${scope}\u0000${run.idempotencyKey}`;
     let intent: ChargeIntent | undefined;
@@ -165,7 +164,7 @@ export class IdempotentRunner {
         spend: this.parts.spend().checkFor(caller, run.effect.products, run.effect.maxFeePence, chargedOnDay),
       };
     }
-    const deadline = now() + (options.waitMs ?? 30_000);
+    const deadline = Date.now() + (timing.waitMs ?? 30_000);
     // This process holds the key's outcome but could not write it yet: the answer is here, not in the store.
     const unsettled = this.parts.unsettled.get(flightKey);
     if (unsettled && unsettled.state !== 'failed_retryable') {
@@ -196,12 +195,12 @@ export class IdempotentRunner {
           kind: claim.refused.reason === 'maxFee' ? 'above_max_fee' : 'spend_limit',
         };
       }
-      const replay = await replayOf<T>(store, scope, claim.record, run, hash, now() - (options.staleMs ?? 120_000), caller);
+      const replay = await replayOf<T>(store, scope, claim.record, run, hash, Date.now() - (timing.staleMs ?? 120_000), caller);
       if (replay) return replay;
       // In progress elsewhere: wait for it here, or poll the shared store (another replica).
       const local = inflight.get(flightKey);
       if (local) await local.catch(() => undefined);
-      else if (now() < deadline) await sleep(25);
+      else if (Date.now() < deadline) await sleep(25);
       else {
         const userErrors: UserError[] = [
           {
