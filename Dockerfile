@@ -12,6 +12,8 @@
 FROM node:26-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+# A file: dependency (vendor/promise-helpers/README.md): npm ci installs a copy of it.
+COPY vendor ./vendor
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
@@ -22,6 +24,7 @@ RUN npm run build
 FROM node:26-slim AS packages
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+COPY vendor ./vendor
 RUN npm ci --omit=dev --no-audit --no-fund
 
 # What the compiled service loads: npm removes the three and what only they needed (esbuild, pako).
