@@ -12,8 +12,6 @@
 FROM node:26-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-# A file: dependency (vendor/promise-helpers/README.md): npm ci installs a copy of it.
-COPY vendor ./vendor
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
@@ -24,7 +22,6 @@ RUN npm run build
 FROM node:26-slim AS packages
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-COPY vendor ./vendor
 RUN npm ci --omit=dev --no-audit --no-fund
 
 # What the compiled service loads: npm removes the three and what only they needed (esbuild, pako).

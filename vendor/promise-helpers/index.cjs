@@ -1,9 +1,0 @@
-// promise-helpers 2.x, plus the one function 2.0 removed (see README.md).
-const helpers = require('promise-helpers-2');
-
-/** 1.x's mapMaybePromise, which @envelop/core 5 re-exports: 2.x's handleMaybePromise does the work, as 1.x's did. */
-function mapMaybePromise(input, onSuccess, onError) {
-  return helpers.handleMaybePromise(() => input, onSuccess, onError);
-}
-
-module.exports = { ...helpers, mapMaybePromise };
