@@ -6,9 +6,11 @@
  * hears another's 429 before its own lease ends: the worst case (PostgreSQL with NOTIFY cut).
  *
  * Whatever the trace: the leased count is never below the calls admitted; no call is admitted
- * past the day's limit or a free read past its share; after a 429 on one replica, each other
- * replica admits at most one lease's calls, and the one that heard it none. With one replica
- * that never crashes, leasing admits and refuses exactly what per-call admission does.
+ * past the day's limit, nor more free reads than their share; once the day's calls reach the
+ * share, each replica admits at most one lease's free reads (a lease taken before another
+ * replica's calls got there); after a 429 on one replica, each other replica admits at most one
+ * lease's calls, and the one that heard it none. With one replica that never crashes, leasing
+ * admits and refuses exactly what per-call admission does.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,6 +102,10 @@ async function runTrace(policy: QuotaPolicy, replicaCount: number, ops: Op[]) {
 
   /** Calls the leased replicas admitted, per organisation and day: what the register would see. */
   const made = new Map<string, number>();
+  /** Free reads the leased replicas admitted, per organisation and day. */
+  const freeMade = new Map<string, number>();
+  /** Per organisation and day, per replica: free reads admitted once the day's calls had reached the share. */
+  const lateFree = new Map<string, number[]>();
   /** Per organisation: the 429 in force (until, and who heard it) and what each replica admitted since. */
   const blocks = new Map<string, { until: number; heardBy: number; since: number[] }>();
   let crashed = 0;
@@ -134,9 +140,22 @@ async function runTrace(policy: QuotaPolicy, replicaCount: number, ops: Op[]) {
     const leased = await outcome(replicas[step.replica]!.guard.forClient(client).admit(route));
     if (leased === undefined) {
       const before = made.get(key) ?? 0;
-      // No call past a limit: the day's, and the free reads' share by the calls made before it.
+      // No call past the day's limit.
       expect(before).toBeLessThan(policy.dailyQuota);
-      if (step.free) expect(before).toBeLessThan(freeLimit);
+      if (step.free) {
+        // Never more free reads than their share: a lease of free reads is counted within it.
+        const freeBefore = freeMade.get(key) ?? 0;
+        expect(freeBefore).toBeLessThan(freeLimit);
+        freeMade.set(key, freeBefore + 1);
+        // Once the day's calls reach the share, free reads stop, but for the rest of a lease taken
+        // before another replica's calls got there: at most one lease's from each replica.
+        if (before >= freeLimit) {
+          const late = (lateFree.get(key) ?? Array(replicaCount).fill(0)) as number[];
+          late[step.replica]!++;
+          lateFree.set(key, late);
+          expect(late[step.replica]).toBeLessThanOrEqual(leaseMax);
+        }
+      }
       made.set(key, before + 1);
       const block = blocks.get(client.organisation);
       if (block && block.until > clock.now) {
