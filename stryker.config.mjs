@@ -50,6 +50,10 @@ export const GROUPS = {
       'test/money/charge-day.test.ts',
       // a person's name on each charge they make
       'test/security/sign-in-tokens.test.ts',
+      // near the register's midnight: what counts as bought today, and the refusal's words
+      'test/money/register-midnight.test.ts',
+      // an outcome held in memory while the store cannot take it, and its replay
+      'test/money/replay-unwritten.test.ts',
     ],
   },
   stores: {

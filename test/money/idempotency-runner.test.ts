@@ -148,6 +148,19 @@ describe('reuse of a key', () => {
   });
 });
 
+describe('the answer held in memory', () => {
+  test('is held only while the journal cannot take it: a purchase whose outcome is written at once leaves nothing held', async () => {
+    const svc = await service();
+    const key = newKey('written');
+    const first = await svc.gql(PurchaseTitleDetailsMutation, details(key));
+    expect(first.data!.purchaseTitleDetails.charges).toHaveLength(1);
+    expect(svc.services.unsettled.size).toBe(0);
+    // The replay comes from the journal, the same answer, and the register is not called again.
+    expect(await svc.gql(PurchaseTitleDetailsMutation, details(key))).toEqual(first);
+    expect(svc.emulator.calls.count({ route: 'titleDetails' })).toBe(1);
+  });
+});
+
 describe('the key rule', () => {
   test.each([
     ['255 printable ASCII characters', 'k'.repeat(255), true],
