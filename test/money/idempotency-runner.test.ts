@@ -2,8 +2,9 @@
  * The idempotency runner's decisions, through GraphQL over the emulator, with a second store on
  * the same database standing in for another replica: waiting on a call in progress elsewhere,
  * IDEMPOTENCY_KEY_IN_USE, the exact staleness boundary, key reuse, the key rule, and events
- * (a charges event only when the register was called, never on a replay), and a fresh process's
- * first purchase when the register cannot tell it its day (nothing claimed, the key free again).
+ * (a charges event only when the register was called, never on a replay), an answer held in
+ * memory only until the journal takes it, and a fresh process's first purchase when the register
+ * cannot tell it its day (nothing claimed, the key free again).
  */
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { createHash } from 'node:crypto';
