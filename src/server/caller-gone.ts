@@ -7,11 +7,9 @@
 import type { ServerResponse } from 'node:http';
 import type { CallerSignal } from '../register/client';
 
-type Listener = (event: Event) => void;
-
 /** Gone: the response closed before it was finished, as the adapter's own signal decides (@whatwg-node/server). */
 export class CallerGone implements CallerSignal {
-  private listeners: Set<Listener> | undefined;
+  private listeners: Set<EventListenerOrEventListenerObject> | undefined;
   private abortReason: unknown;
 
   constructor(private readonly res: ServerResponse) {}
@@ -30,19 +28,23 @@ export class CallerGone implements CallerSignal {
   addEventListener(_type: string, listener: EventListenerOrEventListenerObject | null): void {
     if (!listener) return;
     if (!this.listeners) {
-      const listeners = new Set<Listener>();
+      const listeners = new Set<EventListenerOrEventListenerObject>();
       this.listeners = listeners;
       this.res.once('close', () => {
         if (this.res.writableFinished) return;
         const event = new Event('abort');
-        for (const each of [...listeners]) each(event);
+        for (const each of [...listeners]) {
+          if (typeof each === 'function') each(event);
+          else each.handleEvent(event);
+        }
         listeners.clear();
       });
     }
-    this.listeners.add(typeof listener === 'function' ? listener : (event) => listener.handleEvent(event));
+    // Kept as given, so that removeEventListener finds a listener object as well as a function.
+    this.listeners.add(listener);
   }
 
   removeEventListener(_type: string, listener: EventListenerOrEventListenerObject | null): void {
-    if (typeof listener === 'function') this.listeners?.delete(listener);
+    if (listener) this.listeners?.delete(listener);
   }
 }

@@ -39,16 +39,20 @@ test('a response that finished is not a caller gone, and its listeners never hea
   expect(heard).toEqual([]);
 });
 
-test('a connection cut before the response ends: aborted, an AbortError, each listener told once, a removed one not at all', async () => {
+test('a connection cut before the response ends: aborted, an AbortError, each listener (function or object) told once, a removed one not at all', async () => {
   let gone: CallerGone | undefined;
   const heard: string[] = [];
   const closed = new Promise<void>((resolveClosed) => {
     void serveOne((res) => {
       gone = new CallerGone(res);
       const removed = () => heard.push('removed');
+      const removedObject = { handleEvent: () => heard.push('removed object') };
       gone.addEventListener('abort', () => heard.push('first'));
+      gone.addEventListener('abort', { handleEvent: () => heard.push('object') });
       gone.addEventListener('abort', removed);
+      gone.addEventListener('abort', removedObject);
       gone.removeEventListener('abort', removed);
+      gone.removeEventListener('abort', removedObject);
       res.write('partial');
       res.once('close', () => setImmediate(resolveClosed));
     }).then((port) => {
@@ -61,5 +65,5 @@ test('a connection cut before the response ends: aborted, an AbortError, each li
   expect(gone!.aborted).toBe(true);
   expect(gone!.reason).toBeInstanceOf(DOMException);
   expect((gone!.reason as DOMException).name).toBe('AbortError');
-  expect(heard).toEqual(['first']);
+  expect(heard).toEqual(['first', 'object']);
 });
