@@ -7,7 +7,8 @@
  *
  * A lease ends at the first of: its lifetime (QUOTA_LEASE_MS), its register day's end, its calls
  * used up, a 429 from the register (this replica's, at once; another replica's on PostgreSQL at
- * once through NOTIFY, else at the lease's end), or the replica's shutdown. Its size follows what
+ * once through NOTIFY, else at the lease's end), a purchase that finds the day's calls at the free
+ * reads' share with leases open (on PostgreSQL, through the same NOTIFY), or the replica's shutdown. Its size follows what
  * this replica used in the last lease's lifetime (twice that, at least 1, at most
  * QUOTA_LEASE_CALLS' bound), and the ledger grants no more than a quarter of what is left before
  * the next limit, nor than the client's bucket holds (admission-decision.ts): near a limit leases
@@ -63,7 +64,7 @@ export class QuotaLeases {
     private readonly store: QuotaStore,
     private readonly settings: LeaseSettings,
   ) {
-    this.unsubscribe = store.onBlocked?.((organisation) => this.endAll(organisation));
+    this.unsubscribe = store.onRecall?.((organisation) => this.endAll(organisation));
   }
 
   get on(): boolean {

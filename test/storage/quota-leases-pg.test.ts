@@ -1,7 +1,8 @@
 /**
  * Two replicas on one PostgreSQL ledger, each with a lease of free reads in hand: the register's
  * 429 heard by one stops the other before its lease ends (NOTIFY); with the notice cut, at the
- * lease's end, and never more than its lease in between. A dropped replica's lease stays counted.
+ * lease's end, and never more than its lease in between. A purchase that finds the day's calls at
+ * the free reads' share recalls the other's lease the same way. A dropped replica's lease stays counted.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ROUTES } from '../../src/register/contract/routes';
@@ -84,6 +85,45 @@ describe.skipIf(!pgSuite.run)(pgSuite.title('quota leases on PostgreSQL, two rep
       await b.guard.close();
     } finally {
       await database2.drop();
+    }
+  });
+
+  test('a purchase that brings the day’s calls to the free reads’ share recalls the other replica’s lease through NOTIFY', async () => {
+    // A share of 20 calls: a first lease of free reads gets a quarter of it, 5.
+    const policy: QuotaPolicy = { dailyQuota: 40, freeShare: 0.5, clientBurst: 0, clientPerMinute: 120, leaseMs: 60_000, leaseCalls: 20 };
+    const make = async (organisation: string, notices: boolean) => {
+      const store = new PgQuotaStore({ connectionString: database.url, msToMidnight: msToLondonMidnight, notices });
+      stores.push(store);
+      await store.ready();
+      const guard = new QuotaGuard(store, policy);
+      return { store, guard, hooks: guard.forClient({ id: `share-${stores.length}`, organisation }) };
+    };
+    const purchasesToShare = async (buyer: Awaited<ReturnType<typeof make>>, organisation: string) => {
+      while ((await counted(buyer.store, organisation)) < 20) await buyer.hooks.admit(ROUTES.titleDetails);
+    };
+    for (const [organisation, notices] of [
+      ['ORG-SHARE', true],
+      ['ORG-SHARE-CUT', false],
+    ] as const) {
+      const reader = await make(organisation, notices);
+      const buyer = await make(organisation, true);
+      expect(await admits(reader.hooks)).toBe(true); // a lease of 5 free reads, one used
+      expect(await counted(buyer.store, organisation)).toBe(5);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // its LISTEN is in place
+      await purchasesToShare(buyer, organisation); // 15 purchases: 20 calls counted, 4 of them unused in the lease
+      if (notices) {
+        // The reader gave back its 4 unused calls long before its lease's minute: the share's
+        // last calls are there for whoever asks first, one at a time, as without leases.
+        await vi.waitFor(async () => expect(await counted(buyer.store, organisation)).toBe(16), { timeout: 3_000, interval: 20 });
+      } else {
+        // Without the notice the lease stays out, its unused calls counted, and it still admits
+        // free reads with the day's calls at the share: what the notice is for.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(await counted(buyer.store, organisation)).toBe(20);
+        for (let i = 0; i < 4; i++) expect(await admits(reader.hooks)).toBe(true);
+      }
+      await reader.guard.close();
+      await buyer.guard.close();
     }
   });
 

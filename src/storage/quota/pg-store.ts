@@ -16,16 +16,20 @@ export interface PgQuotaStoreOptions {
   schema?: string;
   maxConnections?: number;
   msToMidnight: (now: number) => number;
-  /** Hear other replicas' blocks on a connection of its own (default true); without it, leases end at their expiry. */
+  /** Hear other replicas' recalls on a connection of its own (default true); without it, leases end at their expiry. */
   notices?: boolean;
 }
 
 export class PgQuotaStore implements QuotaStore {
   private readonly db: PgDatabase;
   private readonly prefix: string;
-  /** The NOTIFY channel of blocks: one per schema, so that ledgers side by side never hear each other. */
+  /**
+   * The NOTIFY channel of recalls (a block, or the free reads' share reached with leases open): one
+   * per schema, so that ledgers side by side never hear each other. Its name is the previous
+   * release's, whose replicas end their leases on it alike during a rolling upgrade.
+   */
   private readonly channel: string;
-  private readonly blockListeners = new Set<(organisation: string) => void>();
+  private readonly recallListeners = new Set<(organisation: string) => void>();
   private listening: pg.Client | undefined;
   private closed = false;
 
@@ -125,8 +129,17 @@ export class PgQuotaStore implements QuotaStore {
   }
 
   async admit(r: AdmitRequest): Promise<Admission> {
+    const p = this.prefix;
+    // A call that is not a free read, admitted with the day's calls at or past the free reads'
+    // share while leases of free reads are open (any replica's, this one's included), recalls
+    // them in the same transaction: their unused calls would otherwise stay counted, and could
+    // still be sent, until each lease's end. The notice goes out when the admission commits.
     const result = await this.query<{ admitted: boolean; reason: string | null; retry_after_ms: string; calls: number; granted: number }>(
-      `SELECT * FROM ${this.prefix}titlegraph_admit_calls($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      `SELECT a.admitted, a.reason, a.retry_after_ms, a.calls, a.granted,
+              CASE WHEN NOT $5 AND a.admitted AND a.calls >= $6 AND EXISTS (
+                SELECT 1 FROM ${p}quota_lease l WHERE l.organisation = $1 AND l.day = $3 AND l.expires_at > $4)
+              THEN pg_notify($14, $1) IS NULL END AS recalled
+       FROM ${p}titlegraph_admit_calls($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) a`,
       [
         r.organisation,
         r.client,
@@ -141,6 +154,7 @@ export class PgQuotaStore implements QuotaStore {
         r.lease?.wanted ?? 1,
         r.lease?.id ?? null,
         r.lease?.expiresAt ?? 0,
+        this.channel,
       ],
     );
     const row = result.rows[0]!;
@@ -181,16 +195,16 @@ export class PgQuotaStore implements QuotaStore {
   }
 
   /**
-   * Other replicas' blocks, as PostgreSQL's NOTIFY tells them, on a connection of its own kept
-   * open while anyone listens (create-services.ts takes it from the ledger's share). A lost connection
-   * is opened again a second later; meanwhile leases end at their expiry, as on SQLite.
+   * Recalls, as PostgreSQL's NOTIFY tells them, on a connection of its own kept open while anyone
+   * listens (create-services.ts takes it from the ledger's share). A lost connection is opened
+   * again a second later; meanwhile leases end at their expiry, as on SQLite.
    */
-  onBlocked(listener: (organisation: string) => void): () => void {
+  onRecall(listener: (organisation: string) => void): () => void {
     if (this.options.notices === false) return () => undefined;
-    this.blockListeners.add(listener);
+    this.recallListeners.add(listener);
     if (!this.listening) this.listen();
     return () => {
-      this.blockListeners.delete(listener);
+      this.recallListeners.delete(listener);
     };
   }
 
@@ -203,13 +217,13 @@ export class PgQuotaStore implements QuotaStore {
       this.listening = undefined;
       client.removeAllListeners();
       void client.end().catch(() => undefined);
-      if (!this.closed && this.blockListeners.size > 0) setTimeout(() => this.listen(), 1_000).unref();
+      if (!this.closed && this.recallListeners.size > 0) setTimeout(() => this.listen(), 1_000).unref();
     };
     client.on('error', again);
     client.on('end', again);
     client.on('notification', (message) => {
       if (message.channel !== this.channel || !message.payload) return;
-      for (const listener of this.blockListeners) listener(message.payload);
+      for (const listener of this.recallListeners) listener(message.payload);
     });
     client
       .connect()

@@ -60,11 +60,14 @@ export interface QuotaStore {
   /** A lease ends: its unused calls are uncounted and its client's tokens returned. */
   endLease(lease: LeaseReturn): Promise<void>;
   /**
-   * Told when another replica blocks an organisation (PostgreSQL's NOTIFY), so that leases in
-   * hand end at once rather than at their expiry; returns the unsubscribe. Absent where one
-   * process holds the ledger (SQLite): its own block is the only one.
+   * Told when an organisation's leases are recalled on every replica (PostgreSQL's NOTIFY): a
+   * replica blocked it after the register's 429, or admitted a call that is not a free read with
+   * the day's calls at or past the free reads' share while leases were open. Leases in hand then
+   * end at once rather than at their expiry; returns the unsubscribe. Absent where one process
+   * holds the ledger (SQLite): its own block is the only one, and its own leases give way at a
+   * refusal (services/quota.ts).
    */
-  onBlocked?(listener: (organisation: string) => void): () => void;
+  onRecall?(listener: (organisation: string) => void): () => void;
   usage(organisation: string, day: string, now: number): Promise<QuotaUsageRecord>;
   close(): Promise<void>;
 }
