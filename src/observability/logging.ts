@@ -38,8 +38,8 @@ function isoTime(): string {
   return lastTimeText;
 }
 
-/** The stdout stream of createLogger's loggers (pino's SonicBoom), so that an exit can flush it safely. */
-let stdoutDestination: ReturnType<typeof pino.destination> | undefined;
+/** The stdout of createLogger's loggers, so that an exit can write what it gathered safely. */
+let stdoutDestination: GatheredStdout | undefined;
 
 /** SonicBoom's own state (not in its typings): lines buffered, a write under way, the stream destroyed. */
 function streamState(destination: object): { buffered: boolean; writing: boolean; destroyed: boolean } {
@@ -48,25 +48,62 @@ function streamState(destination: object): { buffered: boolean; writing: boolean
   return { buffered: sonic && (state._len as number) > 0, writing: sonic && state._writing === true, destroyed: state.destroyed === true };
 }
 
-/** What is still buffered or being written. */
-const pending = (destination: object) => {
-  const { buffered, writing } = streamState(destination);
-  return buffered || writing;
-};
+/**
+ * Bytes of log lines gathered before a write to stdout, and the longest a line waits for company.
+ * 16 KB (just under sonic-boom's largest write, 16 KiB) took about 3 % of a `title`'s CPU off
+ * 4 KB, side by side (docs/performance.md); 64 KB writes gained nothing more.
+ */
+const LOG_WRITE_BYTES = 16_000;
+const LOG_WRITE_AFTER_MS = 25;
 
-/** Lines buffered and no write under way to take them. */
-const waiting = (destination: object) => {
-  const { buffered, writing, destroyed } = streamState(destination);
-  return buffered && !writing && !destroyed;
-};
+/**
+ * stdout written asynchronously and in 16 KB writes, as pino's docs advise in production: written
+ * a line at a time, each request's line cost a system call on the thread pool, about 3 % of a
+ * small request's CPU under load (docs/performance.md). A line waits at most LOG_WRITE_AFTER_MS
+ * for others, and exitProcess (or the process's exit) writes the rest on the way out.
+ *
+ * The lines are gathered here, not in sonic-boom (its minLength): sonic-boom appends each line to
+ * the text it holds and measures that text's UTF-8 length on every write, which makes V8 copy the
+ * whole text, up to 16 KB, once per line. Here each line is only kept, and sonic-boom is handed
+ * one joined text per write.
+ */
+class GatheredStdout implements DestinationStream {
+  private lines: string[] = [];
+  private length = 0;
 
-/** Starts the write of what `destination` gathered; a stdout that failed (a reader gone) is not the service's to crash on. */
-function writeGathered(destination: ReturnType<typeof pino.destination>): void {
-  if (!waiting(destination)) return;
-  try {
-    destination.flush();
-  } catch {
-    // the stream has ended or broken: its lines are lost, the process goes on
+  constructor(readonly sonic: ReturnType<typeof pino.destination>) {}
+
+  write(line: string): void {
+    this.lines.push(line);
+    // UTF-16 code units: the size in bytes for the ASCII that log lines are, near enough otherwise.
+    this.length += line.length;
+    if (this.length >= LOG_WRITE_BYTES) this.hand();
+  }
+
+  /** Hands what gathered to sonic-boom, which writes it at once (or after the write under way). */
+  hand(): void {
+    if (this.lines.length === 0) return;
+    const text = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
+    this.lines = [];
+    this.length = 0;
+    if (streamState(this.sonic).destroyed) return;
+    try {
+      this.sonic.write(text);
+    } catch {
+      // the stream has ended or broken: its lines are lost, the process goes on
+    }
+  }
+
+  /** pino's logger.flush(): what gathered is handed on; sonic-boom writes without waiting. */
+  flush(done?: (error?: Error) => void): void {
+    this.hand();
+    done?.();
+  }
+
+  /** What is gathered here, buffered in sonic-boom or being written. */
+  get pending(): boolean {
+    const { buffered, writing } = streamState(this.sonic);
+    return this.lines.length > 0 || buffered || writing;
   }
 }
 
@@ -82,7 +119,7 @@ function writeGathered(destination: ReturnType<typeof pino.destination>): void {
 export function exitProcess(code: number, timeoutMs = 1_000): void {
   const destination = stdoutDestination;
   const exit = () => {
-    if (destination) destination.flushSync = () => undefined;
+    if (destination) destination.sonic.flushSync = () => undefined;
     process.exit(code);
   };
   if (!destination) {
@@ -92,11 +129,27 @@ export function exitProcess(code: number, timeoutMs = 1_000): void {
   const deadline = Date.now() + timeoutMs;
   // Lines gathering for a 16 KB write would otherwise wait for company that never comes.
   const wait = () => {
-    writeGathered(destination);
-    if (pending(destination) && Date.now() < deadline) setTimeout(wait, 10);
+    destination.hand();
+    if (destination.pending && Date.now() < deadline) setTimeout(wait, 10);
     else exit();
   };
   wait();
+}
+
+function gatheredStdout(): GatheredStdout {
+  const gathered = new GatheredStdout(pino.destination({ dest: 1, sync: false }));
+  setInterval(() => gathered.hand(), LOG_WRITE_AFTER_MS).unref();
+  // An exit that is not exitProcess's (a crash, say): what gathered is written as pino writes its
+  // own buffer then, synchronously (exitProcess has switched that off when it exits).
+  process.on('exit', () => {
+    gathered.hand();
+    try {
+      gathered.sonic.flushSync();
+    } catch {
+      // not open yet, or already closed: nothing more can be written
+    }
+  });
+  return gathered;
 }
 
 /** A line written inside a traced request names its trace and span (OpenTelemetry), so logs and traces join. */
@@ -105,29 +158,8 @@ function traceIds(): { trace_id?: string; span_id?: string } {
   return span && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : {};
 }
 
-/**
- * Bytes of log lines gathered before a write to stdout, and the longest a line waits for company.
- * 16 KB (just under sonic-boom's largest write, 16 KiB) took about 3 % of a `title`'s CPU off
- * 4 KB, side by side (docs/performance.md); 64 KB writes gained nothing more.
- */
-const LOG_WRITE_BYTES = 16_000;
-const LOG_WRITE_AFTER_MS = 25;
-
-/**
- * stdout written asynchronously and in 16 KB writes (sonic-boom's minLength, as pino's docs advise
- * in production): written a line at a time, each request's line cost a system call on the
- * thread pool, about 3 % of a small request's CPU under load (docs/performance.md). A line waits at
- * most LOG_WRITE_AFTER_MS for others (a timer writes what gathered; sonic-boom's own would write
- * even when nothing did), and exitProcess writes the rest on the way out.
- */
-function bufferedStdout(): ReturnType<typeof pino.destination> {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_WRITE_BYTES });
-  setInterval(() => writeGathered(destination), LOG_WRITE_AFTER_MS).unref();
-  return destination;
-}
-
 export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
-  if (!options.destination) stdoutDestination ??= bufferedStdout();
+  if (!options.destination) stdoutDestination ??= gatheredStdout();
   const destination = options.destination ?? stdoutDestination!;
   return pino(
     {
