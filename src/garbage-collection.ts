@@ -10,9 +10,9 @@
  * they keep every young object they point to alive through the remembered set, so those are
  * promoted too, and their sites are pretenured in turn. Measured on a `title` at 16 connections
  * (docs/performance.md, "2026-11-29, third"): 1.8 MB promoted per young collection with it and
- * 0.08 MB without, young pauses of 3.5 ms against 1.2 ms, a full collection every 3.5 s with it,
- * and 0.85 of the process's CPU per request on peer-bench without it (the GC helper threads'
- * share included, which a profile of the main thread alone does not show).
+ * 0.08 MB without, young pauses of 3.5 ms against 1.2 ms, full collections that each freed about
+ * 160 MB against about 15 MB, and 0.85 of the process's CPU per request on peer-bench without it
+ * (the GC helper threads' share included, which a profile of the main thread alone does not show).
  *
  * Set at run time rather than on the command line: Node does not take V8 flags in NODE_OPTIONS
  * beyond a short list, and the container, npm start and the bench each have a command line of
