@@ -8,11 +8,10 @@
  * A lease ends at the first of: its lifetime (QUOTA_LEASE_MS), its register day's end, its calls
  * used up, a 429 from the register (this replica's, at once; another replica's on PostgreSQL at
  * once through NOTIFY, else at the lease's end), a purchase that finds the day's calls at the free
- * reads' share with leases open (on PostgreSQL, through the same NOTIFY), or the replica's shutdown. Its size follows what
- * this replica used in the last lease's lifetime (twice that, at least 1, at most
- * QUOTA_LEASE_CALLS' bound), and the ledger grants no more than a quarter of what is left before
- * the next limit, nor than the client's bucket holds (admission-decision.ts): near a limit leases
- * shrink to one call, admitted as without leases.
+ * reads' share with leases open (on PostgreSQL, the same NOTIFY), or the replica's shutdown. Its
+ * size follows what this replica used in the last lease's lifetime (twice that, from 1 up to the
+ * QUOTA_LEASE_CALLS bound), and the ledger grants at most a quarter of what is left before the next
+ * limit, nor more than the client's bucket holds (admission-decision.ts): leases shrink to one call.
  *
  * Calls that charge or create are not leased: they are few, each is admitted on its own.
  * Hand-written: a lease is the ledger's own rule (its limits and buckets), which no rate-limit
