@@ -21,8 +21,6 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-export const GARBAGE_COLLECTION_FLAGS = ['--no-allocation-site-pretenuring'] as const;
-
 export function tuneGarbageCollection(): void {
-  for (const flag of GARBAGE_COLLECTION_FLAGS) setFlagsFromString(flag);
+  setFlagsFromString('--no-allocation-site-pretenuring');
 }
