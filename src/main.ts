@@ -4,7 +4,7 @@
  * to stdout as one JSON line (pino), start, stop and failures alike, so a log shipper never
  * meets a plain-text line.
  */
-import { tuneGarbageCollection } from './garbage-collection';
+import { applyV8Settings } from './v8-settings';
 import { createApp } from './server/app';
 import { loadGraphiQL } from './server/graphiql';
 import { serve, shutdownOnSignals, type Serving } from './server/serve';
@@ -226,7 +226,7 @@ function reloadTenantsOnChange(path: string, services: RunningServices): () => v
   });
 }
 
-tuneGarbageCollection();
+applyV8Settings();
 // Before the configuration is read: its own LOG_LEVEL when that is valid, else info.
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const logger = createLogger({ level: LEVELS.includes(process.env.LOG_LEVEL ?? '') ? process.env.LOG_LEVEL! : 'info' });
