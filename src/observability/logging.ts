@@ -155,7 +155,13 @@ function gatheredStdout(): GatheredStdout {
 /** A line written inside a traced request names its trace and span (OpenTelemetry), so logs and traces join. */
 function traceIds(): { trace_id?: string; span_id?: string } {
   const span = trace.getActiveSpan()?.spanContext();
-  return span && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : {};
+  return span && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : NO_TRACE;
+}
+const NO_TRACE = Object.freeze({});
+
+/** pino's own strategy copies every line into the mixin's object: a line outside a trace has nothing to add. */
+function withTraceIds(line: object, ids: object): object {
+  return ids === NO_TRACE ? line : Object.assign(ids, line);
 }
 
 export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
@@ -169,6 +175,7 @@ export function createLogger(options: { level?: string; destination?: Destinatio
       // A last line of defence; the records themselves never carry these.
       redact: { paths: ['authorization', 'headers', 'variables', 'fas', 'idempotencyKey'], censor: '[redacted]' },
       mixin: traceIds,
+      mixinMergeStrategy: withTraceIds,
     },
     destination,
   );
@@ -408,7 +415,10 @@ export function yogaLogger(logger: Logger) {
     args.map((a) => (a instanceof Error ? { name: a.name, message: a.message, stack: a.stack } : typeof a === 'string' ? a : typeof a));
   const reported = new WeakSet<GraphQLError>();
   return {
-    debug: (...args: unknown[]) => logger.debug({ yoga: describe(args) }),
+    // Yoga says three things at debug on every request: weighed before they are described.
+    debug: (...args: unknown[]) => {
+      if (logger.isLevelEnabled('debug')) logger.debug({ yoga: describe(args) });
+    },
     info: (...args: unknown[]) => logger.info({ yoga: describe(args) }),
     warn: (...args: unknown[]) => logger.warn({ yoga: describe(args) }),
     error: (...args: unknown[]) => {

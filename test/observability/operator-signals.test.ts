@@ -49,6 +49,23 @@ describe('the log', () => {
     expect(quiet.lines.filter((l) => l.path === '/health' || l.path === '/ready')).toEqual([]);
   });
 
+  test("Yoga's own steps are logged at debug, and at info not at all", async () => {
+    const yogaSteps = async (level: 'debug' | 'info') => {
+      const { logger, lines } = memoryLogger(level);
+      const svc = await serviceForTest({ app: { logger } });
+      expect((await postRaw(svc.yoga, { query: '{ __typename }' }, authHeader('dev-key-a'))).status).toBe(200);
+      return lines.filter((l) => l.yoga !== undefined).map((l) => [l.level, l.yoga]);
+    };
+    expect(await yogaSteps('debug')).toEqual(
+      expect.arrayContaining([
+        [DEBUG, ['Parsing request to extract GraphQL parameters']],
+        [DEBUG, ['Processing GraphQL Parameters']],
+        [DEBUG, ['Processing GraphQL Parameters done.']],
+      ]),
+    );
+    expect(await yogaSteps('info')).toEqual([]);
+  });
+
   test('a body that is not JSON is one info line without a stack (never error level); without a key it is not even read', async () => {
     const { logger, lines } = memoryLogger('debug');
     const svc = await serviceForTest({ services: PRODUCTION_CALLERS, app: { logger } });

@@ -209,13 +209,41 @@ export type EffectfulRouteName = { [R in RouteName]: (typeof ROUTES)[R]['effect'
 /** The same, at run time, straight from the route table. */
 export const EFFECTFUL_ROUTES = ROUTE_LIST.filter(hasEffect).map((route) => route.name as EffectfulRouteName);
 
+type PathPart = string | { key: string; greedy: boolean };
+const PATH_PARAMETER = /\{(\w+)(\+?)\}/g;
+const templates = new Map<string, readonly PathPart[]>();
+
+/** A path template split once into its text and its parameters: every register call fills one. */
+function templateOf(path: string): readonly PathPart[] {
+  let parts = templates.get(path);
+  if (!parts) {
+    const split: PathPart[] = [];
+    let from = 0;
+    for (const m of path.matchAll(PATH_PARAMETER)) {
+      if (m.index > from) split.push(path.slice(from, m.index));
+      split.push({ key: m[1]!, greedy: m[2] === '+' });
+      from = m.index + m[0].length;
+    }
+    if (from < path.length) split.push(path.slice(from));
+    parts = split;
+    templates.set(path, parts);
+  }
+  return parts;
+}
+
 /** Fills a path template. Segments are URL-encoded; a `{name+}` parameter keeps its slashes. */
 export function buildPath(route: RouteDef, params: Record<string, string> = {}): string {
-  return route.path.replace(/\{(\w+)(\+?)\}/g, (_, key: string, greedy: string) => {
-    const value = params[key];
-    if (value === undefined) throw new Error(`missing path parameter ${key} for route ${route.name}`);
-    return greedy ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
-  });
+  let path = '';
+  for (const part of templateOf(route.path)) {
+    if (typeof part === 'string') {
+      path += part;
+      continue;
+    }
+    const value = params[part.key];
+    if (value === undefined) throw new Error(`missing path parameter ${part.key} for route ${route.name}`);
+    path += part.greedy ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+  }
+  return path;
 }
 
 interface CompiledRoute {
