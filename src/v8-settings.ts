@@ -5,7 +5,7 @@
  * NODE_OPTIONS beyond a short list, and the container, npm start and the bench each have a
  * command line of their own. Set before the service serves anything, each holds for everything
  * it weighs under load (test/repo/v8-settings.test.ts checks that both take effect on this Node).
- * The measurements are in docs/performance.md ("2026-11-29, third" and "2026-11-30").
+ * The measurements are in docs/performance.md ("2026-11-29, third" and "2026-11-29, fourth").
  */
 import { setFlagsFromString } from 'node:v8';
 
@@ -23,7 +23,7 @@ export const V8_SETTINGS = [
   // length in bytecode. A request runs a few hundred functions once each, so under load a fresh
   // replica goes on compiling them for 20 to 30 s, on a helper thread that competes with the
   // requests for the cores; a third of that count has it at full speed in about a third of the
-  // time (peer-bench's window: 0.85 of the CPU per `title`; once warm, no difference either way).
+  // time (in peer-bench's window 0.82 of the CPU per `title`; once warm, no difference either way).
   '--invocation-count-for-turbofan=1000',
 ] as const;
 

@@ -1,6 +1,6 @@
 /**
  * The sections of bench/RESULTS.md that benches of their own write (`npm run bench:statements`,
- * `npm run bench:token`, `npm run bench:leases`): a full `npm run bench` writes the file anew and must keep them, and a
+ * `npm run bench:token`, `npm run bench:leases`, `npm run bench:peer`): a full `npm run bench` writes the file anew and must keep them, and a
  * bench of its own run again must replace its section, not add a second one. A full run once
  * dropped both, and with them the figures issue 34 asks the file to show.
  */
@@ -10,6 +10,7 @@ export const SEPARATE_BENCH_HEADINGS = {
   statements: '## Statements at scale',
   token: '## Sign-in tokens against API keys',
   leases: '## Quota leases on PostgreSQL',
+  peerBench: '## The Apollo peer on peer-bench',
 } as const;
 
 const HEADINGS: readonly string[] = Object.values(SEPARATE_BENCH_HEADINGS);
