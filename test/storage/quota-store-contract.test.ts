@@ -154,5 +154,40 @@ for (const backend of [sqlite, postgres]) {
         expect(results.filter((r) => r.admitted)).toHaveLength(25);
         expect((await stores[0]!.usage('ORG-A', '2026-03-10', 0)).calls).toBe(25);
       }));
+
+    test('a lease left from an earlier day (its replica died holding it) is dropped when its organisation opens a lease on a later day; nothing else is', () =>
+      withStores(2, async ([a, b]) => {
+        const YESTERDAY = '2026-03-09';
+        const TODAY = '2026-03-10';
+        const lease = (id: string, day: string, organisation = 'ORG-A') =>
+          request({ organisation, day, lease: { id, wanted: 10, expiresAt: 2_000_000 } });
+        const ended = (id: string, day: string, organisation = 'ORG-A') => ({
+          organisation,
+          client: 'client-a',
+          day,
+          id,
+          unused: 10,
+          burst: 0,
+        });
+        for (const [id, day, organisation] of [
+          ['dead', YESTERDAY, 'ORG-A'],
+          ['other-organisation', YESTERDAY, 'ORG-B'],
+          ['today-first', TODAY, 'ORG-A'],
+        ] as const) {
+          expect(await a!.admit(lease(id, day, organisation))).toMatchObject({ admitted: true, granted: 10 });
+        }
+        // Another replica's lease of today: ORG-A's row of yesterday is dropped, today's and ORG-B's are not.
+        expect(await b!.admit(lease('today-second', TODAY))).toMatchObject({ admitted: true, granted: 10 });
+
+        // Ending a dropped lease gives nothing back: yesterday's count stays above the calls made, never below.
+        await a!.endLease(ended('dead', YESTERDAY));
+        expect((await a!.usage('ORG-A', YESTERDAY, 0)).calls).toBe(10);
+        // The rows that were kept still give their unused calls back when they end.
+        await a!.endLease(ended('other-organisation', YESTERDAY, 'ORG-B'));
+        expect((await a!.usage('ORG-B', YESTERDAY, 0)).calls).toBe(0);
+        expect(await b!.usage('ORG-A', TODAY, 1_000_000)).toEqual({ calls: 20, leased: 20 });
+        await a!.endLease(ended('today-first', TODAY));
+        expect(await b!.usage('ORG-A', TODAY, 1_000_000)).toEqual({ calls: 10, leased: 10 });
+      }));
   });
 }

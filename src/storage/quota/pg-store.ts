@@ -53,6 +53,8 @@ export class PgQuotaStore implements QuotaStore {
         await client.query(
           `CREATE TABLE IF NOT EXISTS ${p}quota_lease (id TEXT PRIMARY KEY, organisation TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, expires_at BIGINT NOT NULL)`,
         );
+        // An index lives in its table's schema: its name is never qualified.
+        await client.query(`CREATE INDEX IF NOT EXISTS quota_lease_by_day ON ${p}quota_lease (organisation, day)`);
         // One call, or a lease of up to p_wanted (p_lease_id set): the same steps as `decide` and `grantOf` in admission-decision.ts.
         await client.query(`
           CREATE OR REPLACE FUNCTION ${p}titlegraph_admit_calls(
@@ -94,6 +96,8 @@ export class PgQuotaStore implements QuotaStore {
               IF p_lease_id IS NOT NULL THEN
                 granted := GREATEST(1, LEAST(p_wanted, ((CASE WHEN p_free THEN p_free_limit ELSE p_daily_limit END) - v_calls) / 4,
                   CASE WHEN p_burst > 0 THEN FLOOR(v_tokens)::INTEGER ELSE p_wanted END));
+                -- A lease left by a replica that died holding it: its day's count is final, its row is nobody's.
+                DELETE FROM ${p}quota_lease l WHERE l.organisation = p_org AND l.day < p_day;
                 INSERT INTO ${p}quota_lease (id, organisation, day, calls, expires_at) VALUES (p_lease_id, p_org, p_day, granted, p_expires_at);
               END IF;
               calls := v_calls + granted;

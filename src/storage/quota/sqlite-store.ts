@@ -29,6 +29,7 @@ export class SqliteQuotaStore implements QuotaStore {
     | 'setBlock'
     | 'openLease'
     | 'closeLease'
+    | 'dropPastLeases'
     | 'leased'
     | 'returnTokens',
     StatementSync
@@ -50,6 +51,7 @@ export class SqliteQuotaStore implements QuotaStore {
       CREATE TABLE IF NOT EXISTS quota_block (organisation TEXT PRIMARY KEY, blocked_until INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS client_budget (client TEXT PRIMARY KEY, tokens REAL NOT NULL, updated_at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS quota_lease (id TEXT PRIMARY KEY, organisation TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS quota_lease_by_day ON quota_lease (organisation, day);
     `,
       { synchronous: 'NORMAL' },
     );
@@ -77,6 +79,8 @@ export class SqliteQuotaStore implements QuotaStore {
       uncount: this.db.prepare('UPDATE quota_usage SET calls = MAX(0, calls - ?3) WHERE organisation = ?1 AND day = ?2'),
       openLease: this.db.prepare('INSERT INTO quota_lease (id, organisation, day, calls, expires_at) VALUES (?, ?, ?, ?, ?)'),
       closeLease: this.db.prepare('DELETE FROM quota_lease WHERE id = ? RETURNING id'),
+      // A lease left by a replica that died holding it: its day's count is final, its row is nobody's.
+      dropPastLeases: this.db.prepare('DELETE FROM quota_lease WHERE organisation = ? AND day < ?'),
       leased: this.db.prepare(
         'SELECT COALESCE(SUM(calls), 0) AS calls FROM quota_lease WHERE organisation = ? AND day = ? AND expires_at > ?',
       ),
@@ -125,7 +129,10 @@ export class SqliteQuotaStore implements QuotaStore {
             const granted = decided.admission.granted ?? 1;
             this.sql.count.run(request.organisation, request.day, granted);
             const { lease } = request;
-            if (lease) this.sql.openLease.run(lease.id, request.organisation, request.day, granted, lease.expiresAt);
+            if (lease) {
+              this.sql.dropPastLeases.run(request.organisation, request.day);
+              this.sql.openLease.run(lease.id, request.organisation, request.day, granted, lease.expiresAt);
+            }
           }
           outcomes.push({ admission: decided.admission });
         }
