@@ -152,12 +152,13 @@ function gatheredStdout(): GatheredStdout {
   return gathered;
 }
 
+const NO_TRACE = Object.freeze({});
+
 /** A line written inside a traced request names its trace and span (OpenTelemetry), so logs and traces join. */
 function traceIds(): { trace_id?: string; span_id?: string } {
   const span = trace.getActiveSpan()?.spanContext();
   return span && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : NO_TRACE;
 }
-const NO_TRACE = Object.freeze({});
 
 /** pino's own strategy copies every line into the mixin's object: a line outside a trace has nothing to add. */
 function withTraceIds(line: object, ids: object): object {

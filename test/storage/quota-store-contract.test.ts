@@ -155,12 +155,13 @@ for (const backend of [sqlite, postgres]) {
         expect((await stores[0]!.usage('ORG-A', '2026-03-10', 0)).calls).toBe(25);
       }));
 
-    test('a lease left from an earlier day (its replica died holding it) is dropped when its organisation opens a lease on a later day; nothing else is', () =>
+    test('a lease of an earlier day that ended over a minute ago (its replica died holding it) is dropped when its organisation opens a lease on a later day; nothing else is', () =>
       withStores(2, async ([a, b]) => {
         const YESTERDAY = '2026-03-09';
         const TODAY = '2026-03-10';
-        const lease = (id: string, day: string, organisation = 'ORG-A') =>
-          request({ organisation, day, lease: { id, wanted: 10, expiresAt: 2_000_000 } });
+        const LATER = 1_070_000;
+        const lease = (id: string, day: string, expiresAt: number, organisation = 'ORG-A') =>
+          request({ organisation, day, lease: { id, wanted: 10, expiresAt } });
         const ended = (id: string, day: string, organisation = 'ORG-A') => ({
           organisation,
           client: 'client-a',
@@ -169,25 +170,28 @@ for (const backend of [sqlite, postgres]) {
           unused: 10,
           burst: 0,
         });
-        for (const [id, day, organisation] of [
-          ['dead', YESTERDAY, 'ORG-A'],
-          ['other-organisation', YESTERDAY, 'ORG-B'],
-          ['today-first', TODAY, 'ORG-A'],
+        for (const [id, day, expiresAt, organisation] of [
+          ['dead', YESTERDAY, 1_000_250, 'ORG-A'],
+          ['ended-late', YESTERDAY, LATER - 20_000, 'ORG-A'],
+          ['other-organisation', YESTERDAY, 1_000_250, 'ORG-B'],
+          ['today-first', TODAY, 2_000_000, 'ORG-A'],
         ] as const) {
-          expect(await a!.admit(lease(id, day, organisation))).toMatchObject({ admitted: true, granted: 10 });
+          expect(await a!.admit(lease(id, day, expiresAt, organisation))).toMatchObject({ admitted: true, granted: 10 });
         }
-        // Another replica's lease of today: ORG-A's row of yesterday is dropped, today's and ORG-B's are not.
-        expect(await b!.admit(lease('today-second', TODAY))).toMatchObject({ admitted: true, granted: 10 });
+        // Another replica's lease of today, 70 s on: only ORG-A's row of yesterday that ended over a minute ago goes.
+        expect(await b!.admit({ ...lease('today-second', TODAY, 2_000_000), now: LATER })).toMatchObject({ admitted: true, granted: 10 });
 
-        // Ending a dropped lease gives nothing back: yesterday's count stays above the calls made, never below.
+        // Ending the dropped lease gives nothing back: yesterday's count stays above the calls made, never below.
         await a!.endLease(ended('dead', YESTERDAY));
-        expect((await a!.usage('ORG-A', YESTERDAY, 0)).calls).toBe(10);
+        expect((await a!.usage('ORG-A', YESTERDAY, LATER)).calls).toBe(20);
         // The rows that were kept still give their unused calls back when they end.
+        await a!.endLease(ended('ended-late', YESTERDAY));
+        expect((await a!.usage('ORG-A', YESTERDAY, LATER)).calls).toBe(10);
         await a!.endLease(ended('other-organisation', YESTERDAY, 'ORG-B'));
-        expect((await a!.usage('ORG-B', YESTERDAY, 0)).calls).toBe(0);
-        expect(await b!.usage('ORG-A', TODAY, 1_000_000)).toEqual({ calls: 20, leased: 20 });
+        expect((await a!.usage('ORG-B', YESTERDAY, LATER)).calls).toBe(0);
+        expect(await b!.usage('ORG-A', TODAY, LATER)).toEqual({ calls: 20, leased: 20 });
         await a!.endLease(ended('today-first', TODAY));
-        expect(await b!.usage('ORG-A', TODAY, 1_000_000)).toEqual({ calls: 10, leased: 10 });
+        expect(await b!.usage('ORG-A', TODAY, LATER)).toEqual({ calls: 10, leased: 10 });
       }));
   });
 }

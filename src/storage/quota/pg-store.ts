@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { PgDatabase, quoteIdent } from '../pg-database';
-import type { Admission, AdmitRequest, LeaseReturn, QuotaStore, QuotaUsageRecord } from './store';
+import { type Admission, type AdmitRequest, DEAD_LEASE_AFTER_MS, type LeaseReturn, type QuotaStore, type QuotaUsageRecord } from './store';
 
 /** Serialises the DDL of replicas starting together (a different key from the idempotency store's). */
 const DDL_LOCK = 0x71756f74; // 'quot'
@@ -96,8 +96,8 @@ export class PgQuotaStore implements QuotaStore {
               IF p_lease_id IS NOT NULL THEN
                 granted := GREATEST(1, LEAST(p_wanted, ((CASE WHEN p_free THEN p_free_limit ELSE p_daily_limit END) - v_calls) / 4,
                   CASE WHEN p_burst > 0 THEN FLOOR(v_tokens)::INTEGER ELSE p_wanted END));
-                -- A lease left by a replica that died holding it: its day's count is final, its row is nobody's.
-                DELETE FROM ${p}quota_lease l WHERE l.organisation = p_org AND l.day < p_day;
+                -- A lease left by a replica that died holding it (DEAD_LEASE_AFTER_MS): its row is nobody's.
+                DELETE FROM ${p}quota_lease l WHERE l.organisation = p_org AND l.day < p_day AND l.expires_at < p_now - ${DEAD_LEASE_AFTER_MS};
                 INSERT INTO ${p}quota_lease (id, organisation, day, calls, expires_at) VALUES (p_lease_id, p_org, p_day, granted, p_expires_at);
               END IF;
               calls := v_calls + granted;

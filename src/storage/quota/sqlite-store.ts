@@ -5,7 +5,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { openDataFile } from '../sqlite-database';
 import { decide } from './admission-decision';
-import type { Admission, AdmitRequest, LeaseReturn, QuotaStore, QuotaUsageRecord } from './store';
+import { type Admission, type AdmitRequest, DEAD_LEASE_AFTER_MS, type LeaseReturn, type QuotaStore, type QuotaUsageRecord } from './store';
 
 interface PendingAdmission {
   request: AdmitRequest;
@@ -79,8 +79,8 @@ export class SqliteQuotaStore implements QuotaStore {
       uncount: this.db.prepare('UPDATE quota_usage SET calls = MAX(0, calls - ?3) WHERE organisation = ?1 AND day = ?2'),
       openLease: this.db.prepare('INSERT INTO quota_lease (id, organisation, day, calls, expires_at) VALUES (?, ?, ?, ?, ?)'),
       closeLease: this.db.prepare('DELETE FROM quota_lease WHERE id = ? RETURNING id'),
-      // A lease left by a replica that died holding it: its day's count is final, its row is nobody's.
-      dropPastLeases: this.db.prepare('DELETE FROM quota_lease WHERE organisation = ? AND day < ?'),
+      // A lease left by a replica that died holding it (DEAD_LEASE_AFTER_MS): its row is nobody's.
+      dropPastLeases: this.db.prepare('DELETE FROM quota_lease WHERE organisation = ? AND day < ? AND expires_at < ?'),
       leased: this.db.prepare(
         'SELECT COALESCE(SUM(calls), 0) AS calls FROM quota_lease WHERE organisation = ? AND day = ? AND expires_at > ?',
       ),
@@ -130,7 +130,7 @@ export class SqliteQuotaStore implements QuotaStore {
             this.sql.count.run(request.organisation, request.day, granted);
             const { lease } = request;
             if (lease) {
-              this.sql.dropPastLeases.run(request.organisation, request.day);
+              this.sql.dropPastLeases.run(request.organisation, request.day, request.now - DEAD_LEASE_AFTER_MS);
               this.sql.openLease.run(lease.id, request.organisation, request.day, granted, lease.expiresAt);
             }
           }

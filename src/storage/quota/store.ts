@@ -26,6 +26,13 @@ export interface AdmitRequest {
   lease?: { id: string; wanted: number; expiresAt: number };
 }
 
+/**
+ * A lease row of an earlier register day that ended this long ago is a dead replica's: a replica
+ * alive ends its lease within the lease's lifetime (QUOTA_LEASE_MS, at most 10 s), so the row is
+ * dropped without taking back calls anyone could still give back. The dead lease stays counted.
+ */
+export const DEAD_LEASE_AFTER_MS = 60_000;
+
 /** What a lease did not use, given back when it ends: its calls uncounted, its client's tokens returned. */
 export interface LeaseReturn {
   organisation: string;
