@@ -94,6 +94,10 @@ export const GROUPS = {
       'test/services/quota-guard.test.ts',
       'test/storage/quota-stores.test.ts',
       'test/storage/quota-ledger.test.ts',
+      // The lease paths of quota.ts and of the stores (a lease's give-back, NOTIFY's recall).
+      'test/services/quota-leases.test.ts',
+      'test/services/quota-lease-differential.test.ts',
+      'test/storage/quota-leases-pg.test.ts',
     ],
   },
   spend: {
