@@ -45,7 +45,6 @@ interface Run {
   throughput: number;
   ours: number;
   peer: number;
-  line: string;
 }
 
 // The tool's last line: `... (ratio R); added p50 a vs b ms; CPU/req c vs d ms (ratio Q, ...)`.
@@ -62,7 +61,7 @@ function runOnce(): Run {
   if (!line) throw new Error(`peer-bench did not end with its figures:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
   const [, throughput, ours, peer, cpu] = LAST_LINE.exec(line)!.map(Number);
   console.log(line);
-  return { cpu: cpu!, throughput: throughput!, ours: ours!, peer: peer!, line };
+  return { cpu: cpu!, throughput: throughput!, ours: ours!, peer: peer! };
 }
 
 const done: Run[] = [];
@@ -70,6 +69,7 @@ for (let i = 0; i < runs; i++) done.push(runOnce());
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
 const list = (pick: (r: Run) => number, digits: number) => done.map((r) => pick(r).toFixed(digits)).join(', ');
 const cpuMedian = median(done.map((r) => r.cpu));
+const throughputMedian = median(done.map((r) => r.throughput));
 
 putSectionInResults(
   [
@@ -81,7 +81,7 @@ putSectionInResults(
     '| measure | each run | median | goal | result |',
     '|---|---|---|---|---|',
     `| CPU per \`title\`, titlegraph ÷ the peer | ${list((r) => r.cpu, 2)} (${done.map((r) => `${r.ours.toFixed(3)} vs ${r.peer.toFixed(3)} ms`).join('; ')}) | ${cpuMedian.toFixed(2)} | ≤ 0.7 | **${cpuMedian <= 0.7 ? 'met' : 'not met'}** |`,
-    `| throughput, titlegraph ÷ the peer | ${list((r) => r.throughput, 2)} | ${median(done.map((r) => r.throughput)).toFixed(2)} | ≥ 1.2 | **${median(done.map((r) => r.throughput)) >= 1.2 ? 'met' : 'not met'}** |`,
+    `| throughput, titlegraph ÷ the peer | ${list((r) => r.throughput, 2)} | ${throughputMedian.toFixed(2)} | ≥ 1.2 | **${throughputMedian >= 1.2 ? 'met' : 'not met'}** |`,
     '',
   ].join('\n'),
 );
